@@ -1,0 +1,195 @@
+import Foundation
+import Synchronization
+
+/// The shared in-memory catalog: every dataset by name, its current contents, and the load
+/// in progress, if any.
+///
+/// Only the catalog changes shared state. A load builds its dataset off to the side on a
+/// background thread and the catalog swaps it in whole when, and only when, the whole load
+/// succeeded; a failed or cancelled load leaves the previous contents in place.
+public final class Catalog: Sendable {
+    /// Called on the loading thread when a load ends, whatever the outcome.
+    public typealias Observer = @Sendable (LoadEvent) -> Void
+
+    private let state = Mutex(State())
+    private let loader: DatasetLoader
+    private let observer = Mutex<Observer?>(nil)
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var nextLoadID = 0
+    }
+
+    private struct Entry {
+        var dataset: Dataset?
+        var load: ActiveLoad?
+        var lastFailure: LoadFailure?
+        /// Where the dataset came from last, for `load NAME` to reload it.
+        var request: LoadRequest
+    }
+
+    public init(loader: DatasetLoader = DatasetLoader()) { self.loader = loader }
+
+    public func observe(_ observer: @escaping Observer) { self.observer.withLock { $0 = observer } }
+
+    // MARK: - Reading
+
+    /// Dataset names, in the order they were first registered.
+    public var names: [String] { state.withLock { $0.order } }
+
+    /// The current contents of `name`, whether or not a reload is running.
+    public func dataset(_ name: String) -> Dataset? { state.withLock { $0.entries[name.lowercased()]?.dataset } }
+
+    /// The load of `name` still running, if any.
+    public func activeLoad(_ name: String) -> ActiveLoad? { state.withLock { $0.entries[name.lowercased()]?.load } }
+
+    /// Whether `name` is known (loaded, loading or failed).
+    public func contains(_ name: String) -> Bool { state.withLock { $0.entries[name.lowercased()] != nil } }
+
+    /// What `datasets` shows, one per dataset.
+    public func statuses() -> [DatasetStatus] {
+        state.withLock { state in
+            state.order.compactMap { name in
+                guard let entry = state.entries[name] else { return nil }
+                return DatasetStatus(name: name, dataset: entry.dataset, loading: entry.load?.progress.snapshot,
+                                     failure: entry.lastFailure, source: entry.request.source)
+            }
+        }
+    }
+
+    /// The request `name` was last loaded with.
+    public func request(for name: String) -> LoadRequest? { state.withLock { $0.entries[name.lowercased()]?.request } }
+
+    // MARK: - Loading
+
+    /// Starts loading in the background, replacing (cancelling) any load of the same name
+    /// already running. Returns at once.
+    @discardableResult
+    public func load(_ request: LoadRequest) -> ActiveLoad {
+        var request = request
+        request.name = request.name.lowercased()
+        let (load, previous) = state.withLock { state -> (ActiveLoad, ActiveLoad?) in
+            state.nextLoadID += 1
+            let load = ActiveLoad(id: state.nextLoadID, request: request)
+            var entry = state.entries[request.name] ?? Entry(dataset: nil, load: nil, lastFailure: nil, request: request)
+            if state.entries[request.name] == nil { state.order.append(request.name) }
+            let previous = entry.load
+            entry.load = load
+            entry.request = request
+            state.entries[request.name] = entry
+            return (load, previous)
+        }
+        previous?.cancel()
+        let thread = Thread { [self] in self.run(load) }
+        // Parsing recurses once per nesting level; give it room beyond the default.
+        thread.stackSize = 16 << 20
+        thread.name = "load \(request.name)"
+        thread.start()
+        return load
+    }
+
+    private func run(_ load: ActiveLoad) {
+        let result: Result<Dataset, LoadFailure>
+        do {
+            result = .success(try loader.load(load.request, progress: load.progress, cancellation: load.cancellation))
+        } catch {
+            result = .failure(load.isCancelled ? .cancelled : error)
+        }
+        let current = state.withLock { state -> Bool in
+            guard var entry = state.entries[load.request.name], entry.load === load else { return false }
+            entry.load = nil
+            switch result {
+            case let .success(dataset):
+                entry.dataset = dataset
+                entry.lastFailure = nil
+            case let .failure(failure):
+                entry.lastFailure = failure
+            }
+            state.entries[load.request.name] = entry
+            return true
+        }
+        load.finish(result)
+        if current, let observer = observer.withLock({ $0 }) {
+            observer(LoadEvent(name: load.request.name, load: load, result: result))
+        }
+    }
+
+    /// Adds a dataset built elsewhere (tests, generated data), replacing any of the same name.
+    public func insert(_ dataset: Dataset, request: LoadRequest) {
+        state.withLock { state in
+            let name = dataset.name.lowercased()
+            if state.entries[name] == nil { state.order.append(name) }
+            state.entries[name] = Entry(dataset: dataset, load: nil, lastFailure: nil, request: request)
+        }
+    }
+
+    /// Loads `request` and waits for it (tests and scripts that need a result now).
+    public func loadAndWait(_ request: LoadRequest) throws(LoadFailure) -> Dataset {
+        let load = load(request)
+        load.wait()
+        return try load.result!.get()
+    }
+}
+
+/// A load running in the background: its progress, its cancellation, its result.
+public final class ActiveLoad: Sendable {
+    public let id: Int
+    public let request: LoadRequest
+    public let progress = LoadProgress()
+    private let cancelled = Atomic<Bool>(false)
+    private let outcome = Mutex<Result<Dataset, LoadFailure>?>(nil)
+    private let done = DispatchGroup()
+
+    init(id: Int, request: LoadRequest) {
+        self.id = id
+        self.request = request
+        done.enter()
+    }
+
+    private let watched = Atomic<Bool>(false)
+
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Someone is waiting on this load in the foreground and reports its outcome itself.
+    public func markWatched() { watched.store(true, ordering: .relaxed) }
+    public var isWatched: Bool { watched.load(ordering: .relaxed) }
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    var cancellation: Cancellation {
+        Cancellation { [self] in self.isCancelled }
+    }
+
+    public var result: Result<Dataset, LoadFailure>? { outcome.withLock { $0 } }
+    public var isFinished: Bool { result != nil }
+
+    /// Waits up to `seconds`; returns whether the load has finished.
+    @discardableResult
+    public func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
+
+    public func wait() { done.wait() }
+
+    func finish(_ result: Result<Dataset, LoadFailure>) {
+        outcome.withLock { $0 = result }
+        done.leave()
+    }
+}
+
+/// A load that ended: successfully, with an error, or cancelled.
+public struct LoadEvent: Sendable {
+    public var name: String
+    public var load: ActiveLoad
+    public var result: Result<Dataset, LoadFailure>
+}
+
+/// One line of `datasets`.
+public struct DatasetStatus: Sendable {
+    public var name: String
+    /// The contents now answering queries (nil before the first successful load).
+    public var dataset: Dataset?
+    /// Progress of a load still running.
+    public var loading: LoadProgress.Snapshot?
+    /// Why the last load failed, when it did.
+    public var failure: LoadFailure?
+    public var source: LoadSource
+}

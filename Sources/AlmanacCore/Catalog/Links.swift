@@ -1,0 +1,74 @@
+/// Connections between datasets, resolved through the catalog at the moment they are shown:
+/// a species' homeworld and people by name, a station's country, a country's station count.
+public struct Links {
+    /// Finds a dataset by name; the shell's version waits for one still loading.
+    private let lookup: (String) -> Dataset?
+
+    public init(catalog: Catalog) { lookup = { catalog.dataset($0) } }
+    public init(lookup: @escaping (String) -> Dataset?) { self.lookup = lookup }
+
+    private func dataset(_ name: String) -> Dataset? { lookup(name) }
+
+    /// The name of the SWAPI record at `url` in `dataset` (planets, people).
+    public func name(ofURL url: String, in name: String) -> String? {
+        guard let target = dataset(name) else { return nil }
+        let byURL: [String: String] = target.cached("names-by-url") {
+            var map: [String: String] = [:]
+            let key = target.document.key("url")
+            for row in 0..<target.count {
+                if let value = target.document.member(key, of: target.records[row]), target.document.kind(at: value) == .string {
+                    map[target.document.string(at: value)] = target.name(of: row)
+                }
+            }
+            return map
+        }
+        return byURL[url]
+    }
+
+    /// The country a station's `countryTitle` (`Россия`) names: matched against each country's
+    /// Russian translation, name, native name and other spellings, ignoring case and diacritics.
+    public func country(named title: String) -> (dataset: Dataset, row: Int)? {
+        guard let countries = dataset("countries") else { return nil }
+        let byName: [String: Int] = countries.cached("rows-by-any-name") {
+            var map: [String: Int] = [:]
+            // Russian translations first: they are what the stations use.
+            for path in ["translations.ru", "name", "nativeName", "altSpellings", "translations"] {
+                let compiled = countries.compile(FieldPath(path))
+                for row in 0..<countries.count {
+                    countries.forEachValue(of: compiled, row: row) { value in
+                        let key = Folding.fold(countries.text(of: value))
+                        if !key.isEmpty, map[key] == nil { map[key] = row }
+                    }
+                }
+            }
+            return map
+        }
+        return byName[Folding.fold(title)].map { (countries, $0) }
+    }
+
+    /// How many stations lie in the country at `row` of `countries`.
+    public func stationCount(country row: Int, of countries: Dataset) -> Int? {
+        guard let stations = dataset("stations") else { return nil }
+        let perCountry: [String: Int] = stations.cached("stations-per-country") {
+            var counts: [String: Int] = [:]
+            let key = stations.document.key("countryTitle")
+            for record in stations.records {
+                if let value = stations.document.member(key, of: record), stations.document.kind(at: value) == .string {
+                    counts[stations.document.string(at: value), default: 0] += 1
+                }
+            }
+            return counts
+        }
+        var total = 0
+        for (title, count) in perCountry {
+            if let match = country(named: title), match.row == row, match.dataset === countries { total += count }
+        }
+        return total
+    }
+
+    /// A country's name by its alpha-3 code (for borders).
+    public func countryName(code: String) -> String? {
+        guard let countries = dataset("countries"), let row = countries.row(forIdentity: code) else { return nil }
+        return countries.name(of: row)
+    }
+}

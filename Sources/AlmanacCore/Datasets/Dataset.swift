@@ -1,0 +1,197 @@
+import Synchronization
+
+/// A loaded dataset: its records, the document they live in, and what the load found.
+///
+/// Immutable: a reload builds a new `Dataset` off to the side and the catalog swaps it in whole,
+/// so a query holding this one is never disturbed. Indexes are built lazily, once, by whoever
+/// needs them first (or in the background after the load).
+public final class Dataset: Sendable {
+    public let name: String
+    public let model: any RecordModel.Type
+    public let document: JSONDocument
+    /// Node index of each record's object, in source order.
+    public let records: [Int]
+    public let warnings: [LoadWarning]
+    public let origin: LoadOrigin
+    /// Model-specific data from the extraction (see `StationModel.Extras`).
+    public let extras: (any Sendable)?
+    /// The field that names a record, and the columns of a listing.
+    public let layout: Layout
+
+    let caches = Mutex(Caches())
+
+    struct Caches {
+        var identities: [String: Int]?
+        var fields: FieldCatalog?
+        var names: [String]?
+        var shared: [String: any Sendable] = [:]
+    }
+
+    public init(name: String, model: any RecordModel.Type, document: JSONDocument, extraction: Extraction, origin: LoadOrigin) {
+        self.name = name
+        self.model = model
+        self.document = document
+        self.records = extraction.records
+        self.warnings = extraction.warnings
+        self.extras = extraction.extras
+        self.origin = origin
+        self.layout = model.layout(of: document, records: extraction.records)
+    }
+
+    public var count: Int { records.count }
+
+    /// The record at `row` (0-based position in the dataset).
+    public func record(_ row: Int) -> JSONValue { JSONValue(document: document, index: records[row]) }
+
+    /// The record's name: its name field, or `#row` when it has none.
+    public func name(of row: Int) -> String { names[row] }
+
+    /// Every record's name, computed once.
+    public var names: [String] {
+        if let names = caches.withLock({ $0.names }) { return names }
+        let key = document.key(layout.nameField)
+        let names = records.enumerated().map { row, node in
+            if let value = document.member(key, of: node), document.kind(at: value) == .string {
+                return document.string(at: value)
+            }
+            return "#\(row + 1)"
+        }
+        caches.withLock { $0.names = names }
+        return names
+    }
+
+    /// The row `show` finds for an identity (`NOR`, `no`, `9362`), ignoring case.
+    public func row(forIdentity identity: String) -> Int? {
+        if let index = caches.withLock({ $0.identities }) { return index[identity.uppercased()] }
+        var index: [String: Int] = [:]
+        for row in 0..<count {
+            for key in model.identities(of: record(row)) where index[key] == nil { index[key] = row }
+        }
+        caches.withLock { $0.identities = index }
+        return index[identity.uppercased()]
+    }
+
+    /// Anything computed once per dataset by code outside it (search indexes, lookups).
+    public func cached<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
+        if let value = caches.withLock({ $0.shared[key] }) as? Value { return value }
+        let value = make()
+        caches.withLock { $0.shared[key] = value }
+        return value
+    }
+
+    // MARK: - Fields
+
+    /// A path resolved against this dataset once, for use on many records.
+    public struct CompiledPath: Sendable {
+        public let path: FieldPath
+        let keys: [JSONDocument.Key]
+        let derived: DerivedField?
+    }
+
+    public func compile(_ path: FieldPath) -> CompiledPath {
+        let derived = path.components.count == 1 ? model.derivedFields.first { $0.name == path.components[0] } : nil
+        return CompiledPath(path: path, keys: path.components.map { document.key($0) }, derived: derived)
+    }
+
+    /// Calls `body` with each value `path` reaches in the record at `row`. Arrays on the way and
+    /// at the end are looked through (a path matches when any element does); an object at the
+    /// end gives its members' values.
+    @inline(__always)
+    public func forEachValue(of path: CompiledPath, row: Int, _ body: (FieldValue) -> Void) {
+        if let derived = path.derived {
+            for value in derived.values(self, row) { body(value) }
+            return
+        }
+        visit(records[row], depth: 0, keys: path.keys, body)
+    }
+
+    public func values(of path: CompiledPath, row: Int) -> [FieldValue] {
+        var result: [FieldValue] = []
+        forEachValue(of: path, row: row) { result.append($0) }
+        return result
+    }
+
+    private func visit(_ node: Int, depth: Int, keys: [JSONDocument.Key], _ body: (FieldValue) -> Void) {
+        switch document.kind(at: node) {
+        case .object:
+            if depth < keys.count {
+                if let value = document.member(keys[depth], of: node) { visit(value, depth: depth + 1, keys: keys, body) }
+            } else {
+                var child = node + 2
+                for _ in 0..<document.count(at: node) {
+                    visit(child + 1, depth: depth, keys: keys, body)
+                    child = document.end(of: child + 1)
+                }
+            }
+        case .array:
+            var child = node + 2
+            for _ in 0..<document.count(at: node) {
+                visit(child, depth: depth, keys: keys, body)
+                child = document.end(of: child)
+            }
+        default:
+            if depth == keys.count { body(.node(node)) }
+        }
+    }
+
+    /// The text of a value, as a person would read it.
+    public func text(of value: FieldValue) -> String {
+        switch value {
+        case let .node(index):
+            switch document.kind(at: index) {
+            case .string, .number: return document.string(at: index)
+            case .true: return "true"
+            case .false: return "false"
+            case .null: return "null"
+            case .array, .object: return JSONWriter.string(document.value(at: index))
+            }
+        case let .text(text): return text
+        case let .number(number): return NumberFormat.plain(number)
+        }
+    }
+
+    /// The number a value holds, if it is one (numbers, and text that reads as a number).
+    public func number(of value: FieldValue) -> Double? {
+        switch value {
+        case let .node(index):
+            switch document.kind(at: index) {
+            case .number: return document.number(at: index)
+            default: return nil
+            }
+        case .text: return nil
+        case let .number(number): return number
+        }
+    }
+
+    /// The fields records have, with types, counts and examples (computed once).
+    public var fields: FieldCatalog {
+        if let fields = caches.withLock({ $0.fields }) { return fields }
+        let fields = FieldCatalog(inferringFrom: self)
+        caches.withLock { $0.fields = fields }
+        return fields
+    }
+}
+
+/// Where a dataset came from and what loading it cost.
+public struct LoadOrigin: Sendable, Equatable {
+    /// A path or URL, with any credentials removed.
+    public var source: String
+    public var bytes: Int
+    public var seconds: Double
+
+    public init(source: String, bytes: Int, seconds: Double) {
+        self.source = source
+        self.bytes = bytes
+        self.seconds = seconds
+    }
+}
+
+/// A dotted path to a field: `region`, `currencies.code`, `point.latitude`.
+public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
+    public let components: [String]
+
+    public init(_ dotted: String) { components = dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    public init(components: [String]) { self.components = components }
+
+    public var description: String { components.joined(separator: ".") }
+}

@@ -1,0 +1,188 @@
+/// The fields a dataset's records have, inferred from the records themselves: one entry per
+/// dotted path, with its types, how many records have it, an example, and its values when
+/// there are few (for completion of `filter region = <TAB>`).
+public struct FieldCatalog: Sendable {
+    public struct Field: Sendable, Equatable {
+        public var path: String
+        /// The kinds of value seen (a field can be a number in one record and null in another).
+        public var kinds: Set<JSONDocument.Kind>
+        /// Whether values sit in lists (`borders`, `currencies.code`).
+        public var inList: Bool
+        /// Records that have at least one non-null value.
+        public var count: Int
+        public var example: String?
+        /// All distinct values when there are at most `FieldCatalog.fewValues`, else nil.
+        public var values: [String]?
+        /// Computed by the model rather than read from the source.
+        public var isDerived: Bool
+
+        /// `text`, `number`, `list of text`, `number or null`.
+        public var typeDescription: String {
+            let order: [JSONDocument.Kind] = [.string, .number, .true, .object, .array, .null]
+            var names: [String] = []
+            for kind in order where kinds.contains(kind) || (kind == .true && kinds.contains(.false)) {
+                let name = switch kind {
+                case .string: "text"
+                case .number: "number"
+                case .true, .false: "boolean"
+                case .object: "object"
+                case .array: "list"
+                case .null: "null"
+                }
+                if !names.contains(name) { names.append(name) }
+            }
+            let joined = names.isEmpty ? "empty" : names.joined(separator: " or ")
+            return inList ? "list of \(joined)" : joined
+        }
+
+        public var isNumeric: Bool { kinds.contains(.number) && !kinds.contains(.string) }
+    }
+
+    public static let fewValues = 24
+
+    public private(set) var fields: [Field]
+    private let byPath: [String: Int]
+
+    public func field(_ path: String) -> Field? { byPath[path].map { fields[$0] } }
+    public var paths: [String] { fields.map(\.path) }
+
+    init(fields: [Field]) {
+        self.fields = fields
+        var byPath: [String: Int] = [:]
+        for (index, field) in fields.enumerated() { byPath[field.path] = index }
+        self.byPath = byPath
+    }
+
+    init(inferringFrom dataset: Dataset) {
+        var builder = Builder(document: dataset.document)
+        for (row, node) in dataset.records.enumerated() {
+            builder.record = row
+            builder.visit(node, path: -1, inList: false)
+        }
+        var fields = builder.finish()
+        // Derived fields replace source fields of the same name, or come after them.
+        for derived in dataset.model.derivedFields {
+            var field = Field(path: derived.name, kinds: [], inList: false, count: 0, example: nil, values: [], isDerived: true)
+            var distinct: [String] = []
+            for row in 0..<dataset.count {
+                let values = derived.values(dataset, row)
+                if !values.isEmpty { field.count += 1 }
+                if values.count > 1 { field.inList = true }
+                for value in values {
+                    switch value {
+                    case .number: field.kinds.insert(.number)
+                    case .text, .node: field.kinds.insert(.string)
+                    }
+                    let text = dataset.text(of: value)
+                    if field.example == nil { field.example = text }
+                    if distinct.count <= Self.fewValues, !distinct.contains(text) { distinct.append(text) }
+                }
+            }
+            field.values = distinct.count <= Self.fewValues ? distinct.sorted() : nil
+            if let index = fields.firstIndex(where: { $0.path == derived.name }) {
+                field.isDerived = true
+                fields[index] = field
+            } else {
+                fields.append(field)
+            }
+        }
+        self.init(fields: fields)
+    }
+
+    /// Walks every record once, identifying paths by (parent path, key node).
+    private struct Builder {
+        let document: JSONDocument
+        var record = 0
+        var pathIDs: [PathKey: Int] = [:]
+        var paths: [PathInfo] = []
+
+        struct PathKey: Hashable {
+            var parent: Int
+            var key: UInt64
+        }
+
+        struct PathInfo {
+            var name: String
+            var kinds: Set<JSONDocument.Kind> = []
+            var inList = false
+            var count = 0
+            var lastRecord = -1
+            var example: String?
+            var distinct: Set<UInt64> = []
+            var distinctTexts: [String] = []
+            var tooMany = false
+            var isContainer = false
+        }
+
+        init(document: JSONDocument) { self.document = document }
+
+        mutating func visit(_ node: Int, path: Int, inList: Bool) {
+            let kind = document.kind(at: node)
+            switch kind {
+            case .object:
+                if path >= 0 { paths[path].isContainer = true }
+                var child = node + 2
+                for _ in 0..<document.count(at: node) {
+                    let id = pathID(parent: path, keyNode: child)
+                    visit(child + 1, path: id, inList: inList)
+                    child = document.end(of: child + 1)
+                }
+            case .array:
+                guard path >= 0 else { return }
+                if document.count(at: node) == 0 { note(path, kind: nil, node: node, inList: true) }
+                var child = node + 2
+                for _ in 0..<document.count(at: node) {
+                    visit(child, path: path, inList: true)
+                    child = document.end(of: child)
+                }
+            default:
+                guard path >= 0 else { return }
+                note(path, kind: kind, node: node, inList: inList)
+            }
+        }
+
+        mutating func note(_ path: Int, kind: JSONDocument.Kind?, node: Int, inList: Bool) {
+            if inList { paths[path].inList = true }
+            guard let kind else { return }
+            paths[path].kinds.insert(kind)
+            guard kind != .null else { return }
+            if paths[path].lastRecord != record {
+                paths[path].lastRecord = record
+                paths[path].count += 1
+            }
+            if paths[path].example == nil {
+                let text = kind == .string || kind == .number ? document.string(at: node) : (kind == .true ? "true" : "false")
+                if !text.isEmpty { paths[path].example = text }
+            }
+            if !paths[path].tooMany {
+                // Equal interned strings have equal nodes; long strings count as distinct.
+                let identity = kind == .string || kind == .number ? document.nodes[node] : UInt64(kind.rawValue)
+                if paths[path].distinct.insert(identity).inserted {
+                    if paths[path].distinct.count > FieldCatalog.fewValues {
+                        paths[path].tooMany = true
+                        paths[path].distinct = []
+                        paths[path].distinctTexts = []
+                    } else {
+                        paths[path].distinctTexts.append(kind == .string || kind == .number ? document.string(at: node) : (kind == .true ? "true" : "false"))
+                    }
+                }
+            }
+        }
+
+        mutating func pathID(parent: Int, keyNode: Int) -> Int {
+            let key = PathKey(parent: parent, key: document.nodes[keyNode])
+            if let id = pathIDs[key] { return id }
+            let name = (parent >= 0 ? paths[parent].name + "." : "") + document.string(at: keyNode)
+            paths.append(PathInfo(name: name))
+            pathIDs[key] = paths.count - 1
+            return paths.count - 1
+        }
+
+        func finish() -> [Field] {
+            paths.filter { !$0.isContainer || !$0.kinds.isEmpty }.map { info in
+                Field(path: info.name, kinds: info.kinds, inList: info.inList, count: info.count, example: info.example,
+                      values: info.tooMany ? nil : info.distinctTexts.filter { !$0.isEmpty }.sorted(), isDerived: false)
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// The common way records are found in a source and checked, shared by every model that
+/// holds a list of objects.
+public enum RecordExtraction {
+    /// Records of an array of objects, of API pages (`results`), or of NDJSON lines (several roots).
+    public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String) throws(LoadFailure) -> Extraction {
+        let candidates = try candidateRecords(in: document, source: source, expecting: model.plural)
+        var records: [Int] = []
+        records.reserveCapacity(candidates.count)
+        var warnings: [LoadWarning] = []
+        let specs = model.fieldSpecs.map { CompiledSpec($0, in: document) }
+        let nameKey = document.key(model.nameField)
+        for (offset, index) in candidates.enumerated() {
+            let number = offset + 1
+            guard document.kind(at: index) == .object else {
+                warnings.append(LoadWarning(record: number, message: "skipped: expected an object, found \(document.kind(at: index).typeDescription)"))
+                continue
+            }
+            if check(index, number: number, specs: specs, nameKey: nameKey, in: document, warnings: &warnings) {
+                records.append(index)
+            }
+        }
+        return Extraction(records: records, warnings: warnings)
+    }
+
+    /// The values that should be records, before checking.
+    static func candidateRecords(in document: JSONDocument, source: String, expecting plural: String) throws(LoadFailure) -> [Int] {
+        if document.roots.count > 1 { return document.roots.flatMap { pageRecords(document, $0) ?? [$0] } }
+        guard let root = document.roots.first else { return [] }
+        switch document.kind(at: root) {
+        case .array:
+            return document.elements(of: root)
+        case .object:
+            if let records = pageRecords(document, root) { return records }
+            let keys = document.members(of: root).prefix(6).map { document.string(at: $0.key) }
+            throw .shape(source: source, message: "expected an array of \(plural), API pages with 'results', or one object per line; "
+                + "found an object with keys \(keys.joined(separator: ", "))")
+        default:
+            throw .shape(source: source, message: "expected an array of \(plural); found \(document.kind(at: root).typeDescription)")
+        }
+    }
+
+    /// The `results` of an API page (`count`, `next`, `previous`, `results`), or nil.
+    static func pageRecords(_ document: JSONDocument, _ root: Int) -> [Int]? {
+        guard let results = document.member("results", of: root), document.kind(at: results) == .array else { return nil }
+        return document.elements(of: results)
+    }
+
+    /// Checks one record against the specs. Returns false when it must be skipped.
+    static func check(
+        _ record: Int, number: Int, specs: [CompiledSpec], nameKey: JSONDocument.Key, in document: JSONDocument,
+        warnings: inout [LoadWarning]
+    ) -> Bool {
+        var name: String?
+        func recordName() -> String? {
+            if name == nil, let value = document.member(nameKey, of: record),
+               document.kind(at: value) == .string {
+                name = document.string(at: value)
+            }
+            return name
+        }
+        for spec in specs {
+            let value = document.member(spec.key, of: record)
+            guard let value else {
+                if spec.spec.identity {
+                    warnings.append(LoadWarning(record: number, name: recordName(), message: "skipped: it has no '\(spec.spec.key)'"))
+                    return false
+                }
+                if !spec.spec.optional {
+                    warnings.append(LoadWarning(record: number, name: recordName(), message: "\(spec.spec.key) is missing"))
+                }
+                continue
+            }
+            if let problem = problem(with: value, for: spec.spec, in: document) {
+                if spec.spec.identity {
+                    warnings.append(LoadWarning(record: number, name: recordName(), message: "skipped: \(problem)"))
+                    return false
+                }
+                warnings.append(LoadWarning(record: number, name: recordName(), message: problem))
+            }
+        }
+        return true
+    }
+
+    /// What is wrong with `value` for `spec`, or nil.
+    static func problem(with value: Int, for spec: FieldSpec, in document: JSONDocument) -> String? {
+        let kind = document.kind(at: value)
+        if kind == .null { return spec.nullable || spec.optional ? nil : "\(spec.key) is null" }
+        func mismatch(_ expected: String) -> String {
+            let shown = kind == .string ? " (\"\(document.string(at: value).prefix(40))\")" : ""
+            return "\(spec.key): expected \(expected), found \(kind.typeDescription)\(shown)"
+        }
+        switch spec.expected {
+        case .string: return kind == .string ? nil : mismatch("a string")
+        case .number: return kind == .number ? nil : mismatch("a number")
+        case .bool: return kind == .true || kind == .false ? nil : mismatch("true or false")
+        case .object: return kind == .object ? nil : mismatch("an object")
+        case .numericText:
+            guard kind == .string else { return kind == .number ? nil : mismatch("a number in a string") }
+            let text = document.string(at: value)
+            return NumericText.value(of: text) == nil ? "\(spec.key) \"\(text.prefix(40))\" is not a number" : nil
+        case let .list(elementKind):
+            guard kind == .array else { return mismatch("a list") }
+            for element in document.elements(of: value) where document.kind(at: element) != elementKind {
+                return "\(spec.key): expected a list of \(elementKind.typeDescription)s, found \(document.kind(at: element).typeDescription) in it"
+            }
+            return nil
+        }
+    }
+
+    /// A spec with its key resolved to the document's interned node.
+    struct CompiledSpec {
+        let spec: FieldSpec
+        let key: JSONDocument.Key
+
+        init(_ spec: FieldSpec, in document: JSONDocument) {
+            self.spec = spec
+            self.key = document.key(spec.key)
+        }
+    }
+}
+
+/// Numbers written as text, the way SWAPI does: `"180"`, `"1,000"`, `"2.5"`.
+public enum NumericText {
+    public static func value(of text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "")
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E" || $0 == "+") }),
+              let value = Double(trimmed), value.isFinite else { return nil }
+        return value
+    }
+}
+
+import Foundation

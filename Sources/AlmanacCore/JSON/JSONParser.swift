@@ -1,0 +1,509 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A strict JSON (RFC 8259) reader over bytes, writing into a `JSONDocumentBuilder`.
+///
+/// One pass, no intermediate objects: this is what lets a large file load at hundreds of MB/s.
+/// Every problem is reported with its line and column. Limits are explicit: nesting depth and
+/// string length (see `Limits`).
+public struct JSONParser {
+    public struct Limits: Sendable {
+        public var maximumDepth = 512
+        public var maximumStringBytes = JSONDocument.maximumStringLength
+        public init() {}
+    }
+
+    /// Reports progress as bytes consumed, about every `progressInterval` bytes, and asks
+    /// whether to stop.
+    public typealias Progress = (_ bytesConsumed: Int) throws(CancelledError) -> Void
+
+    public static let progressInterval = 1 << 20
+
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private var position = 0
+    private let source: String
+    private let limits: Limits
+    private var depth = 0
+    private var nextProgress = JSONParser.progressInterval
+    private let progress: Progress?
+    private var scratch: [UInt8] = []
+
+    /// Parses one JSON text from `bytes` into `builder` and returns the index of its root.
+    public static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
+        limits: Limits = Limits(), progress: Progress? = nil
+    ) throws(LoadFailure) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
+        }
+        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress)
+        return try parser.parseDocument(into: &builder)
+    }
+
+    /// Parses newline-delimited JSON: one value per non-blank line.
+    public static func parseLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
+        limits: Limits = Limits(), progress: Progress? = nil
+    ) throws(LoadFailure) -> [Int] {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
+        }
+        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress)
+        var roots: [Int] = []
+        while true {
+            parser.skipWhitespace()
+            if parser.position >= parser.count { break }
+            let root = try parser.parseValueChecked(into: &builder)
+            roots.append(root)
+            builder.addRoot(root)
+            // The rest of the line must be blank.
+            while parser.position < parser.count, parser.base[parser.position] == 0x20 || parser.base[parser.position] == 0x09
+                || parser.base[parser.position] == 0x0D {
+                parser.position += 1
+            }
+            if parser.position < parser.count, parser.base[parser.position] != 0x0A {
+                throw .json(parser.error(.expected("a new line after the value", found: parser.describeHere())))
+            }
+        }
+        guard !roots.isEmpty else {
+            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
+        }
+        return roots
+    }
+
+    private init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?) {
+        self.base = base
+        self.count = count
+        self.source = source
+        self.limits = limits
+        self.progress = progress
+    }
+
+    private mutating func parseDocument(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
+        // A UTF-8 byte order mark is tolerated.
+        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        skipWhitespace()
+        if position >= count {
+            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
+        }
+        let root = try parseValueChecked(into: &builder)
+        skipWhitespace()
+        if position < count { throw .json(error(.trailingContent(found: describeHere()))) }
+        builder.addRoot(root)
+        return root
+    }
+
+    private mutating func parseValueChecked(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
+        do {
+            return try parseValue(into: &builder)
+        } catch let failure {
+            switch failure {
+            case let .syntax(reason, offset): throw .json(self.error(reason, at: offset))
+            case .cancelled: throw .cancelled
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    private enum ParseFailure: Error {
+        case syntax(JSONError.Reason, offset: Int)
+        case cancelled
+    }
+
+    private mutating func parseValue(into builder: inout JSONDocumentBuilder) throws(ParseFailure) -> Int {
+        let index = builder.nodeCount
+        guard position < count else { throw .syntax(.unexpectedEnd(expected: "a value"), offset: position) }
+        switch base[position] {
+        case UInt8(ascii: "{"): try parseObject(into: &builder)
+        case UInt8(ascii: "["): try parseArray(into: &builder)
+        case UInt8(ascii: "\""): try parseString(into: &builder, kind: .string)
+        case UInt8(ascii: "t"): try parseLiteral("true", .true, into: &builder)
+        case UInt8(ascii: "f"): try parseLiteral("false", .false, into: &builder)
+        case UInt8(ascii: "n"): try parseLiteral("null", .null, into: &builder)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber(into: &builder)
+        default: throw .syntax(.expected("a value", found: describeHere()), offset: position)
+        }
+        return index
+    }
+
+    private mutating func parseObject(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+        try enter()
+        let container = builder.openContainer(.object)
+        position += 1
+        var members = 0
+        skipWhitespace()
+        if position < count, base[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard position < count else { throw .syntax(.unexpectedEnd(expected: "a key in quotes"), offset: position) }
+                guard base[position] == UInt8(ascii: "\"") else {
+                    throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
+                }
+                try parseString(into: &builder, kind: .string)
+                skipWhitespace()
+                guard position < count else { throw .syntax(.unexpectedEnd(expected: "':'"), offset: position) }
+                guard base[position] == UInt8(ascii: ":") else {
+                    throw .syntax(.expected("':'", found: describeHere()), offset: position)
+                }
+                position += 1
+                skipWhitespace()
+                _ = try parseValue(into: &builder)
+                members += 1
+                skipWhitespace()
+                guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or '}'"), offset: position) }
+                let next = base[position]
+                position += 1
+                if next == UInt8(ascii: ",") { continue }
+                if next == UInt8(ascii: "}") { break }
+                position -= 1
+                throw .syntax(.expected("',' or '}'", found: describeHere()), offset: position)
+            }
+        }
+        builder.closeContainer(at: container, count: members)
+        depth -= 1
+    }
+
+    private mutating func parseArray(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+        try enter()
+        let container = builder.openContainer(.array)
+        position += 1
+        var elements = 0
+        skipWhitespace()
+        if position < count, base[position] == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                skipWhitespace()
+                _ = try parseValue(into: &builder)
+                elements += 1
+                if position >= nextProgress { try reportProgress() }
+                skipWhitespace()
+                guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or ']'"), offset: position) }
+                let next = base[position]
+                position += 1
+                if next == UInt8(ascii: ",") { continue }
+                if next == UInt8(ascii: "]") { break }
+                position -= 1
+                throw .syntax(.expected("',' or ']'", found: describeHere()), offset: position)
+            }
+        }
+        builder.closeContainer(at: container, count: elements)
+        depth -= 1
+    }
+
+    @inline(__always)
+    private mutating func enter() throws(ParseFailure) {
+        depth += 1
+        if depth > limits.maximumDepth { throw .syntax(.tooDeep(limit: limits.maximumDepth), offset: position) }
+    }
+
+    private mutating func reportProgress() throws(ParseFailure) {
+        nextProgress = position + Self.progressInterval
+        guard let progress else { return }
+        do { try progress(position) } catch { throw .cancelled }
+    }
+
+    private mutating func parseLiteral(_ word: StaticString, _ kind: JSONDocument.Kind, into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+        let length = word.utf8CodeUnitCount
+        guard position + length <= count, memcmp(base + position, word.utf8Start, length) == 0 else {
+            if position + length > count, memcmp(base + position, word.utf8Start, count - position) == 0 {
+                throw .syntax(.unexpectedEnd(expected: "'\(word)'"), offset: count)
+            }
+            throw .syntax(.expected("a value", found: describeHere()), offset: position)
+        }
+        position += length
+        builder.appendScalar(kind)
+    }
+
+    // MARK: - Strings
+
+    private mutating func parseString(into builder: inout JSONDocumentBuilder, kind: JSONDocument.Kind) throws(ParseFailure) {
+        let opening = position
+        position += 1
+        let start = position
+        // Fast path: no escapes, so the text is a slice of the input.
+        while position < count {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                let length = position - start
+                if length > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
+                builder.appendText(kind, UnsafeBufferPointer(start: base + start, count: length))
+                position += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw .syntax(.controlCharacterInString(byte), offset: position) }
+            if byte >= 0x80 { try skipUTF8Sequence() } else { position += 1 }
+        }
+        guard position < count else { throw .syntax(.unexpectedEnd(expected: "'\"' to close the string"), offset: position) }
+        // Slow path: copy what came before the first escape, then decode the rest.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
+        while position < count {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                if scratch.count > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
+                scratch.withUnsafeBufferPointer { builder.appendText(kind, $0) }
+                position += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") {
+                try parseEscape()
+            } else if byte < 0x20 {
+                throw .syntax(.controlCharacterInString(byte), offset: position)
+            } else if byte >= 0x80 {
+                let sequenceStart = position
+                try skipUTF8Sequence()
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart, count: position - sequenceStart))
+            } else {
+                scratch.append(byte)
+                position += 1
+            }
+        }
+        throw .syntax(.unexpectedEnd(expected: "'\"' to close the string"), offset: position)
+    }
+
+    private mutating func parseEscape() throws(ParseFailure) {
+        let escapeStart = position
+        guard position + 1 < count else { throw .syntax(.unexpectedEnd(expected: "an escape"), offset: position) }
+        let letter = base[position + 1]
+        position += 2
+        switch letter {
+        case UInt8(ascii: "\""): scratch.append(0x22)
+        case UInt8(ascii: "\\"): scratch.append(0x5C)
+        case UInt8(ascii: "/"): scratch.append(0x2F)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hexQuad(at: escapeStart)
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by an escaped low one.
+                guard position + 1 < count, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u") else {
+                    throw .syntax(.loneSurrogate(escapeText(at: escapeStart)), offset: escapeStart)
+                }
+                let lowStart = position
+                position += 2
+                let low = try hexQuad(at: lowStart)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw .syntax(.loneSurrogate(escapeText(at: escapeStart)), offset: escapeStart)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw .syntax(.loneSurrogate(escapeText(at: escapeStart)), offset: escapeStart)
+            }
+            appendUTF8(scalar)
+        default:
+            throw .syntax(.invalidEscape(escapeText(at: escapeStart)), offset: escapeStart)
+        }
+    }
+
+    private mutating func hexQuad(at escapeStart: Int) throws(ParseFailure) -> UInt32 {
+        guard position + 4 <= count else { throw .syntax(.unexpectedEnd(expected: "four hex digits"), offset: count) }
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            let byte = base[position + offset]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw .syntax(.invalidEscape(escapeText(at: escapeStart)), offset: escapeStart)
+            }
+            value = value << 4 | digit
+        }
+        position += 4
+        return value
+    }
+
+    private func escapeText(at start: Int) -> String {
+        let end = min(count, start + 6)
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at the position and moves past it.
+    @inline(__always)
+    private mutating func skipUTF8Sequence() throws(ParseFailure) {
+        let lead = base[position]
+        let length: Int
+        var minimum: UInt8 = 0x80
+        var maximum: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; minimum = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; maximum = 0x9F  // no UTF-16 surrogates
+        case 0xF0: length = 4; minimum = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; maximum = 0x8F
+        default: throw .syntax(.invalidUTF8, offset: position)
+        }
+        guard position + length <= count else {
+            throw .syntax(position + length > count ? .unexpectedEnd(expected: "the rest of a UTF-8 character") : .invalidUTF8, offset: position)
+        }
+        let second = base[position + 1]
+        guard second >= minimum, second <= maximum else { throw .syntax(.invalidUTF8, offset: position) }
+        for offset in 2..<length where base[position + offset] & 0xC0 != 0x80 {
+            throw .syntax(.invalidUTF8, offset: position)
+        }
+        position += length
+    }
+
+    // MARK: - Numbers
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    private mutating func parseNumber(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+        let start = position
+        var negative = false
+        if base[position] == UInt8(ascii: "-") { negative = true; position += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        guard position < count, isDigit(base[position]) else { throw numberError(start) }
+        if base[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < count, isDigit(base[position]) { throw numberError(start) }
+        } else {
+            while position < count, isDigit(base[position]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[position] - 48); digits += 1 } else { exponent += 1 }
+                position += 1
+            }
+        }
+        if position < count, base[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < count, isDigit(base[position]) else { throw numberError(start) }
+            while position < count, isDigit(base[position]) {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(base[position] - 48)
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                }
+                position += 1
+            }
+        }
+        var exact = digits < 19
+        if position < count, base[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            var exponentNegative = false
+            if position < count, base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-") {
+                exponentNegative = base[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            guard position < count, isDigit(base[position]) else { throw numberError(start) }
+            var written = 0
+            while position < count, isDigit(base[position]) {
+                if written < 100_000 { written = written * 10 + Int(base[position] - 48) } else { exact = false }
+                position += 1
+            }
+            exponent += exponentNegative ? -written : written
+        }
+        let literal = UnsafeBufferPointer(start: base + start, count: position - start)
+        var value: Double
+        // Clinger's fast path: exact when the mantissa and the power of ten are both exact doubles.
+        if exact, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            value = Double(mantissa)
+            value = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
+            if negative { value = -value }
+        } else {
+            value = Self.slowParse(literal)
+        }
+        builder.appendNumber(literal, value: value)
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
+
+    private func numberError(_ start: Int) -> ParseFailure {
+        var end = position
+        while end < count, end - start < 24, !isDelimiter(base[end]) { end += 1 }
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: max(1, end - start)), as: UTF8.self)
+        return .syntax(.invalidNumber(text), offset: start)
+    }
+
+    /// Swift's own locale-independent parse, for numbers the fast path cannot do exactly.
+    private static func slowParse(_ literal: UnsafeBufferPointer<UInt8>) -> Double {
+        Double(String(decoding: literal, as: UTF8.self)) ?? .nan
+    }
+
+    // MARK: - Whitespace and errors
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < count {
+            let byte = base[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    private func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
+            || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+    }
+
+    /// What sits at the position, for "expected X, found Y".
+    private func describeHere() -> String {
+        guard position < count else { return "the end of the text" }
+        let byte = base[position]
+        if byte < 0x20 || byte == 0x7F { return "byte 0x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
+        if byte >= 0x80 {
+            var end = position + 1
+            while end < count, end - position < 4, base[end] & 0xC0 == 0x80 { end += 1 }
+            let text = String(decoding: UnsafeBufferPointer(start: base + position, count: end - position), as: UTF8.self)
+            return "'\(text)'"
+        }
+        return "'\(Character(Unicode.Scalar(byte)))'"
+    }
+
+    private func error(_ reason: JSONError.Reason, at offset: Int? = nil) -> JSONError {
+        let offset = min(offset ?? position, count)
+        let (line, column) = Self.lineAndColumn(of: offset, in: UnsafeBufferPointer(start: base, count: count))
+        return JSONError(reason: reason, source: source, offset: offset, line: line, column: column)
+    }
+
+    /// 1-based line, and column in characters (UTF-8 continuation bytes do not count).
+    static func lineAndColumn(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        var column = 1
+        for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return (line, column)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// What to load: a dataset name, where from, and which model reads it.
+public struct LoadRequest: Sendable {
+    public var name: String
+    public var source: LoadSource
+    public var model: any RecordModel.Type
+
+    public init(name: String, source: LoadSource, model: any RecordModel.Type) {
+        self.name = name
+        self.source = source
+        self.model = model
+    }
+}
+
+/// Turns a source into a `Dataset`: reads the bytes, parses them, lets the model find its records.
+/// Runs on a background thread; reports progress and stops when cancelled.
+public struct DatasetLoader: Sendable {
+    public var http: HTTPFetcher
+
+    public init(http: HTTPFetcher = HTTPFetcher()) { self.http = http }
+
+    public func load(_ request: LoadRequest, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> Dataset {
+        let start = Date()
+        let (document, bytes) = try parse(request.source, progress: progress, cancellation: cancellation)
+        if cancellation.isCancelled { throw .cancelled }
+        let extraction = try request.model.extract(from: document, source: request.source.displayName)
+        let origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
+        return Dataset(name: request.name, model: request.model, document: document, extraction: extraction, origin: origin)
+    }
+
+    /// The parsed document and how many bytes it took.
+    func parse(_ source: LoadSource, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int) {
+        switch source {
+        case let .file(path):
+            return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation) {
+                bytes, release throws(LoadFailure) in
+                var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
+                let report: JSONParser.Progress = { consumed throws(CancelledError) in
+                    progress.setBytes(done: consumed)
+                    release(consumed)
+                    try cancellation.checkpoint()
+                }
+                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report)
+                progress.setBytes(done: bytes.count)
+                return (builder.finish(), bytes.count)
+            }
+        case let .url(url):
+            return try http.fetchPages(from: url, progress: progress, cancellation: cancellation)
+        }
+    }
+
+    /// A file holds one JSON value, or one value per line (NDJSON: by extension, or when a
+    /// second value follows the first on a new line).
+    static func parseFile(
+        _ bytes: UnsafeBufferPointer<UInt8>, name: String, path: String, into builder: inout JSONDocumentBuilder,
+        progress: @escaping JSONParser.Progress
+    ) throws(LoadFailure) {
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") {
+            _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress)
+            return
+        }
+        do throws(LoadFailure) {
+            _ = try JSONParser.parse(bytes, source: name, into: &builder, progress: progress)
+        } catch let failure {
+            guard case let .json(error) = failure, case .trailingContent = error.reason,
+                  Self.startsNewLineValue(bytes, at: error.offset) else { throw failure }
+            builder = JSONDocumentBuilder(expectedBytes: bytes.count)
+            _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress)
+        }
+    }
+
+    /// Whether the text at `offset` begins an object on a line of its own (so the file is NDJSON).
+    private static func startsNewLineValue(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "{") else { return false }
+        var index = offset - 1
+        while index >= 0, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D { index -= 1 }
+        return index >= 0 && bytes[index] == 0x0A
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file's bytes for parsing: mapped for regular files (no copy; pages already parsed are
+/// dropped as the parser moves on, so memory stays near what is kept), read for pipes.
+enum FileContents {
+    /// Files larger than this are refused before reading.
+    static let maximumBytes = 64 << 30
+
+    static func withBytes<Result>(
+        of path: String, name: String, progress: LoadProgress, cancellation: Cancellation,
+        _ body: (UnsafeBufferPointer<UInt8>, _ release: @escaping (Int) -> Void) throws(LoadFailure) -> Result
+    ) throws(LoadFailure) -> Result {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .unreadable(path: name, reason: describe(errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: name, reason: describe(errno)) }
+        let type = status.st_mode & S_IFMT
+        if type == S_IFDIR { throw .unreadable(path: name, reason: "is a directory, not a file") }
+        if type == S_IFREG {
+            let size = Int(status.st_size)
+            guard size <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(maximumBytes >> 30) GiB limit") }
+            progress.setBytes(done: 0, total: size)
+            if size == 0 { return try body(UnsafeBufferPointer(start: nil, count: 0)) { _ in } }
+            guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+                throw .unreadable(path: name, reason: describe(errno))
+            }
+            defer { munmap(mapped, size) }
+            _ = madvise(mapped, size, MADV_SEQUENTIAL)
+            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            var released = 0
+            let bytes = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
+            return try body(bytes) { consumed in
+                // Drop parsed pages, keeping a margin behind the parser.
+                let upTo = (max(0, consumed - (4 << 20)) / pageSize) * pageSize
+                if upTo > released {
+                    _ = madvise(mapped + released, upTo - released, MADV_DONTNEED)
+                    released = upTo
+                }
+            }
+        }
+        // A pipe or device: read it all, checking for cancellation while waiting.
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, 100)
+            if cancellation.isCancelled { throw .cancelled }
+            if ready <= 0 { continue }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .unreadable(path: name, reason: describe(errno))
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+            guard data.count <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(maximumBytes >> 30) GiB limit") }
+            progress.setBytes(done: data.count)
+        }
+        progress.setBytes(done: 0, total: data.count)
+        return try data.withUnsafeBufferPointer { bytes throws(LoadFailure) in try body(bytes) { _ in } }
+    }
+
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file"
+        case EACCES: "permission denied"
+        default: String(cString: strerror(code)).lowercased()
+        }
+    }
+}

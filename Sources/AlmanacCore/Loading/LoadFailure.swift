@@ -1,0 +1,46 @@
+/// Why a load did not produce a dataset. The previous contents stay in place whatever the reason.
+public enum LoadFailure: Error, Equatable, CustomStringConvertible {
+    /// The text is not JSON, with where.
+    case json(JSONError)
+    /// The user stopped it (Ctrl-C) or a newer load replaced it.
+    case cancelled
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// Valid JSON, but not a shape this dataset can hold.
+    case shape(source: String, message: String)
+    /// An HTTP problem: a status, a timeout, a bad redirect, a limit.
+    case network(source: String, message: String)
+    /// The source was neither a readable path nor an http(s) URL.
+    case unsupportedSource(String)
+
+    public var description: String {
+        switch self {
+        case let .json(error): error.description
+        case .cancelled: "cancelled"
+        case let .unreadable(path, reason): "\(path): \(reason)"
+        case let .shape(source, message): "\(source): \(message)"
+        case let .network(source, message): "\(source): \(message)"
+        case let .unsupportedSource(text): "cannot load from '\(text)': give a file path or an http(s) URL"
+        }
+    }
+}
+
+/// A problem with one record that did not stop the load: the record loaded without the field,
+/// or was skipped.
+public struct LoadWarning: Sendable, Equatable, CustomStringConvertible {
+    /// 1-based position of the record in its source.
+    public var record: Int
+    /// The record's name when it has one, to help find it.
+    public var name: String?
+    public var message: String
+
+    public init(record: Int, name: String? = nil, message: String) {
+        self.record = record
+        self.name = name
+        self.message = message
+    }
+
+    public var description: String {
+        "record \(record)" + (name.map { " (\($0))" } ?? "") + ": " + message
+    }
+}

@@ -1,0 +1,193 @@
+import CBytes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every record's names, folded (no case, no diacritics) into two contiguous byte buffers:
+/// the primary name, and the other names search looks at. Searching is then a byte scan
+/// (memmem) instead of millions of String operations.
+public struct NameIndex: Sendable {
+    /// Folded primary names, each followed by a NUL.
+    let primary: [UInt8]
+    /// Start of each row's primary name in `primary`.
+    let primaryStarts: [Int]
+    /// Folded other names, separated by 0x01 and ending each row with a NUL.
+    let secondary: [UInt8]
+    let secondaryStarts: [Int]
+    /// Rows ordered by folded primary name, for prefix completion.
+    let sortedRows: [Int]
+
+    public var count: Int { primaryStarts.count }
+
+    /// The index of `dataset`, built once and cached.
+    public static func of(_ dataset: Dataset) -> NameIndex {
+        dataset.cached("name-index") { NameIndex(building: dataset) }
+    }
+
+    init(building dataset: Dataset) {
+        var primary: [UInt8] = []
+        var primaryStarts: [Int] = []
+        var secondary: [UInt8] = []
+        var secondaryStarts: [Int] = []
+        primaryStarts.reserveCapacity(dataset.count)
+        secondaryStarts.reserveCapacity(dataset.count)
+        let names = dataset.names
+        let others = dataset.model.otherNameFields.map { dataset.compile(FieldPath($0)) }
+        // Equal strings fold equally: fold each distinct node once.
+        var folded: [UInt64: [UInt8]] = [:]
+        func foldedBytes(_ value: FieldValue) -> [UInt8] {
+            if case let .node(index) = value, dataset.document.kind(at: index) == .string {
+                let key = dataset.document.nodes[index]
+                if let known = folded[key] { return known }
+                let bytes = Array(Folding.fold(dataset.document.string(at: index)).utf8)
+                folded[key] = bytes
+                return bytes
+            }
+            return Array(Folding.fold(dataset.text(of: value)).utf8)
+        }
+        for row in 0..<dataset.count {
+            primaryStarts.append(primary.count)
+            primary.append(contentsOf: Folding.fold(names[row]).utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
+            primary.append(0)
+            secondaryStarts.append(secondary.count)
+            for path in others {
+                dataset.forEachValue(of: path, row: row) { value in
+                    secondary.append(contentsOf: foldedBytes(value).lazy.map { $0 <= 1 ? 0x20 : $0 })
+                    secondary.append(1)
+                }
+            }
+            secondary.append(0)
+        }
+        self.primary = primary
+        self.primaryStarts = primaryStarts
+        self.secondary = secondary
+        self.secondaryStarts = secondaryStarts
+        self.sortedRows = primary.withUnsafeBufferPointer { bytes in
+            (0..<primaryStarts.count).sorted { a, b in
+                Self.compare(bytes, primaryStarts[a], primaryStarts[b]) < 0
+            }
+        }
+    }
+
+    private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int) -> Int32 {
+        strcmp(UnsafeRawPointer(bytes.baseAddress! + a).assumingMemoryBound(to: CChar.self),
+               UnsafeRawPointer(bytes.baseAddress! + b).assumingMemoryBound(to: CChar.self))
+    }
+
+    /// How well a row matched, best first.
+    public enum Rank: Int, Sendable, Comparable {
+        case exact = 0, prefix, contains, otherName
+        public static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Rows whose names contain every word of `text` (folded), with their rank. Row order.
+    public func search(_ text: String, cancellation: Cancellation = .never) throws(CancelledError) -> [(row: Int, rank: Rank)] {
+        let phrase = Array(Folding.fold(text).utf8)
+        let words = Folding.fold(text).split(whereSeparator: { $0.isWhitespace }).map { Array($0.utf8) }
+        guard let longest = words.max(by: { $0.count < $1.count }), !longest.isEmpty else { return [] }
+        // Candidates: rows where the longest word occurs anywhere; then every word is checked.
+        var candidates = Set<Int>()
+        try scan(primary, starts: primaryStarts, for: longest, into: &candidates, cancellation: cancellation)
+        try scan(secondary, starts: secondaryStarts, for: longest, into: &candidates, cancellation: cancellation)
+        var results: [(row: Int, rank: Rank)] = []
+        for row in candidates.sorted() {
+            let name = slice(primary, primaryStarts, row)
+            let others = slice(secondary, secondaryStarts, row)
+            let inName = words.allSatisfy { contains(name, $0) }
+            if inName {
+                let rank: Rank = name.elementsEqual(phrase) ? .exact : (name.starts(with: phrase) ? .prefix : .contains)
+                results.append((row, rank))
+            } else if words.allSatisfy({ contains(name, $0) || contains(others, $0) }) {
+                results.append((row, .otherName))
+            }
+        }
+        return results
+    }
+
+    /// Rows whose primary name starts with `prefix` (folded), in name order.
+    public func rows(withNamePrefix prefix: String, limit: Int = .max) -> [Int] {
+        let wanted = Array(Folding.fold(prefix).utf8)
+        return primary.withUnsafeBufferPointer { bytes in
+            // Binary search for the first name not below the prefix.
+            var low = 0
+            var high = sortedRows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.precedes(bytes, primaryStarts[sortedRows[middle]], wanted) { low = middle + 1 } else { high = middle }
+            }
+            var rows: [Int] = []
+            var index = low
+            while index < sortedRows.count, rows.count < limit {
+                let row = sortedRows[index]
+                guard Self.hasPrefix(bytes, primaryStarts[row], wanted) else { break }
+                rows.append(row)
+                index += 1
+            }
+            return rows
+        }
+    }
+
+    private static func precedes(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ prefix: [UInt8]) -> Bool {
+        var index = 0
+        while index < prefix.count {
+            let byte = bytes[start + index]
+            if byte != prefix[index] { return byte < prefix[index] }
+            index += 1
+        }
+        return false
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ prefix: [UInt8]) -> Bool {
+        for index in 0..<prefix.count where bytes[start + index] != prefix[index] { return false }
+        return true
+    }
+
+    private func slice(_ buffer: [UInt8], _ starts: [Int], _ row: Int) -> ArraySlice<UInt8> {
+        let start = starts[row]
+        let end = row + 1 < starts.count ? starts[row + 1] - 1 : buffer.count - 1
+        return buffer[start..<end]
+    }
+
+    private func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { almanac_memmem(hay.baseAddress, hay.count, $0.baseAddress, $0.count) != nil }
+        }
+    }
+
+    /// Adds every row whose text in `buffer` contains `needle`.
+    private func scan(_ buffer: [UInt8], starts: [Int], for needle: [UInt8], into rows: inout Set<Int>,
+                      cancellation: Cancellation) throws(CancelledError) {
+        guard !buffer.isEmpty else { return }
+        var found: [Int] = []
+        var cancelled = false
+        buffer.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                var offset = 0
+                var steps = 0
+                while offset < hay.count {
+                    guard let hit = almanac_memmem(hay.baseAddress! + offset, hay.count - offset, pin.baseAddress, pin.count) else { break }
+                    let position = hay.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    // The row whose start is the last one at or before the hit.
+                    var low = 0
+                    var high = starts.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if starts[middle] <= position { low = middle + 1 } else { high = middle }
+                    }
+                    let row = low - 1
+                    found.append(row)
+                    // Continue after this row: one hit per row is enough.
+                    offset = row + 1 < starts.count ? starts[row + 1] : hay.count
+                    steps += 1
+                    if steps & 0x3FF == 0, cancellation.isCancelled { cancelled = true; return }
+                }
+            }
+        }
+        if cancelled { throw CancelledError() }
+        rows.formUnion(found)
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file whole or not at all: into a temporary file in the same folder, flushed to
+/// disk, then moved into place. Without `overwrite` an existing path — a symlink included — is
+/// never replaced (`link` fails atomically when the name exists); with it, a symlink is
+/// replaced by the file, never followed.
+public enum AtomicFile {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case exists(String)
+        case system(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case let .exists(path): "\(path) already exists — add --force to replace it"
+            case let .system(path, reason): "cannot write \(path): \(reason)"
+            }
+        }
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
+        var status = stat()
+        if !overwrite, lstat(path, &status) == 0 { throw .exists(path) }
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw .system(path: path, reason: "it is a directory")
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = ((directory.isEmpty ? "/" : directory + "/") + ".\(name).almanac-XXXXXX").utf8CString
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .system(path: path, reason: reason()) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var finished = false
+        defer { if !finished { unlink(temporary) } }
+        fchmod(descriptor, 0o644 & ~currentUmask())
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let failure = reason()
+                close(descriptor)
+                throw .system(path: path, reason: failure)
+            }
+            offset += written
+        }
+        if fsync(descriptor) != 0 || close(descriptor) != 0 { throw .system(path: path, reason: reason()) }
+        if overwrite {
+            guard rename(temporary, path) == 0 else { throw .system(path: path, reason: reason()) }
+        } else {
+            guard link(temporary, path) == 0 else {
+                if errno == EEXIST { throw .exists(path) }
+                throw .system(path: path, reason: reason())
+            }
+            unlink(temporary)
+        }
+        finished = true
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)).lowercased() }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}

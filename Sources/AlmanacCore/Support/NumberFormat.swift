@@ -1,0 +1,27 @@
+import Foundation
+
+/// How numbers are shown to people.
+public enum NumberFormat {
+    /// `210` for whole numbers, the shortest exact form otherwise (`27.8`).
+    public static func plain(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits.
+    public static func grouped(_ value: Double, decimals: Int = 2) -> String {
+        guard value.isFinite else { return "\(value)" }
+        if value == value.rounded(), abs(value) < 1e15 { return Int(value).grouped }
+        let fixed = String(format: "%.\(decimals)f", value)
+        let parts = fixed.split(separator: ".", maxSplits: 1)
+        let whole = Int(parts[0]).map(\.grouped) ?? String(parts[0])
+        var fraction = parts.count > 1 ? String(parts[1]) : ""
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return fraction.isEmpty ? whole : whole + "." + fraction
+    }
+
+    /// Exactly `decimals` digits after the point: coordinates to three decimals.
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+}

@@ -1,0 +1,22 @@
+import AlmanacCore
+
+/// `about`: the version, the data sources and their licences.
+public enum AboutCommand: Command {
+    public static let spec = CommandSpec(
+        name: "about",
+        summary: "Show the version, the data sources and their licences",
+        usage: "about",
+        examples: ["about"]
+    )
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 0...0)
+        let output = session.output
+        output.print("almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets")
+        output.print("data: \(SafeText.escape(session.environment.dataDirectory))")
+        output.print()
+        for source in DataSource.bundled {
+            output.print("\(source.dataset): \(source.origin) — \(source.licence)")
+        }
+    }
+}

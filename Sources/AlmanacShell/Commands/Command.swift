@@ -1,0 +1,72 @@
+/// One command of the shell: what it is called, how it is used, how its arguments complete,
+/// and what it does. Adding a command is one new type plus one line in `CommandTable.standard`.
+public protocol Command: SendableMetatype {
+    static var spec: CommandSpec { get }
+
+    /// Candidates for the word being typed. The default completes nothing.
+    static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate]
+
+    static func run(_ arguments: Arguments, in session: Session) throws
+}
+
+extension Command {
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] { [] }
+}
+
+/// What `help` shows about a command.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var aliases: [String]
+    /// One line, no final period: shown in the `help` list.
+    public var summary: String
+    /// The synopsis, starting with the name: `set [NAME [VALUE]]`.
+    public var usage: String
+    /// Full lines a user could type, shown by `help NAME`.
+    public var examples: [String]
+    /// A paragraph for `help NAME` when the usage line is not enough.
+    public var discussion: String
+
+    public init(
+        name: String, aliases: [String] = [], summary: String, usage: String,
+        examples: [String] = [], discussion: String = ""
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.summary = summary
+        self.usage = usage
+        self.examples = examples
+        self.discussion = discussion
+    }
+}
+
+/// The words after the command name.
+public struct Arguments: Sendable {
+    public var words: [Word]
+    public let spec: CommandSpec
+
+    public init(_ words: [Word], spec: CommandSpec) {
+        self.words = words
+        self.spec = spec
+    }
+
+    public var isEmpty: Bool { words.isEmpty }
+    public var count: Int { words.count }
+    public subscript(index: Int) -> String { words[index].text }
+    /// All words joined by single spaces, for commands that take free text.
+    public var text: String { words.map(\.text).joined(separator: " ") }
+
+    /// A usage error for this command, with what was wrong.
+    public func usageError(_ problem: String? = nil) -> ShellError {
+        .usage(problem: problem, usage: spec.usage)
+    }
+
+    /// Fails with the usage line unless the number of words is in `range`.
+    public func expect(count range: ClosedRange<Int>) throws(ShellError) {
+        guard range.contains(words.count) else {
+            if words.count > range.upperBound {
+                throw usageError("unexpected '\(words[range.upperBound].text)'")
+            }
+            throw usageError(range.lowerBound == 1 ? "missing argument" : "missing arguments")
+        }
+    }
+}

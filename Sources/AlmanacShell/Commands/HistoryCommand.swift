@@ -1,0 +1,30 @@
+/// `history` prints the numbered history; `history N` the last N entries.
+public enum HistoryCommand: Command {
+    public static let spec = CommandSpec(
+        name: "history",
+        summary: "Show the command history",
+        usage: "history [N]",
+        examples: ["history", "history 20"],
+        discussion: """
+        History lives in $ALMANAC_HISTORY, else $XDG_STATE_HOME/almanac/history \
+        (~/.local/state/almanac/history). Lines starting with a space are not kept. \
+        Up and Down recall, Ctrl-R searches backwards.
+        """
+    )
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 0...1)
+        let entries = session.history?.entries ?? HistoryStore(path: session.environment.historyPath).entries
+        var shown = entries.indices
+        if arguments.count == 1 {
+            guard let last = Int(arguments[0]), last >= 0 else {
+                throw arguments.usageError("N must be a whole number, not '\(SafeText.escape(arguments[0]))'")
+            }
+            shown = max(0, entries.count - last)..<entries.count
+        }
+        let width = String(entries.count).count
+        for index in shown {
+            session.output.print(TextWidth.pad(String(index + 1), to: width, alignRight: true) + "  " + SafeText.escape(entries[index]))
+        }
+    }
+}

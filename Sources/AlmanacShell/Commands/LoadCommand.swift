@@ -1,0 +1,98 @@
+import AlmanacCore
+
+/// `load` reloads every dataset; `load NAME` one; `load NAME from SOURCE` reads a file or
+/// an http(s) URL (a new name makes a generic dataset). The new contents replace the old only
+/// when the whole load succeeds.
+public enum LoadCommand: Command {
+    public static let spec = CommandSpec(
+        name: "load",
+        summary: "Load or reload datasets, from their files or from a path or URL",
+        usage: "load [NAME] [from SOURCE]",
+        examples: ["load", "load stations", "load quotes from ~/quotes.json", "load species from https://swapi.dev/api/species/"],
+        discussion: """
+        SOURCE is a file (a JSON array of records, API pages with 'results', the stations object, \
+        or NDJSON) or an http(s) URL whose pages are followed through 'next'. NAME says which model \
+        reads it: countries, species, planets, people, stations, or any other name for a generic \
+        dataset. Ctrl-C cancels; a failed or cancelled load keeps the previous contents.
+        """
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        let words = request.arguments.map(\.text)
+        if words.last?.lowercased() == "from" { return CompletionSources.files(request) }
+        switch words.count {
+        case 0: return CompletionSources.datasets(request, in: session) + request.matching(["from"])
+        case 1: return request.matching(["from"])
+        default: return []
+        }
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        let words = arguments.words.map(\.text)
+        var requests: [LoadRequest] = []
+        switch words.count {
+        case 0:
+            requests = session.catalog.names.compactMap { session.catalog.request(for: $0) }
+        case 1:
+            guard let request = session.catalog.request(for: words[0]) else {
+                throw arguments.usageError("unknown dataset '\(SafeText.escape(words[0]))' — to load a file: load NAME from PATH")
+            }
+            requests = [request]
+        case 2 where words[0].lowercased() == "from":
+            let source = try LoadSource.parse(words[1])
+            requests = [LoadRequest(name: source.suggestedName, source: source, model: DefaultDatasets.model(for: source.suggestedName))]
+        case 3 where words[1].lowercased() == "from":
+            let name = words[0].lowercased()
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }), name.first?.isLetter == true else {
+                throw arguments.usageError("a dataset name is letters, digits, _ and -, starting with a letter")
+            }
+            guard name != "all" else { throw arguments.usageError("'all' is reserved for use all") }
+            requests = [LoadRequest(name: name, source: try LoadSource.parse(words[2]), model: DefaultDatasets.model(for: name))]
+        default:
+            throw arguments.usageError()
+        }
+        let loads = requests.map { session.catalog.load($0) }
+        var failures = 0
+        for load in loads {
+            try session.wait(for: load)
+            failures += report(load, in: session) ? 0 : 1
+        }
+        if failures > 0 { throw ShellError.invalid(failures == 1 ? "1 load failed" : "\(failures) loads failed") }
+    }
+
+    /// Prints the outcome of a finished load; returns whether it succeeded.
+    static func report(_ load: ActiveLoad, in session: Session) -> Bool {
+        let name = load.request.name
+        switch load.result {
+        case let .success(dataset)?:
+            if session.isInteractive || session.verbose { session.output.print(LoadSummary.line(for: dataset)) }
+            if let warnings = LoadSummary.warnings(for: dataset) { session.output.message(warnings) }
+            return true
+        case let .failure(failure)?:
+            let kept = session.catalog.dataset(name).map { " — the previous contents stay (\($0.model.summary(of: $0)))" } ?? ""
+            session.output.message("\(name): \(failure == .cancelled ? "load cancelled" : "load failed: \(SafeText.escape(failure.description))")\(kept)")
+            return false
+        case nil:
+            return false
+        }
+    }
+}
+
+/// The lines that tell how a load went.
+enum LoadSummary {
+    /// `stations: 4,037 stations in 3,120 cities · 3.4 MB in 0.12 s`.
+    static func line(for dataset: Dataset) -> String {
+        "\(dataset.name): \(dataset.model.summary(of: dataset)) · \(ByteCount.text(dataset.origin.bytes)) in "
+            + NumberFormat.fixed(dataset.origin.seconds, decimals: 2) + " s"
+    }
+
+    /// `species: 3 warnings — record 2 (Droid): …` with the first few, or nil.
+    static func warnings(for dataset: Dataset, shown: Int = 3) -> String? {
+        let warnings = dataset.warnings
+        guard !warnings.isEmpty else { return nil }
+        var text = "\(dataset.name): \(warnings.count) warning\(warnings.count == 1 ? "" : "s") — "
+            + warnings.prefix(shown).map { SafeText.escape($0.description) }.joined(separator: "; ")
+        if warnings.count > shown { text += "; … ('datasets \(dataset.name)' lists all)" }
+        return text
+    }
+}

@@ -1,0 +1,44 @@
+import AlmanacCore
+
+/// `page`, `page N`, `page next|prev|first|last` pages through the current result set.
+public enum PageCommand: Command {
+    public static let spec = CommandSpec(
+        name: "page",
+        summary: "Show a page of the current results",
+        usage: "page [N|next|prev|first|last]",
+        examples: ["page", "page 2", "page next", "page last"]
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        request.arguments.isEmpty ? request.matching(["next", "prev", "first", "last"]) : []
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 0...1)
+        let results = try session.currentResults()
+        let pages = Listing.pageCount(results, in: session)
+        var page = session.page
+        if arguments.count == 1 {
+            switch arguments[0].lowercased() {
+            case "next", "n": page += 1
+            case "prev", "previous", "p": page -= 1
+            case "first": page = 1
+            case "last": page = pages
+            default:
+                guard let number = Int(arguments[0]) else {
+                    throw arguments.usageError("a page is a number, next, prev, first or last — not '\(SafeText.escape(arguments[0]))'")
+                }
+                guard (1...pages).contains(number) else {
+                    throw ShellError.invalid("there \(pages == 1 ? "is 1 page" : "are \(pages) pages"); page \(number) does not exist")
+                }
+                page = number
+            }
+        }
+        guard (1...pages).contains(page) else {
+            throw ShellError.invalid(page < 1 ? "already on the first page" : "already on the last page (\(pages))")
+        }
+        session.results = results
+        session.page = page
+        Listing.print(results, page: page, in: session)
+    }
+}

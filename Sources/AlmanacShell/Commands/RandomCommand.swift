@@ -1,0 +1,18 @@
+import AlmanacCore
+
+/// `random` shows one random record of the current results, in detail.
+public enum RandomCommand: Command {
+    public static let spec = CommandSpec(
+        name: "random",
+        summary: "Show a random record of the current results",
+        usage: "random",
+        examples: ["random"]
+    )
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 0...0)
+        let results = try session.currentResults()
+        guard let item = results.items.randomElement() else { throw ShellError.invalid("the results are empty") }
+        RecordTarget.print(RecordTarget(dataset: results.dataset(of: item), row: item.row), in: session)
+    }
+}

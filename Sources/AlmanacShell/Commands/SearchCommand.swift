@@ -1,0 +1,27 @@
+import AlmanacCore
+
+/// `search TEXT`: records whose names contain every word, ignoring case and diacritics.
+public enum SearchCommand: Command {
+    public static let spec = CommandSpec(
+        name: "search",
+        summary: "Find records by name, ignoring case and accents",
+        usage: "search TEXT",
+        examples: ["search united", "search norge", "search моск", "search aland"],
+        discussion: """
+        Looks in names first (countries: name; species: name; stations: stationTitle), then in \
+        other names (countries: alternative spellings, native name, translations; stations: \
+        cityTitle). Several words must all match. Exact names come first, then names starting \
+        with the text, then names containing it, then matches in other names only.
+        """
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        CompletionSources.recordNames(request, in: session)
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        guard !arguments.isEmpty, arguments.text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT") }
+        let datasets = try session.datasetsInScope()
+        session.show(try Search.run(arguments.text, in: datasets, cancellation: session.cancellation))
+    }
+}

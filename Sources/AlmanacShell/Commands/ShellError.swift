@@ -1,0 +1,23 @@
+/// Errors the command language reports, each worded for the person at the prompt.
+public enum ShellError: Error, Equatable, CustomStringConvertible {
+    case unknownCommand(String, suggestion: String?)
+    case usage(problem: String?, usage: String)
+    case invalid(String)
+    case syntax(TokenizeError)
+
+    public var description: String {
+        switch self {
+        case let .unknownCommand(name, suggestion):
+            let shown = SafeText.escape(name)
+            if let suggestion { return "unknown command '\(shown)' — did you mean '\(suggestion)'?" }
+            return "unknown command '\(shown)' — type 'help' for the list"
+        case let .usage(problem, usage):
+            if let problem { return "\(problem)\nusage: \(usage)" }
+            return "usage: \(usage)"
+        case let .invalid(message):
+            return message
+        case let .syntax(error):
+            return error.description
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import AlmanacCore
+
+/// `show TARGET`: one record in detail. TARGET is a row of the last listing (`#3`), an
+/// identity (`NOR`, `NO`, `9362`, `3`), or a name — exact, or a unique beginning.
+public enum ShowCommand: Command {
+    public static let spec = CommandSpec(
+        name: "show",
+        summary: "Show one record in detail",
+        usage: "show #ROW|ID|NAME",
+        examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\""]
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        request.arguments.isEmpty ? CompletionSources.recordNames(request, in: session) : []
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        guard !arguments.isEmpty else { throw arguments.usageError("missing what to show") }
+        let target = try RecordTarget.resolve(arguments.text, in: session)
+        RecordTarget.print(target, in: session)
+    }
+}
+
+/// A record a command points at, and how `show`, `random` and `trip` find and print one.
+struct RecordTarget {
+    var dataset: Dataset
+    var row: Int
+
+    static func resolve(_ text: String, in session: Session, datasets only: [Dataset]? = nil,
+                        where include: ((Dataset, Int) -> Bool)? = nil) throws -> RecordTarget {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {
+            let results = try session.currentResults()
+            guard number >= 1, number <= results.count else {
+                throw ShellError.invalid("there is no row #\(number): the results have \(results.count.grouped) rows")
+            }
+            let item = results.items[number - 1]
+            return RecordTarget(dataset: results.dataset(of: item), row: item.row)
+        }
+        let datasets = try only ?? session.datasetsInScope()
+        let accept = include ?? { _, _ in true }
+        // An identity.
+        let byIdentity = datasets.compactMap { dataset in dataset.row(forIdentity: trimmed).map { RecordTarget(dataset: dataset, row: $0) } }
+            .filter { accept($0.dataset, $0.row) }
+        if byIdentity.count == 1 { return byIdentity[0] }
+        // A name: exact first, then a unique beginning.
+        let folded = Folding.fold(trimmed)
+        var exact: [RecordTarget] = []
+        var prefixed: [RecordTarget] = []
+        for dataset in datasets {
+            for row in NameIndex.of(dataset).rows(withNamePrefix: trimmed) where accept(dataset, row) {
+                let target = RecordTarget(dataset: dataset, row: row)
+                if Folding.fold(dataset.name(of: row)) == folded { exact.append(target) } else { prefixed.append(target) }
+            }
+        }
+        let candidates = exact.isEmpty ? (byIdentity.isEmpty ? prefixed : byIdentity) : exact
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty {
+            throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — try search \(SafeText.escape(trimmed))")
+        }
+        let shown = candidates.prefix(10).map { target in
+            let label = datasets.count > 1 ? "\(target.dataset.name): " : ""
+            let identity = target.dataset.model.identities(of: target.dataset.record(target.row)).first.map { " [\($0)]" } ?? ""
+            return "  " + label + SafeText.escape(target.dataset.name(of: target.row)) + identity
+        }
+        throw ShellError.invalid("'\(SafeText.escape(trimmed))' matches \(candidates.count.grouped) records — be more precise or use an id:\n"
+            + shown.joined(separator: "\n") + (candidates.count > 10 ? "\n  …" : ""))
+    }
+
+    static func print(_ target: RecordTarget, in session: Session) {
+        if session.settings.format.isMachineReadable {
+            let results = ResultSet(datasets: [target.dataset], items: [ResultSet.Item(dataset: 0, row: target.row)])
+            session.output.print(session.settings.format == .json
+                ? RecordWriter.object(target.dataset.record(target.row))
+                : RecordWriter.render(results, items: results.items, format: session.settings.format))
+            return
+        }
+        let detail = target.dataset.model.detail(of: target.dataset, row: target.row, links: session.links)
+        session.output.print(DetailRenderer.render(detail, width: session.output.terminal.isTerminal ? session.output.terminal.columns : nil,
+                                                   color: session.usesColor))
+    }
+}
+
+import Foundation

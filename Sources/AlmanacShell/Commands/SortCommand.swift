@@ -1,0 +1,33 @@
+import AlmanacCore
+
+/// `sort FIELD [asc|desc]` orders the current result set.
+public enum SortCommand: Command {
+    public static let spec = CommandSpec(
+        name: "sort",
+        summary: "Order the results by a field",
+        usage: "sort FIELD [asc|desc]",
+        examples: ["sort population desc", "sort name", "sort average_height desc"]
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        switch request.arguments.count {
+        case 0: return CompletionSources.fields(request, in: session)
+        case 1: return request.matching(["asc", "desc"])
+        default: return []
+        }
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 1...2)
+        var descending = false
+        if arguments.count == 2 {
+            switch arguments[1].lowercased() {
+            case "asc": descending = false
+            case "desc": descending = true
+            default: throw arguments.usageError("the order is asc or desc, not '\(SafeText.escape(arguments[1]))'")
+            }
+        }
+        let base = try session.currentResults()
+        session.show(try Ordering.sort(base, by: arguments[0], descending: descending, cancellation: session.cancellation))
+    }
+}

@@ -1,0 +1,38 @@
+import AlmanacCore
+
+/// `use NAME` makes a dataset current (the prompt shows it); `use all` spans every dataset;
+/// `use` alone says which is in use.
+public enum UseCommand: Command {
+    public static let spec = CommandSpec(
+        name: "use",
+        summary: "Choose the dataset commands work on",
+        usage: "use [NAME|all]",
+        examples: ["use countries", "use all", "use"]
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        request.arguments.isEmpty ? CompletionSources.datasets(request, in: session, includingAll: true) : []
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 0...1)
+        guard arguments.count == 1 else {
+            if let name = session.currentName, name != "all", let dataset = session.catalog.dataset(name) {
+                session.output.print("using \(name) (\(dataset.model.summary(of: dataset)))")
+            } else {
+                session.output.print("using all datasets: \(session.catalog.names.joined(separator: ", "))")
+            }
+            return
+        }
+        let name = arguments[0].lowercased()
+        if name != "all" {
+            guard session.catalog.contains(name) else {
+                throw ShellError.invalid("unknown dataset '\(SafeText.escape(arguments[0]))'"
+                    + (Suggestion.closest(to: name, among: session.catalog.names).map { " — did you mean '\($0)'?" } ?? " — 'datasets' lists them"))
+            }
+        }
+        session.currentName = name
+        session.results = nil
+        session.page = 1
+    }
+}

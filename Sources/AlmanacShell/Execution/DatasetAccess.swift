@@ -1,0 +1,70 @@
+import AlmanacCore
+
+/// How commands get at datasets: the ones in scope, waited for when still loading.
+extension Session {
+    /// The names the current scope spans: the dataset in use, or every dataset.
+    public var scopeNames: [String] {
+        if let currentName, currentName != "all" { return [currentName] }
+        return catalog.names
+    }
+
+    /// The datasets in scope, waiting for any still loading (with a progress bar on a
+    /// terminal). Under `use all`, datasets that failed to load are left out.
+    public func datasetsInScope() throws -> [Dataset] {
+        let names = scopeNames
+        if names.count == 1 { return [try dataset(names[0])] }
+        var datasets: [Dataset] = []
+        for name in names {
+            if let dataset = try? dataset(name) { datasets.append(dataset) }
+            try cancellation.checkpoint()
+        }
+        guard !datasets.isEmpty else { throw ShellError.invalid("no dataset is loaded — 'datasets' shows why") }
+        return datasets
+    }
+
+    /// The dataset `name`, waiting for its load when one is running.
+    public func dataset(_ name: String) throws -> Dataset {
+        guard catalog.contains(name) else {
+            throw ShellError.invalid("unknown dataset '\(SafeText.escape(name))'"
+                + (Suggestion.closest(to: name, among: catalog.names).map { " — did you mean '\($0)'?" } ?? " — 'datasets' lists them"))
+        }
+        if let load = catalog.activeLoad(name) {
+            try wait(for: load)
+        }
+        if let dataset = catalog.dataset(name) { return dataset }
+        let reason = catalog.statuses().first { $0.name == name.lowercased() }?.failure.map { "\($0)" } ?? "not loaded"
+        throw ShellError.invalid("\(name) is not loaded: \(reason)")
+    }
+
+    /// Waits for a load, drawing its progress; Ctrl-C cancels the load (the previous contents
+    /// stay) and fails the command.
+    public func wait(for load: ActiveLoad) throws {
+        load.markWatched()
+        let bar = ProgressBar(name: load.request.name)
+        defer { bar.clear() }
+        let showBar = isInteractive && output.errorIsTerminal
+        while !load.isFinished {
+            if cancellation.isCancelled {
+                load.cancel()
+                bar.clear()
+                let kept = catalog.dataset(load.request.name).map { " — the previous contents stay (\($0.model.summary(of: $0)))" } ?? ""
+                throw ShellError.invalid("loading \(load.request.name) cancelled\(kept)")
+            }
+            notifier.wait(milliseconds: 50)
+            if showBar { bar.update(load.progress.snapshot, width: output.terminal.columns) }
+        }
+    }
+
+    /// The current result set, or every record of the datasets in scope.
+    public func currentResults() throws -> ResultSet {
+        if let results { return results }
+        return ResultSet.all(try datasetsInScope())
+    }
+
+    /// Replaces the result set and shows its first page.
+    public func show(_ results: ResultSet) {
+        self.results = results
+        page = 1
+        Listing.print(results, page: 1, in: self)
+    }
+}

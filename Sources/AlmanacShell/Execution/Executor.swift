@@ -1,0 +1,57 @@
+import AlmanacCore
+
+/// Where a line came from, for error messages: `stdin:12:` or `setup.alm:3:`.
+public struct SourceLocation: Sendable, Equatable {
+    public var source: String
+    public var line: Int
+    public init(source: String, line: Int) {
+        self.source = source
+        self.line = line
+    }
+}
+
+/// Runs lines: tokenizes, finds each statement's command, runs it, reports what failed.
+public struct Executor {
+    public let session: Session
+
+    public init(session: Session) { self.session = session }
+
+    /// Runs every statement of `line`; a failing statement skips the rest of its line.
+    /// Returns false when something failed.
+    @discardableResult
+    public func run(line: String, at location: SourceLocation? = nil) -> Bool {
+        defer { session.output.flush() }
+        let statements: [Statement]
+        do {
+            statements = try Tokenizer.statements(in: line)
+        } catch {
+            report(ShellError.syntax(error), at: location)
+            return false
+        }
+        for statement in statements {
+            guard !session.shouldQuit else { break }
+            do {
+                let command = try session.commands.resolve(statement.words[0].text)
+                try session.run(command, Arguments(Array(statement.words.dropFirst()), spec: command.spec))
+            } catch {
+                report(error, at: location)
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Errors go to standard error: `stdin:3: message` in scripts, `error: message` at the prompt.
+    public func report(_ error: any Error, at location: SourceLocation?) {
+        session.output.flush()
+        let message = "\(error)"
+        if let location {
+            session.output.message("\(location.source):\(location.line): \(message)")
+        } else if error is CancelledError {
+            session.output.message(message)
+        } else {
+            let label = session.settings.color && session.output.errorIsTerminal ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
+            session.output.message("\(label) \(message)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AlmanacCore
+
+/// Starts the shell in the mode the command line and standard input ask for.
+public enum Launcher {
+    /// Runs almanac and returns its exit status: 0 when every command succeeded, 1 when any failed.
+    public static func run(_ options: LaunchOptions, defaultDataDirectory: String) -> Int32 {
+        LocaleSetup.ensureUTF8()
+        let notifier = Notifier()
+        notifier.installSignalHandlers()
+
+        let variables = ProcessInfo.processInfo.environment
+        let environment = ShellEnvironment.resolve(variables, dataDirectory: options.dataDirectory,
+                                                   defaultDataDirectory: defaultDataDirectory)
+        let stdinIsTerminal = isatty(0) == 1
+        let hasScripts = !options.commands.isEmpty || !options.files.isEmpty
+        let interactive = stdinIsTerminal && (!hasScripts || options.interactive)
+        let output = Output.standard()
+        let colorWanted = !options.noColor && variables["NO_COLOR"].map(\.isEmpty) ?? true
+        var settings = Settings(color: interactive && colorWanted && output.terminal.isTerminal)
+        if let format = options.format { settings.format = format }
+
+        let catalog = Catalog()
+        let session = Session(output: output, settings: settings, environment: environment, isInteractive: interactive,
+                              catalog: catalog, notifier: notifier)
+        session.verbose = options.verbose
+        session.quiet = options.quiet
+        catalog.observe(LoadAnnouncer(notifier: notifier, interactive: interactive, quiet: options.quiet, verbose: options.verbose).announce)
+        // The prompt must not wait for data: every bundled dataset loads in the background.
+        for request in DefaultDatasets.requests(in: environment.dataDirectory) { catalog.load(request) }
+        let executor = Executor(session: session)
+        let runner = ScriptRunner(executor: executor, bail: options.bail)
+        var succeeded = true
+
+        func finish(_ ok: Bool) -> Bool {
+            succeeded = succeeded && ok
+            return !(options.bail && !ok) && !session.shouldQuit && !session.interruption.terminationRequested
+        }
+
+        var keepGoing = true
+        if !options.noStartupFile, access(environment.startupFilePath, F_OK) == 0 {
+            keepGoing = finish(runFile(environment.startupFilePath, runner: runner, session: session))
+        }
+        if keepGoing, !options.commands.isEmpty {
+            // Errors name the option by its position: `-c:2:` is the second -c.
+            keepGoing = finish(runner.run(options.commands, source: "-c"))
+        }
+        if keepGoing {
+            for file in options.files where keepGoing {
+                keepGoing = finish(runFile(file, runner: runner, session: session))
+            }
+        }
+        if keepGoing, interactive {
+            _ = InteractiveShell(session: session, notifier: notifier).run()
+        } else if keepGoing, !hasScripts || options.interactive {
+            keepGoing = finish(runner.run(DescriptorLines(descriptor: 0), source: "stdin"))
+        }
+        output.flush()
+        return succeeded ? 0 : 1
+    }
+
+    private static func runFile(_ path: String, runner: ScriptRunner, session: Session) -> Bool {
+        guard let text = readWhole(path) else {
+            session.output.message("\(SafeText.escape(path)): cannot read: \(systemError())")
+            return false
+        }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return runner.run(lines, source: path)
+    }
+}
+
+import Foundation

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs lines that come from a pipe, a `-c` option or a file: no prompt, no history,
+/// errors as `SOURCE:LINE: message`, and with `--bail` a stop at the first error.
+public struct ScriptRunner {
+    public let executor: Executor
+    public let bail: Bool
+
+    public init(executor: Executor, bail: Bool) {
+        self.executor = executor
+        self.bail = bail
+    }
+
+    /// Runs `lines` named `source`. Returns whether every line succeeded; stops early on
+    /// `quit`, on Ctrl-C or a termination signal, and with `bail` on the first failure.
+    public func run(_ lines: some Sequence<String>, source: String) -> Bool {
+        var succeeded = true
+        let interruption = executor.session.interruption
+        let interruptsAtStart = interruption.interruptCount
+        for (index, line) in lines.enumerated() {
+            if executor.session.shouldQuit || interruption.terminationRequested { break }
+            if interruption.interruptCount != interruptsAtStart { return false }
+            for message in executor.session.notifier.takeMessages() { executor.session.output.message(message) }
+            if !executor.run(line: line, at: SourceLocation(source: source, line: index + 1)) {
+                succeeded = false
+                if bail { break }
+            }
+        }
+        return succeeded
+    }
+}
+
+/// Lines read from a file descriptor as they arrive, so a pipe is run line by line.
+/// Invalid UTF-8 is repaired with U+FFFD; the command that gets it reports the problem.
+public struct DescriptorLines: Sequence, IteratorProtocol {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var finished = false
+
+    public init(descriptor: Int32) { self.descriptor = descriptor }
+
+    public mutating func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                var line = buffer[..<newline]
+                if line.last == 0x0D { line = line.dropLast() }
+                let text = String(decoding: line, as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return text
+            }
+            if finished {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+            } else if count < 0, errno == EINTR {
+                // A signal: return what we have to the runner, which checks the counters.
+                if almanac_signal_count(SIGINT) > 0 || almanac_signal_count(SIGTERM) > 0 { finished = true }
+            } else {
+                finished = true
+            }
+        }
+    }
+}
+
+import CShims

@@ -1,0 +1,68 @@
+/// The shell's settings, changed with `set` and shown by `set` alone.
+public struct Settings: Sendable, Equatable {
+    public var format: OutputFormat = .table
+    /// Rows per page; nil follows the terminal's height (and prints everything into a pipe).
+    public var pageSize: Int?
+    public var color: Bool
+    public var pager: Bool = true
+
+    public init(color: Bool) { self.color = color }
+
+    /// Every setting, in the order `set` lists them.
+    public static let names = ["format", "pagesize", "color", "pager"]
+
+    public func value(of name: String) -> String? {
+        switch name {
+        case "format": format.rawValue
+        case "pagesize": pageSize.map(String.init) ?? "auto"
+        case "color": color ? "on" : "off"
+        case "pager": pager ? "on" : "off"
+        default: nil
+        }
+    }
+
+    /// The values a setting accepts, for completion and errors.
+    public static func choices(for name: String) -> [String] {
+        switch name {
+        case "format": OutputFormat.allCases.map(\.rawValue)
+        case "pagesize": ["auto"]
+        case "color", "pager": ["on", "off"]
+        default: []
+        }
+    }
+
+    public mutating func set(_ name: String, to value: String) throws(ShellError) {
+        let lowered = value.lowercased()
+        switch name.lowercased() {
+        case "format":
+            guard let format = OutputFormat(rawValue: lowered) else {
+                throw .invalid("format must be one of \(Self.choices(for: "format").joined(separator: ", ")), not '\(value)'")
+            }
+            self.format = format
+        case "pagesize":
+            if lowered == "auto" || lowered == "0" { pageSize = nil; return }
+            guard let size = Int(value), size > 0, size <= 1_000_000 else {
+                throw .invalid("pagesize must be a whole number from 1 to 1000000, or auto — not '\(value)'")
+            }
+            pageSize = size
+        case "color", "colour":
+            color = try Self.onOff(value, for: "color")
+        case "pager":
+            pager = try Self.onOff(value, for: "pager")
+        default:
+            let suggestion = Suggestion.closest(to: name, among: Self.names)
+            throw .invalid("unknown setting '\(SafeText.escape(name))'"
+                + (suggestion.map { " — did you mean '\($0)'?" } ?? " — settings are \(Self.names.joined(separator: ", "))"))
+        }
+    }
+
+    private static func onOff(_ value: String, for name: String) throws(ShellError) -> Bool {
+        switch value.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: throw .invalid("\(name) must be on or off, not '\(SafeText.escape(value))'")
+        }
+    }
+}
+
+import AlmanacCore

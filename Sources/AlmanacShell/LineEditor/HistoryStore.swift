@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command history: loaded at start, and each accepted line appended to the file as it
+/// is entered, so a crash loses nothing and two shells running at once both keep their lines.
+///
+/// The file holds one entry per line (`\` and newlines escaped), mode 0600, at most
+/// `capacity` entries (older ones are dropped when the file grows a tenth past it).
+public final class HistoryStore {
+    public static let capacity = 10_000
+
+    public let path: String
+    public private(set) var entries: [String] = []
+    /// Problems with the file, worded for the user; the shell starts anyway and shows them once.
+    public private(set) var warnings: [String] = []
+    private var writable = true
+
+    public init(path: String) {
+        self.path = path
+        load()
+    }
+
+    /// Records an accepted line, unless it is empty, starts with a space (kept private on
+    /// purpose, as in bash) or repeats the previous entry. Returns whether it was stored.
+    @discardableResult
+    public func add(_ line: String) -> Bool {
+        guard !line.isEmpty, !line.hasPrefix(" "), line.contains(where: { !$0.isWhitespace }),
+              line != entries.last else { return false }
+        entries.append(line)
+        if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
+        append(line)
+        return true
+    }
+
+    // MARK: - The file
+
+    static func encode(_ entry: String) -> String {
+        var result = ""
+        for character in entry {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func decode(_ line: Substring) -> String {
+        guard line.contains("\\") else { return String(line) }
+        var result = ""
+        var escaped = false
+        for character in line {
+            if escaped {
+                switch character {
+                case "n": result.append("\n")
+                case "r": result.append("\r")
+                default: result.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    private func load() {
+        var status = stat()
+        if stat(path, &status) != 0 {
+            if errno != ENOENT { warn("cannot read history file \(path): \(systemError())") }
+            return
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            warn("history file \(path) is not a regular file; this session's history will not be saved")
+            writable = false
+            return
+        }
+        guard let contents = readWhole(path) else {
+            warn("cannot read history file \(path): \(systemError())")
+            return
+        }
+        let lines = contents.split(separator: "\n", omittingEmptySubsequences: true)
+        entries = lines.suffix(Self.capacity).map(Self.decode)
+        if lines.count > Self.capacity + Self.capacity / 10 { compact() }
+    }
+
+    /// Rewrites the file with only the newest entries: a new file renamed into place, under the lock.
+    private func compact() {
+        guard let descriptor = openLocked() else { return }
+        defer { close(descriptor) }
+        guard let contents = readWhole(path) else { return }
+        let kept = contents.split(separator: "\n").suffix(Self.capacity)
+        let temporary = path + ".tmp.\(getpid())"
+        let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard out >= 0 else { return }
+        let text = kept.joined(separator: "\n") + "\n"
+        let ok = writeAll(out, text) && fsync(out) == 0
+        close(out)
+        if !ok || rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    private func append(_ entry: String) {
+        guard writable else { return }
+        guard let descriptor = openLocked() else {
+            warn("cannot write history file \(path): \(systemError()); this session's history will not be saved")
+            writable = false
+            return
+        }
+        defer { close(descriptor) }
+        if !writeAll(descriptor, Self.encode(entry) + "\n") {
+            warn("cannot write history file \(path): \(systemError()); this session's history will not be saved")
+            writable = false
+        }
+    }
+
+    /// Opens the file for appending with an exclusive lock, making its folder if needed,
+    /// and retries when another shell replaced the file while we waited for the lock.
+    private func openLocked() -> Int32? {
+        makeParentDirectory()
+        for _ in 0..<5 {
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { return nil }
+            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+            var opened = stat()
+            var current = stat()
+            if fstat(descriptor, &opened) == 0, stat(path, &current) == 0,
+               opened.st_ino == current.st_ino, opened.st_dev == current.st_dev {
+                if opened.st_mode & 0o777 != 0o600 { fchmod(descriptor, 0o600) }
+                return descriptor
+            }
+            close(descriptor)
+        }
+        return nil
+    }
+
+    private func makeParentDirectory() {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/").dropLast() {
+            prefix += "/" + part
+            mkdir(prefix, 0o700)
+        }
+    }
+
+    private func warn(_ message: String) { warnings.append(message) }
+}
+
+func systemError(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+/// The whole file as text (invalid UTF-8 repaired), or nil when it cannot be read.
+func readWhole(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 { if errno == EINTR { continue }; return nil }
+        if count == 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Writes all of `text`; false on any error.
+func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 { if errno == EINTR { continue }; return false }
+            offset += written
+        }
+        return true
+    }
+}

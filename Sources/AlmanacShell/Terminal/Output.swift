@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CShims
+
+/// Where command output goes: results to standard output, messages to standard error.
+///
+/// Results are buffered and written at `flush()` (after each command); a reader that went
+/// away (`almanac … | head -1`) ends the process quietly, the way other tools do on SIGPIPE.
+public final class Output {
+    public enum Stream: Sendable { case output, error }
+
+    /// Receives finished text; the real one writes to the file descriptors, tests capture.
+    public typealias Sink = (Stream, String) -> Void
+
+    private let sink: Sink
+    private var buffer = ""
+    /// Standard output's terminal, re-read on demand because windows change size.
+    public var terminal: TerminalInfo
+    /// Whether standard error is a terminal (progress bars go there).
+    public let errorIsTerminal: Bool
+
+    public init(terminal: TerminalInfo, errorIsTerminal: Bool, sink: @escaping Sink) {
+        self.terminal = terminal
+        self.errorIsTerminal = errorIsTerminal
+        self.sink = sink
+    }
+
+    /// The process's own standard output and error.
+    public static func standard() -> Output {
+        Output(terminal: .current(), errorIsTerminal: isatty(2) == 1) { stream, text in
+            FileDescriptorWriter.write(text, to: stream == .output ? 1 : 2)
+        }
+    }
+
+    /// Appends `text` and a newline to the results.
+    public func print(_ text: String = "") {
+        buffer += text
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends `text` as is.
+    public func write(_ text: String) {
+        buffer += text
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// A message for the person (errors, warnings, notices), unbuffered, after any pending results.
+    public func message(_ text: String) {
+        flush()
+        sink(.error, text + "\n")
+    }
+
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        let text = buffer
+        buffer = ""
+        sink(.output, text)
+    }
+
+    public func refreshTerminal() {
+        if terminal.isTerminal { terminal = .current() }
+    }
+}
+
+/// Writes all of a string to a descriptor, retrying short writes and interruptions.
+public enum FileDescriptorWriter {
+    public static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 { offset += written; continue }
+                if written < 0, errno == EINTR || errno == EAGAIN { continue }
+                if written < 0, errno == EPIPE {
+                    // The reader is gone: end like `yes | head -1` does, silently.
+                    almanac_signal_reraise_default(SIGPIPE)
+                }
+                return
+            }
+        }
+    }
+}

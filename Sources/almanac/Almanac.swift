@@ -1,0 +1,94 @@
+import AlmanacCore
+import AlmanacShell
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command line. Everything else lives in AlmanacShell; this only parses and hands over.
+@main
+struct Almanac: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "almanac",
+        abstract: "An interactive shell for exploring the world's countries, Star Wars species and Russian stations.",
+        discussion: """
+        Without -c or -f, almanac opens a prompt when standard input is a terminal and otherwise \
+        runs the lines piped into it. The startup file $XDG_CONFIG_HOME/almanac/almanacrc runs first.
+        """,
+        version: AlmanacVersion.current
+    )
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS and exit (repeatable).", valueName: "commands"))
+    var commands: [String] = []
+
+    @Option(name: .customShort("f"), help: ArgumentHelp("Run the commands in FILE and exit (repeatable).", valueName: "file"),
+            completion: .file())
+    var files: [String] = []
+
+    @Option(help: "Output format: table, json, csv, tsv or ndjson.")
+    var format: OutputFormat?
+
+    @Option(help: ArgumentHelp("Folder with the datasets (default: $ALMANAC_DATA, else the package's Data).", valueName: "dir"),
+            completion: .directory)
+    var data: String?
+
+    @Flag(help: "Stop at the first command that fails.")
+    var bail = false
+
+    @Flag(help: "Open the prompt after running -c and -f.")
+    var interactive = false
+
+    @Flag(help: "Never use colour (also: NO_COLOR in the environment).")
+    var noColor = false
+
+    @Flag(help: "Skip the startup file.")
+    var noRc = false
+
+    @Flag(help: "Print no banner or load summaries.")
+    var quiet = false
+
+    @Flag(help: "Print load summaries in scripts too.")
+    var verbose = false
+
+    func run() throws {
+        var options = LaunchOptions()
+        options.commands = commands
+        options.files = files
+        options.format = format
+        options.dataDirectory = data
+        options.bail = bail
+        options.interactive = interactive
+        options.noColor = noColor
+        options.noStartupFile = noRc
+        options.quiet = quiet
+        options.verbose = verbose
+        let status = Launcher.run(options, defaultDataDirectory: Self.packageDataDirectory)
+        Glibc.exit(status)
+    }
+
+    /// `Data` beside Package.swift, found from this file's path at build time.
+    static var packageDataDirectory: String {
+        var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        path.removeLast(3)  // Sources/almanac/Almanac.swift
+        return path.joined(separator: "/") + "/Data"
+    }
+
+    /// Bad usage exits 2, as shells do; ArgumentParser's own default would be 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            FileDescriptorWriter.write(fullMessage(for: error) + "\n", to: 2)
+            Glibc.exit(2)
+        }
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,0 +1,93 @@
+import Testing
+@testable import AlmanacCore
+
+func names(_ results: ResultSet) -> [String] {
+    results.items.map { results.dataset(of: $0).name(of: $0.row) }
+}
+
+func filter(_ text: String, _ dataset: Dataset) throws -> ResultSet {
+    let words = text.split(separator: " ").map { (text: String($0), isQuoted: false) }
+    return try Filter.run(FilterExpression.parse(FilterExpression.tokens(words)), on: .all([dataset]))
+}
+
+@Suite struct SearchTests {
+    @Test func exactAndPrefixNamesComeBeforeOtherNames() throws {
+        let found = names(try Search.run("Iran", in: [RealData.countries]))
+        let iran = try #require(found.firstIndex(of: "Iran (Islamic Republic of)"))
+        let cook = try #require(found.firstIndex(of: "Cook Islands"))
+        #expect(iran < cook)
+        #expect(found.first == "Iran (Islamic Republic of)")
+    }
+
+    @Test func nativeAndTranslatedNamesAreSearched() throws {
+        #expect(names(try Search.run("norge", in: [RealData.countries])).contains("Norway"))
+        #expect(names(try Search.run("aland", in: [RealData.countries])).first == "Åland Islands")
+    }
+
+    @Test func cyrillicIgnoresCase() throws {
+        let found = try Search.run("моск", in: [RealData.stations])
+        #expect(found.count > 20)
+        #expect(found.items.contains { StationModel.station(RealData.stations, row: $0.row).cityTitle == "город Москва" })
+        #expect(try Search.run("МОСК", in: [RealData.stations]).items == found.items)
+    }
+
+    @Test func severalWordsMustAllMatch() throws {
+        let found = names(try Search.run("united kingdom", in: [RealData.countries]))
+        #expect(found == ["United Kingdom of Great Britain and Northern Ireland"])
+    }
+}
+
+@Suite struct FilterTests {
+    @Test func regionAndPopulation() throws {
+        let found = try filter("region = Europe and population > 10000000", RealData.countries)
+        #expect(names(found).contains("Germany"))
+        #expect(!names(found).contains("Norway"))
+        #expect(found.items.allSatisfy { Country(RealData.countries.record($0.row)).region == "Europe" })
+    }
+
+    @Test func nestedAndListFields() throws {
+        #expect(names(try filter("currencies.code = EUR", RealData.countries)).contains("France"))
+        #expect(names(try filter("languages.iso639_1 = es", RealData.countries)).contains("Spain"))
+        #expect(names(try filter("regionalBlocs.acronym = EU", RealData.countries)).contains("Germany"))
+        #expect(names(try filter("callingCodes = 57", RealData.countries)) == ["Colombia"])
+    }
+
+    @Test func speciesNumbersFromText() throws {
+        let found = names(try filter("classification = mammal and average_lifespan > 100", RealData.species))
+        #expect(found == ["Human", "Wookie", "Yoda's species", "Pau'an"])
+    }
+
+    @Test func stationDirections() throws {
+        let found = try filter("directions = from and countryTitle = Россия", RealData.stations)
+        #expect(found.count > 0)
+        #expect(found.items.allSatisfy { StationModel.directions(RealData.stations, $0.row).contains(.from) })
+    }
+
+    @Test func unknownFieldSuggests() {
+        #expect(throws: QueryError.unknownField("popluation", suggestion: "population")) {
+            try filter("popluation > 5", RealData.countries)
+        }
+    }
+
+    @Test func typeMismatchNamesTheType() {
+        #expect(throws: QueryError.self) { try filter("population > many", RealData.countries) }
+    }
+
+    @Test func parenthesesAndNot() throws {
+        let found = try filter("(region = Asia or region = Oceania) and not population > 1000000", RealData.countries)
+        #expect(found.count > 10)
+    }
+}
+
+@Suite struct OrderingTests {
+    @Test func groupStationsByCountryAndCity() throws {
+        let groups = try Ordering.group(.all([RealData.stations]), by: ["countryTitle"])
+        #expect(groups.first?.values == ["Россия"])
+        #expect(groups.first?.count == 3136)
+    }
+
+    @Test func sortByPopulationDescending() throws {
+        let sorted = try Ordering.sort(.all([RealData.countries]), by: "population", descending: true)
+        #expect(names(sorted).first == "China")
+    }
+}

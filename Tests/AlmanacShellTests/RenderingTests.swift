@@ -1,0 +1,37 @@
+import Testing
+@testable import AlmanacShell
+
+@Suite struct RenderingTests {
+    @Test func displayWidthCountsCells() {
+        #expect(TextWidth.of("abc") == 3)
+        #expect(TextWidth.of("東京") == 4)
+        #expect(TextWidth.of("Москва") == 6)
+        #expect(TextWidth.of("e\u{301}") == 1)
+    }
+
+    @Test func tableColumnsAlignWithCJKCyrillicAndPersian() {
+        let table = Table(columns: [.init("name"), .init("native"), .init("n", alignRight: true)], rows: [
+            ["Japan", "日本", "1"], ["Russia", "Россия", "22"], ["Iran", "ایران", "333"],
+        ])
+        let lines = table.render(width: nil, color: false).split(separator: "\n").map(String.init)
+        // Every cell of the third column ends at the same display column.
+        let widths = lines.map { TextWidth.of($0) }
+        #expect(Set(widths).count == 1, "\(lines)")
+        // Right-to-left text is isolated so it cannot reorder the columns after it.
+        #expect(lines[4].contains("\u{2068}ایران\u{2069}"))
+    }
+
+    @Test func longCellsAreCutToTheTerminal() {
+        let table = Table(columns: [.init("a"), .init("b")], rows: [[String(repeating: "x", count: 100), "y"]])
+        let text = table.render(width: 40, color: false)
+        #expect(text.split(separator: "\n").allSatisfy { TextWidth.of($0) <= 40 })
+        #expect(text.contains("…"))
+    }
+
+    @Test func controlCharactersAreShownNotSent() {
+        #expect(SafeText.escape("a\u{1B}[31mb") == "a\\e[31mb")
+        #expect(SafeText.escape("x\u{202E}y") == "x\\u{202E}y")
+        #expect(SafeText.escape("line\nbreak") == "line\\nbreak")
+        #expect(SafeText.escape("\u{9B}") == "\\x9B")
+    }
+}

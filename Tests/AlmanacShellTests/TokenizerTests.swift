@@ -1,0 +1,64 @@
+import Testing
+@testable import AlmanacShell
+
+@Suite struct TokenizerTests {
+    func words(_ line: String) throws -> [[String]] {
+        try Tokenizer.statements(in: line).map { $0.words.map(\.text) }
+    }
+
+    @Test func splitsOnWhitespace() throws {
+        #expect(try words("search  united   kingdom") == [["search", "united", "kingdom"]])
+    }
+
+    @Test func quotesKeepSpacesAndSemicolons() throws {
+        #expect(try words(#"show "Åland Islands"; filter name = 'a;b'"#) == [["show", "Åland Islands"], ["filter", "name", "=", "a;b"]])
+    }
+
+    @Test func escapes() throws {
+        #expect(try words(#"show Cote\ d\'Ivoire"#) == [["show", "Cote d'Ivoire"]])
+        #expect(try words(#"show "say \"hi\" \\ there""#) == [["show", #"say "hi" \ there"#]])
+        #expect(try words(#"show 'no \escapes'"#) == [["show", #"no \escapes"#]])
+    }
+
+    @Test func semicolonsSeparateStatements() throws {
+        #expect(try words("use countries; count;;help") == [["use", "countries"], ["count"], ["help"]])
+    }
+
+    @Test func commentsStartAtWordStart() throws {
+        #expect(try words("count # how many") == [["count"]])
+        #expect(try words("show a#b") == [["show", "a#b"]])
+        #expect(try words("# only a comment").isEmpty)
+        #expect(try words("show #3 # the third") == [["show", "#3"]])
+    }
+
+    @Test func quotedWordsAreMarked() throws {
+        let statement = try Tokenizer.statements(in: #"filter name = "and""#)[0]
+        #expect(statement.words.map(\.isQuoted) == [false, false, false, true])
+        #expect(statement.words.map(\.column) == [1, 8, 13, 15])
+    }
+
+    @Test func unterminatedQuoteIsAnError() {
+        #expect(throws: TokenizeError.unterminatedQuote("\"", column: 6)) { try Tokenizer.statements(in: #"show "Åland"#) }
+        #expect(throws: TokenizeError.unterminatedQuote("'", column: 6)) { try Tokenizer.statements(in: "show 'x") }
+        #expect(throws: TokenizeError.danglingEscape(column: 6)) { try Tokenizer.statements(in: #"show \"#) }
+    }
+
+    @Test func errorMessagesSayWhere() {
+        #expect(TokenizeError.unterminatedQuote("\"", column: 6).description == "unterminated double quote starting at column 6")
+    }
+
+    @Test func partialLineForCompletion() {
+        let open = Tokenizer.partial(#"show "Åla"#)
+        #expect(open.words.map(\.text) == ["show"])
+        #expect(open.fragment == "Åla")
+        #expect(open.openQuote == "\"")
+        #expect(open.fragmentStart == 5)
+        let afterSpace = Tokenizer.partial("use ")
+        #expect(afterSpace.fragment == "")
+        #expect(afterSpace.words.map(\.text) == ["use"])
+        let second = Tokenizer.partial("use countries; sh")
+        #expect(second.words.isEmpty)
+        #expect(second.fragment == "sh")
+        #expect(second.fragmentStart == 15)
+    }
+}

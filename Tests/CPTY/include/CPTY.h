@@ -1,0 +1,25 @@
+#ifndef CPTY_H
+#define CPTY_H
+#include <sys/types.h>
+
+// Starts `path` with `argv`/`envp` as the session leader of a new pseudo-terminal of
+// `rows` x `columns`. Returns the child's pid (or -1) and the master side in *master
+// (close-on-exec). The child starts with default signal handling and no inherited
+// descriptors beyond 0, 1 and 2.
+pid_t cpty_spawn(const char *path, char *const argv[], char *const envp[], int rows, int columns, int *master);
+
+// Starts `path` with `input`, `output` and `error` as its descriptors 0, 1 and 2, default
+// signal handling, no other inherited descriptors, in a process group of its own, in
+// `directory` (NULL: the caller's). Returns the child's pid, or -1.
+pid_t cpty_spawn_piped(const char *path, char *const argv[], char *const envp[],
+                       int input, int output, int error, const char *directory);
+
+// pipe(2) with both ends close-on-exec, so parallel tests' children never inherit them.
+int cpty_pipe(int descriptors[2]);
+
+// Resizes the terminal (the child gets SIGWINCH).
+int cpty_resize(int master, int rows, int columns);
+
+// Whether the terminal currently echoes input (libedit turns echo off once it is ready for keys).
+int cpty_echo_enabled(int master);
+#endif
