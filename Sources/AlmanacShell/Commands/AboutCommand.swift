@@ -15,8 +15,12 @@ public enum AboutCommand: Command {
         output.print("almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets")
         output.print("data: \(SafeText.escape(session.environment.dataDirectory))")
         output.print()
+        let statuses = session.catalog.statuses()
         for source in DataSource.bundled {
-            output.print("\(source.dataset): \(source.origin) — \(source.licence)")
+            let count = statuses.first { $0.name == source.dataset }?.dataset.map { " (\($0.model.summary(of: $0)))" } ?? ""
+            output.print("\(source.dataset)\(count): \(source.origin) — \(source.licence)")
         }
+        output.print()
+        output.print("Details, formats and the messy parts of the data: \(SafeText.escape(session.environment.dataDirectory))/README.md")
     }
 }

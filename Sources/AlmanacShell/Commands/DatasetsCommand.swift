@@ -33,7 +33,7 @@ public enum DatasetsCommand: Command {
             let dataset = status.dataset
             return [
                 status.name, dataset.map { $0.count.grouped } ?? "", state, status.source.description,
-                dataset.map { NumberFormat.fixed($0.origin.seconds, decimals: 2) + " s" } ?? "",
+                dataset.map { Duration.text($0.origin.seconds) } ?? "",
                 dataset.map { String($0.warnings.count) } ?? "",
             ]
         }

@@ -83,7 +83,7 @@ enum LoadSummary {
     /// `stations: 4,037 stations in 3,120 cities · 3.4 MB in 0.12 s`.
     static func line(for dataset: Dataset) -> String {
         "\(dataset.name): \(dataset.model.summary(of: dataset)) · \(ByteCount.text(dataset.origin.bytes)) in "
-            + NumberFormat.fixed(dataset.origin.seconds, decimals: 2) + " s"
+            + Duration.text(dataset.origin.seconds)
     }
 
     /// `species: 3 warnings — record 2 (Droid): …` with the first few, or nil.

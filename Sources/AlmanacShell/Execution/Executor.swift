@@ -33,6 +33,7 @@ public struct Executor {
             do {
                 let command = try session.commands.resolve(statement.words[0].text)
                 try session.run(command, Arguments(Array(statement.words.dropFirst()), spec: command.spec))
+                session.output.endCommand()
             } catch {
                 report(error, at: location)
                 return false

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AlmanacCore
+import Foundation
 
 /// The prompt loop: read a line, remember it, run it, show what arrived meanwhile.
 final class InteractiveShell {
@@ -21,6 +22,7 @@ final class InteractiveShell {
         session.history = history
         for warning in history.warnings { session.output.message("warning: \(warning)") }
         let completer = Completer()
+        let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
         let editor = LineEditor(history: history, notifier: notifier) { [session] text in
             completer.complete(text, in: session)
         }
@@ -34,6 +36,7 @@ final class InteractiveShell {
             case let .line(text):
                 editor.remember(text)
                 session.output.refreshTerminal()
+                session.output.pager = session.settings.pager ? pagerCommand : nil
                 executor.run(line: text)
                 if session.interruption.terminationRequested { return 0 }
             case .interrupted:

@@ -57,6 +57,7 @@ public enum Launcher {
         } else if keepGoing, !hasScripts || options.interactive {
             keepGoing = finish(runner.run(DescriptorLines(descriptor: 0), source: "stdin"))
         }
+        for message in notifier.takeMessages() where options.verbose { output.message(message) }
         output.flush()
         return succeeded ? 0 : 1
     }

@@ -79,3 +79,11 @@ enum ByteCount {
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
+
+/// Durations as people read them: `4 ms`, `0.12 s`, `2.3 s`.
+enum Duration {
+    static func text(_ seconds: Double) -> String {
+        if seconds < 0.1 { return "\(max(0, Int((seconds * 1000).rounded()))) ms" }
+        return NumberFormat.fixed(seconds, decimals: seconds < 10 ? 2 : 1) + " s"
+    }
+}

@@ -21,6 +21,8 @@ public final class Output {
     public var terminal: TerminalInfo
     /// Whether standard error is a terminal (progress bars go there).
     public let errorIsTerminal: Bool
+    /// When set, a command's output longer than the terminal goes through this pager.
+    public var pager: String?
 
     public init(terminal: TerminalInfo, errorIsTerminal: Bool, sink: @escaping Sink) {
         self.terminal = terminal
@@ -39,13 +41,34 @@ public final class Output {
     public func print(_ text: String = "") {
         buffer += text
         buffer += "\n"
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        flushIfLarge()
     }
 
     /// Appends `text` as is.
     public func write(_ text: String) {
         buffer += text
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        flushIfLarge()
+    }
+
+    /// Long output goes out as it comes, unless it may need the pager (then the whole of it
+    /// is needed to know).
+    private func flushIfLarge() {
+        if pager == nil, buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// Ends a command's output: through the pager when it is taller than the terminal.
+    public func endCommand() {
+        if let pager, terminal.isTerminal, !buffer.isEmpty {
+            var lines = 0
+            for byte in buffer.utf8 where byte == 0x0A { lines += 1 }
+            if lines >= terminal.rows - 1 {
+                let text = buffer
+                buffer = ""
+                if Pager.show(text, command: pager) { return }
+                buffer = text
+            }
+        }
+        flush()
     }
 
     /// A message for the person (errors, warnings, notices), unbuffered, after any pending results.

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shows long output through a pager: `$ALMANAC_PAGER`, else `$PAGER`, else `less -FRX`.
+enum Pager {
+    static func command(environment: [String: String]) -> String {
+        for name in ["ALMANAC_PAGER", "PAGER"] {
+            if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
+        }
+        return "less -FRX"
+    }
+
+    /// Runs `command` through /bin/sh with `text` on its standard input and waits for it.
+    /// Returns false when it could not be started (the caller prints the text itself).
+    static func show(_ text: String, command: String) -> Bool {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { return false }
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        var process: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&process, "/bin/sh", &actions, nil, argv, environ)
+        close(readEnd)
+        guard spawned == 0 else {
+            close(writeEnd)
+            return false
+        }
+        // The pager may quit before reading everything: a failed write just stops writing.
+        var remaining = text
+        remaining.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(writeEnd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 { if errno == EINTR { continue }; break }
+                offset += written
+            }
+        }
+        close(writeEnd)
+        var status: Int32 = 0
+        while waitpid(process, &status, 0) < 0, errno == EINTR {}
+        return true
+    }
+}
+
+import Foundation
