@@ -91,3 +91,31 @@ func filter(_ text: String, _ dataset: Dataset) throws -> ResultSet {
         #expect(names(sorted).first == "China")
     }
 }
+
+@Suite struct FoldingTests {
+    /// The remembered per-character folding must agree with Foundation on every name in the data.
+    @Test func fastFoldingAgreesWithFoundationOnAllNames() {
+        var checked = 0
+        for dataset in [RealData.countries, RealData.species, RealData.stations, RealData.planets, RealData.people] {
+            let paths = dataset.fields.paths.map { dataset.compile(FieldPath($0)) }
+            for row in 0..<dataset.count {
+                for path in paths {
+                    dataset.forEachValue(of: path, row: row) { value in
+                        let text = dataset.text(of: value)
+                        #expect(Folding.fold(text) == Folding.foundationFold(text), "\(text)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 50_000)
+    }
+
+    @Test func examples() {
+        #expect(Folding.fold("Åland Islands") == "aland islands")
+        #expect(Folding.fold("МОСКВА") == "москва")
+        #expect(Folding.fold("Йошкар-Ола") == "иошкар-ола")
+        #expect(Folding.fold("東京") == Folding.foundationFold("東京"))
+        #expect(Folding.fold("e\u{301}") == "e")
+    }
+}

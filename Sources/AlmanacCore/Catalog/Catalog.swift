@@ -25,7 +25,9 @@ public final class Catalog: Sendable {
         var dataset: Dataset?
         var load: ActiveLoad?
         var lastFailure: LoadFailure?
-        /// Where the dataset came from last, for `load NAME` to reload it.
+        /// Where the current contents came from (or, before any success, where they were
+        /// asked for): what `datasets` shows and `load NAME` reloads. A failed or cancelled
+        /// load from elsewhere does not change it.
         var request: LoadRequest
     }
 
@@ -76,7 +78,7 @@ public final class Catalog: Sendable {
             if state.entries[request.name] == nil { state.order.append(request.name) }
             let previous = entry.load
             entry.load = load
-            entry.request = request
+            if entry.dataset == nil { entry.request = request }
             state.entries[request.name] = entry
             return (load, previous)
         }
@@ -102,6 +104,7 @@ public final class Catalog: Sendable {
             switch result {
             case let .success(dataset):
                 entry.dataset = dataset
+                entry.request = load.request
                 entry.lastFailure = nil
             case let .failure(failure):
                 entry.lastFailure = failure
@@ -112,6 +115,11 @@ public final class Catalog: Sendable {
         load.finish(result)
         if current, let observer = observer.withLock({ $0 }) {
             observer(LoadEvent(name: load.request.name, load: load, result: result))
+        }
+        // Indexes build here, after the load, so the first search or TAB does not pay for them.
+        if current, case let .success(dataset) = result {
+            _ = NameIndex.of(dataset)
+            _ = dataset.fields
         }
     }
 

@@ -21,10 +21,13 @@ public final class Dataset: Sendable {
     let caches = Mutex(Caches())
 
     struct Caches {
-        var identities: [String: Int]?
-        var fields: FieldCatalog?
-        var names: [String]?
-        var shared: [String: any Sendable] = [:]
+        var shared: [String: OnceBox] = [:]
+    }
+
+    /// A value computed once: the first caller computes it under the box's lock, later
+    /// callers (a search arriving while the index builds in the background) wait for it.
+    final class OnceBox: Sendable {
+        let value = Mutex<(any Sendable)?>(nil)
     }
 
     public init(name: String, model: any RecordModel.Type, document: JSONDocument, extraction: Extraction, origin: LoadOrigin) {
@@ -48,35 +51,49 @@ public final class Dataset: Sendable {
 
     /// Every record's name, computed once.
     public var names: [String] {
-        if let names = caches.withLock({ $0.names }) { return names }
-        let key = document.key(layout.nameField)
-        let names = records.enumerated().map { row, node in
-            if let value = document.member(key, of: node), document.kind(at: value) == .string {
-                return document.string(at: value)
+        cached("names") {
+            let key = document.key(layout.nameField)
+            return records.enumerated().map { row, node in
+                if let value = document.member(key, of: node), document.kind(at: value) == .string {
+                    return document.string(at: value)
+                }
+                return "#\(row + 1)"
             }
-            return "#\(row + 1)"
         }
-        caches.withLock { $0.names = names }
-        return names
     }
 
     /// The row `show` finds for an identity (`NOR`, `no`, `9362`), ignoring case.
     public func row(forIdentity identity: String) -> Int? {
-        if let index = caches.withLock({ $0.identities }) { return index[identity.uppercased()] }
-        var index: [String: Int] = [:]
-        for row in 0..<count {
-            for key in model.identities(of: record(row)) where index[key] == nil { index[key] = row }
+        let index: [String: Int] = cached("identities") {
+            var index: [String: Int] = [:]
+            for row in 0..<count {
+                for key in model.identities(of: record(row)) where index[key] == nil { index[key] = row }
+            }
+            return index
         }
-        caches.withLock { $0.identities = index }
         return index[identity.uppercased()]
     }
 
     /// Anything computed once per dataset by code outside it (search indexes, lookups).
     public func cached<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
-        if let value = caches.withLock({ $0.shared[key] }) as? Value { return value }
-        let value = make()
-        caches.withLock { $0.shared[key] = value }
-        return value
+        let box = caches.withLock { caches in
+            if let box = caches.shared[key] { return box }
+            let box = OnceBox()
+            caches.shared[key] = box
+            return box
+        }
+        return box.value.withLock { value in
+            if let known = value as? Value { return known }
+            let made = make()
+            value = made
+            return made
+        }
+    }
+
+    /// Whether `cached(key)` has been computed.
+    public func isCached(_ key: String) -> Bool {
+        guard let box = caches.withLock({ $0.shared[key] }) else { return false }
+        return box.value.withLockIfAvailable { $0 != nil } ?? false
     }
 
     // MARK: - Fields
@@ -164,12 +181,7 @@ public final class Dataset: Sendable {
     }
 
     /// The fields records have, with types, counts and examples (computed once).
-    public var fields: FieldCatalog {
-        if let fields = caches.withLock({ $0.fields }) { return fields }
-        let fields = FieldCatalog(inferringFrom: self)
-        caches.withLock { $0.fields = fields }
-        return fields
-    }
+    public var fields: FieldCatalog { cached("fields") { FieldCatalog(inferringFrom: self) } }
 }
 
 /// Where a dataset came from and what loading it cost.

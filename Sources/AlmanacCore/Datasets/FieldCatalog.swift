@@ -155,8 +155,8 @@ public struct FieldCatalog: Sendable {
                 if !text.isEmpty { paths[path].example = text }
             }
             if !paths[path].tooMany {
-                // Equal interned strings have equal nodes; long strings count as distinct.
-                let identity = kind == .string || kind == .number ? document.nodes[node] : UInt64(kind.rawValue)
+                // Equal interned strings have equal nodes, equal numbers equal bits; long strings count as distinct.
+                let identity = kind == .string ? document.nodes[node] : kind == .number ? document.nodes[node + 1] : UInt64(kind.rawValue)
                 if paths[path].distinct.insert(identity).inserted {
                     if paths[path].distinct.count > FieldCatalog.fewValues {
                         paths[path].tooMany = true

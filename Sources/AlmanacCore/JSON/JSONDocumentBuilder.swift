@@ -1,10 +1,15 @@
 /// Accumulates parsed values into the compact form of `JSONDocument`. One builder can take
 /// several texts (the pages of an API, the lines of NDJSON) before `finish()`.
+///
+/// Keys and short string values are interned, in two tables: keys are few and stay with the
+/// document for lookups by key; values can be millions, and their table is dropped when the
+/// document is finished. Number literals are not interned: they are mostly unique.
 public struct JSONDocumentBuilder: JSONNodes {
     public private(set) var nodes: [UInt64] = []
     public private(set) var arena: [UInt8] = []
     var roots: [Int] = []
-    private var interned = InternTable()
+    private var keys = InternTable(capacity: 256)
+    private var values: InternTable
 
     /// Strings up to this many bytes are stored once however often they occur.
     static let internLimit = 64
@@ -13,41 +18,46 @@ public struct JSONDocumentBuilder: JSONNodes {
         // Reserved but untouched capacity costs address space, not memory.
         nodes.reserveCapacity(max(64, expectedBytes / 10))
         arena.reserveCapacity(max(256, expectedBytes / 3))
+        values = InternTable(capacity: max(1024, expectedBytes / 256))
     }
 
     public func finish() -> JSONDocument {
-        JSONDocument(nodes: nodes, arena: arena, roots: roots, interned: interned)
+        JSONDocument(nodes: nodes, arena: arena, roots: roots, interned: keys)
     }
 
     public var nodeCount: Int { nodes.count }
-
-    /// Drops every node from `index` on (a value that turned out to be unwanted). The arena keeps
-    /// its text, which interned strings may share.
-    mutating func truncate(to index: Int) {
-        nodes.removeSubrange(index...)
-    }
 
     @inline(__always)
     mutating func appendScalar(_ kind: JSONDocument.Kind) {
         nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift)
     }
 
-    /// Appends a string or number node whose text is `bytes`, interning short texts.
+    /// Appends a key of an object.
     @inline(__always)
-    mutating func appendText(_ kind: JSONDocument.Kind, _ bytes: UnsafeBufferPointer<UInt8>) {
-        let payload: UInt64
-        if bytes.count <= Self.internLimit {
-            payload = interned.payload(for: bytes, arena: &arena)
-        } else {
-            payload = UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count)
-            arena.append(contentsOf: bytes)
-        }
-        nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift | payload)
+    mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let payload = bytes.count <= Self.internLimit ? keys.payload(for: bytes, arena: &arena) : appendRaw(bytes)
+        nodes.append(UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift | payload)
+    }
+
+    /// Appends a string value, interning short ones.
+    @inline(__always)
+    mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let payload = bytes.count <= Self.internLimit ? values.payload(for: bytes, arena: &arena) : appendRaw(bytes)
+        nodes.append(UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift | payload)
     }
 
     mutating func appendNumber(_ literal: UnsafeBufferPointer<UInt8>, value: Double) {
-        appendText(.number, literal)
+        let payload = appendRaw(literal)
+        nodes.append(UInt64(JSONDocument.Kind.number.rawValue) << JSONDocument.tagShift | payload)
         nodes.append(value.bitPattern)
+    }
+
+    /// Copies `bytes` to the end of the arena; returns the node payload for them.
+    @inline(__always)
+    private mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let payload = UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count)
+        arena.append(contentsOf: bytes)
+        return payload
     }
 
     /// Starts an array or object; returns the index to pass to `closeContainer`.
@@ -68,66 +78,91 @@ public struct JSONDocumentBuilder: JSONNodes {
     mutating func addRoot(_ index: Int) { roots.append(index) }
 }
 
-/// Open-addressing table from short byte strings to their one copy in the arena.
+/// Open-addressing table from short byte strings to their one copy in the arena. Each slot
+/// keeps the full hash beside the payload, so probing rarely touches the arena, and growing
+/// never rehashes bytes; a small direct-mapped cache in front answers the most frequent
+/// strings without touching the big table at all.
 struct InternTable {
-    /// Each slot: 0 when empty, else the node payload (offset and length) with the top bit set.
-    private var slots = [UInt64](repeating: 0, count: 1 << 12)
+    /// Two words per slot: the hash, and the payload (offset and length) with the top bit set.
+    private var slots: [UInt64]
+    private var mask: Int
     private var used = 0
+    /// Recently seen strings: hash and payload, indexed by the hash's low bits.
+    private var recent = [UInt64](repeating: 0, count: 2 * 512)
+
+    init(capacity: Int) {
+        var count = 16
+        while count < capacity * 2 { count <<= 1 }
+        slots = [UInt64](repeating: 0, count: count * 2)
+        mask = count - 1
+    }
+
+    private static let occupied: UInt64 = 1 << 63
 
     /// The payload of `bytes` when it was interned, without adding it.
     func existingPayload(for bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
+        let hash = Self.hash(bytes)
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let entry = slots[slot]
+            let entry = slots[2 * slot + 1]
             if entry == 0 { return nil }
-            let payload = entry & ~(1 << 63)
-            if Self.matches(payload, bytes, arena) { return payload }
+            let payload = entry & ~Self.occupied
+            if slots[2 * slot] == hash, Self.matches(payload, bytes, arena) { return payload }
             slot = (slot + 1) & mask
         }
     }
 
+    @inline(__always)
     mutating func payload(for bytes: UnsafeBufferPointer<UInt8>, arena: inout [UInt8]) -> UInt64 {
-        if used * 2 >= slots.count { grow(arena: arena) }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
-        while true {
-            let entry = slots[slot]
-            if entry == 0 {
-                let payload = UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count)
-                arena.append(contentsOf: bytes)
-                slots[slot] = payload | (1 << 63)
-                used += 1
-                return payload
-            }
-            let payload = entry & ~(1 << 63)
+        let hash = Self.hash(bytes)
+        let cached = Int(truncatingIfNeeded: hash) & 511
+        if recent[2 * cached] == hash, recent[2 * cached + 1] != 0 {
+            let payload = recent[2 * cached + 1] & ~Self.occupied
             if Self.matches(payload, bytes, arena) { return payload }
+        }
+        if used * 2 >= mask + 1 { grow() }
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        let payload: UInt64
+        while true {
+            let entry = slots[2 * slot + 1]
+            if entry == 0 {
+                payload = UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count)
+                arena.append(contentsOf: bytes)
+                slots[2 * slot] = hash
+                slots[2 * slot + 1] = payload | Self.occupied
+                used += 1
+                break
+            }
+            if slots[2 * slot] == hash, Self.matches(entry & ~Self.occupied, bytes, arena) {
+                payload = entry & ~Self.occupied
+                break
+            }
             slot = (slot + 1) & mask
         }
+        recent[2 * cached] = hash
+        recent[2 * cached + 1] = payload | Self.occupied
+        return payload
     }
 
     @inline(__always)
     private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: [UInt8]) -> Bool {
         let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
         guard length == bytes.count else { return false }
-        let offset = Int(payload >> JSONDocument.lengthBits)
         if length == 0 { return true }
+        let offset = Int(payload >> JSONDocument.lengthBits)
         return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, length) == 0 }
     }
 
-    private mutating func grow(arena: [UInt8]) {
+    private mutating func grow() {
         let old = slots
-        slots = [UInt64](repeating: 0, count: old.count * 2)
-        let mask = slots.count - 1
-        arena.withUnsafeBufferPointer { arena in
-            for entry in old where entry != 0 {
-                let payload = entry & ~(1 << 63)
-                let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
-                let offset = Int(payload >> JSONDocument.lengthBits)
-                var slot = Int(truncatingIfNeeded: Self.hash(UnsafeBufferPointer(rebasing: arena[offset..<(offset + length)]))) & mask
-                while slots[slot] != 0 { slot = (slot + 1) & mask }
-                slots[slot] = entry
-            }
+        let count = (mask + 1) * 2
+        slots = [UInt64](repeating: 0, count: count * 2)
+        mask = count - 1
+        for index in stride(from: 0, to: old.count, by: 2) where old[index + 1] != 0 {
+            var slot = Int(truncatingIfNeeded: old[index]) & mask
+            while slots[2 * slot + 1] != 0 { slot = (slot + 1) & mask }
+            slots[2 * slot] = old[index]
+            slots[2 * slot + 1] = old[index + 1]
         }
     }
 

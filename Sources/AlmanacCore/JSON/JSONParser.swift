@@ -121,7 +121,7 @@ public struct JSONParser {
         switch base[position] {
         case UInt8(ascii: "{"): try parseObject(into: &builder)
         case UInt8(ascii: "["): try parseArray(into: &builder)
-        case UInt8(ascii: "\""): try parseString(into: &builder, kind: .string)
+        case UInt8(ascii: "\""): try parseString(into: &builder, isKey: false)
         case UInt8(ascii: "t"): try parseLiteral("true", .true, into: &builder)
         case UInt8(ascii: "f"): try parseLiteral("false", .false, into: &builder)
         case UInt8(ascii: "n"): try parseLiteral("null", .null, into: &builder)
@@ -146,7 +146,7 @@ public struct JSONParser {
                 guard base[position] == UInt8(ascii: "\"") else {
                     throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
                 }
-                try parseString(into: &builder, kind: .string)
+                try parseString(into: &builder, isKey: true)
                 skipWhitespace()
                 guard position < count else { throw .syntax(.unexpectedEnd(expected: "':'"), offset: position) }
                 guard base[position] == UInt8(ascii: ":") else {
@@ -224,7 +224,7 @@ public struct JSONParser {
 
     // MARK: - Strings
 
-    private mutating func parseString(into builder: inout JSONDocumentBuilder, kind: JSONDocument.Kind) throws(ParseFailure) {
+    private mutating func parseString(into builder: inout JSONDocumentBuilder, isKey: Bool) throws(ParseFailure) {
         let opening = position
         position += 1
         let start = position
@@ -234,7 +234,8 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let length = position - start
                 if length > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
-                builder.appendText(kind, UnsafeBufferPointer(start: base + start, count: length))
+                let text = UnsafeBufferPointer(start: base + start, count: length)
+                if isKey { builder.appendKey(text) } else { builder.appendString(text) }
                 position += 1
                 return
             }
@@ -250,7 +251,7 @@ public struct JSONParser {
             let byte = base[position]
             if byte == UInt8(ascii: "\"") {
                 if scratch.count > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
-                scratch.withUnsafeBufferPointer { builder.appendText(kind, $0) }
+                scratch.withUnsafeBufferPointer { if isKey { builder.appendKey($0) } else { builder.appendString($0) } }
                 position += 1
                 return
             }

@@ -24,9 +24,19 @@ public struct DatasetLoader: Sendable {
         let start = Date()
         let (document, bytes) = try parse(request.source, progress: progress, cancellation: cancellation)
         if cancellation.isCancelled { throw .cancelled }
-        let extraction = try request.model.extract(from: document, source: request.source.displayName)
+        let model = Self.model(for: request.model, shape: document)
+        let extraction = try model.extract(from: document, source: request.source.displayName)
         let origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
-        return Dataset(name: request.name, model: request.model, document: document, extraction: extraction, origin: origin)
+        return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin)
+    }
+
+    /// A new name means the generic model, unless the source is unmistakably a stations object,
+    /// which only the stations model can read.
+    static func model(for requested: any RecordModel.Type, shape document: JSONDocument) -> any RecordModel.Type {
+        guard requested == GenericModel.self, document.roots.count == 1, let root = document.roots.first,
+              document.kind(at: root) == .object,
+              document.member("citiesFrom", of: root) != nil || document.member("citiesTo", of: root) != nil else { return requested }
+        return StationModel.self
     }
 
     /// The parsed document and how many bytes it took.

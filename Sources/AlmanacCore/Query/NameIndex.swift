@@ -18,6 +18,8 @@ public struct NameIndex: Sendable {
     let secondaryStarts: [Int]
     /// Rows ordered by folded primary name, for prefix completion.
     let sortedRows: [Int]
+    /// Rows by trigram, for words of three bytes or more (nil if the build was cancelled).
+    let trigrams: TrigramIndex?
 
     public var count: Int { primaryStarts.count }
 
@@ -26,36 +28,54 @@ public struct NameIndex: Sendable {
         dataset.cached("name-index") { NameIndex(building: dataset) }
     }
 
-    init(building dataset: Dataset) {
+    init(building dataset: Dataset, cancellation: Cancellation = .never) {
+        let document = dataset.document
         var primary: [UInt8] = []
         var primaryStarts: [Int] = []
         var secondary: [UInt8] = []
         var secondaryStarts: [Int] = []
+        primary.reserveCapacity(dataset.count * 32)
         primaryStarts.reserveCapacity(dataset.count)
         secondaryStarts.reserveCapacity(dataset.count)
-        let names = dataset.names
+        let nameKey = document.key(dataset.layout.nameField)
         let others = dataset.model.otherNameFields.map { dataset.compile(FieldPath($0)) }
-        // Equal strings fold equally: fold each distinct node once.
-        var folded: [UInt64: [UInt8]] = [:]
-        func foldedBytes(_ value: FieldValue) -> [UInt8] {
-            if case let .node(index) = value, dataset.document.kind(at: index) == .string {
-                let key = dataset.document.nodes[index]
-                if let known = folded[key] { return known }
-                let bytes = Array(Folding.fold(dataset.document.string(at: index)).utf8)
-                folded[key] = bytes
-                return bytes
+        // Equal short strings share a node, and fold equally: fold each such node once.
+        var folded: [UInt64: Range<Int>] = [:]
+        var scratch: [UInt8] = []
+        func appendFolded(_ node: Int, to buffer: inout [UInt8], separator: UInt8) {
+            let word = document.nodes[node]
+            if let known = folded[word] {
+                buffer.append(contentsOf: scratch[known])
+            } else {
+                let start = scratch.count
+                document.arena.withUnsafeBufferPointer { arena in
+                    Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[document.textRange(at: node)]), to: &scratch)
+                }
+                // Separators cannot occur inside a name.
+                for index in start..<scratch.count where scratch[index] <= 1 { scratch[index] = 0x20 }
+                folded[word] = start..<scratch.count
+                buffer.append(contentsOf: scratch[start..<scratch.count])
             }
-            return Array(Folding.fold(dataset.text(of: value)).utf8)
+            buffer.append(separator)
         }
         for row in 0..<dataset.count {
+            if row & 0xFFF == 0, cancellation.isCancelled { break }
             primaryStarts.append(primary.count)
-            primary.append(contentsOf: Folding.fold(names[row]).utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
-            primary.append(0)
+            if let node = document.member(nameKey, of: dataset.records[row]), document.kind(at: node) == .string {
+                appendFolded(node, to: &primary, separator: 0)
+            } else {
+                primary.append(contentsOf: Folding.fold(dataset.name(of: row)).utf8)
+                primary.append(0)
+            }
             secondaryStarts.append(secondary.count)
             for path in others {
                 dataset.forEachValue(of: path, row: row) { value in
-                    secondary.append(contentsOf: foldedBytes(value).lazy.map { $0 <= 1 ? 0x20 : $0 })
-                    secondary.append(1)
+                    if case let .node(node) = value, document.kind(at: node) == .string {
+                        appendFolded(node, to: &secondary, separator: 1)
+                    } else {
+                        secondary.append(contentsOf: Folding.fold(dataset.text(of: value)).utf8.map { $0 <= 1 ? 0x20 : $0 })
+                        secondary.append(1)
+                    }
                 }
             }
             secondary.append(0)
@@ -69,6 +89,8 @@ public struct NameIndex: Sendable {
                 Self.compare(bytes, primaryStarts[a], primaryStarts[b]) < 0
             }
         }
+        self.trigrams = TrigramIndex(rows: primaryStarts.count, texts: [(primary, primaryStarts), (secondary, secondaryStarts)],
+                                     cancellation: cancellation)
     }
 
     private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int) -> Int32 {
@@ -87,12 +109,20 @@ public struct NameIndex: Sendable {
         let phrase = Array(Folding.fold(text).utf8)
         let words = Folding.fold(text).split(whereSeparator: { $0.isWhitespace }).map { Array($0.utf8) }
         guard let longest = words.max(by: { $0.count < $1.count }), !longest.isEmpty else { return [] }
-        // Candidates: rows where the longest word occurs anywhere; then every word is checked.
-        var candidates = Set<Int>()
-        try scan(primary, starts: primaryStarts, for: longest, into: &candidates, cancellation: cancellation)
-        try scan(secondary, starts: secondaryStarts, for: longest, into: &candidates, cancellation: cancellation)
+        // Candidates: rows under the longest word's rarest trigrams, or, for a short word, rows
+        // where it occurs anywhere; then every word is checked in the row's own names.
+        let candidates: [Int]
+        if longest.count >= 3, let trigrams {
+            candidates = trigrams.candidates(for: longest)
+        } else {
+            var found = Set<Int>()
+            try scan(primary, starts: primaryStarts, for: longest, into: &found, cancellation: cancellation)
+            try scan(secondary, starts: secondaryStarts, for: longest, into: &found, cancellation: cancellation)
+            candidates = found.sorted()
+        }
         var results: [(row: Int, rank: Rank)] = []
-        for row in candidates.sorted() {
+        for (position, row) in candidates.enumerated() {
+            if position & 0xFFF == 0, cancellation.isCancelled { throw CancelledError() }
             let name = slice(primary, primaryStarts, row)
             let others = slice(secondary, secondaryStarts, row)
             let inName = words.allSatisfy { contains(name, $0) }

@@ -18,8 +18,12 @@ public enum DatasetsCommand: Command {
         try arguments.expect(count: 0...1)
         var statuses = session.catalog.statuses()
         if arguments.count == 1 {
-            _ = try session.dataset(arguments[0])
-            statuses = session.catalog.statuses().filter { $0.name == arguments[0].lowercased() }
+            let name = arguments[0].lowercased()
+            guard session.catalog.contains(name) else {
+                throw ShellError.invalid("unknown dataset '\(SafeText.escape(arguments[0]))'"
+                    + (Suggestion.closest(to: name, among: session.catalog.names).map { " — did you mean '\($0)'?" } ?? ""))
+            }
+            statuses = statuses.filter { $0.name == name }
         }
         let rows = statuses.map { status -> [String] in
             let state: String

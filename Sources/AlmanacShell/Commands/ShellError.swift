@@ -12,7 +12,7 @@ public enum ShellError: Error, Equatable, CustomStringConvertible {
             if let suggestion { return "unknown command '\(shown)' — did you mean '\(suggestion)'?" }
             return "unknown command '\(shown)' — type 'help' for the list"
         case let .usage(problem, usage):
-            if let problem { return "\(problem)\nusage: \(usage)" }
+            if let problem { return "\(problem) — usage: \(usage)" }
             return "usage: \(usage)"
         case let .invalid(message):
             return message

@@ -58,13 +58,14 @@ struct RecordTarget {
         if candidates.isEmpty {
             throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — try search \(SafeText.escape(trimmed))")
         }
-        let shown = candidates.prefix(10).map { target in
+        let shown = candidates.prefix(8).map { target in
             let label = datasets.count > 1 ? "\(target.dataset.name): " : ""
             let identity = target.dataset.model.identities(of: target.dataset.record(target.row)).first.map { " [\($0)]" } ?? ""
-            return "  " + label + SafeText.escape(target.dataset.name(of: target.row)) + identity
+            return label + SafeText.escape(target.dataset.name(of: target.row)) + identity
         }
-        throw ShellError.invalid("'\(SafeText.escape(trimmed))' matches \(candidates.count.grouped) records — be more precise or use an id:\n"
-            + shown.joined(separator: "\n") + (candidates.count > 10 ? "\n  …" : ""))
+        // One line, like every error, so scripts can count them.
+        throw ShellError.invalid("'\(SafeText.escape(trimmed))' matches \(candidates.count.grouped) records: "
+            + shown.joined(separator: "; ") + (candidates.count > 8 ? "; …" : "") + " — be more precise or use an id")
     }
 
     static func print(_ target: RecordTarget, in session: Session) {

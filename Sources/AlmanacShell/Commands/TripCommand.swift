@@ -8,7 +8,8 @@ public enum TripCommand: Command {
         name: "trip",
         summary: "Plan a trip between two stations",
         usage: "trip from STATION to STATION [on DATE]",
-        examples: ["trip from Чистополь to Казань on tomorrow", "trip from 9362 to \"Казань, Южный автовокзал\" on 1 Dec"],
+        examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
+                   "trip from 9864 to 9362 on 2026-12-01"],
         discussion: """
         STATION is anything show accepts: an id, a name, or a row (#3). The departure must serve \
         departures (from) and the arrival arrivals (to). DATE is today, tomorrow, 2026-12-01 or 1 Dec.

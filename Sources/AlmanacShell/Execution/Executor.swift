@@ -45,7 +45,8 @@ public struct Executor {
     /// Errors go to standard error: `stdin:3: message` in scripts, `error: message` at the prompt.
     public func report(_ error: any Error, at location: SourceLocation?) {
         session.output.flush()
-        let message = "\(error)"
+        // Errors quote data and file names: nothing in them may act on the terminal.
+        let message = SafeText.escapeLines("\(error)")
         if let location {
             session.output.message("\(location.source):\(location.line): \(message)")
         } else if error is CancelledError {

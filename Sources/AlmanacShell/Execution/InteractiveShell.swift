@@ -20,7 +20,7 @@ final class InteractiveShell {
     func run() -> Int32 {
         let history = session.history ?? HistoryStore(path: session.environment.historyPath)
         session.history = history
-        for warning in history.warnings { session.output.message("warning: \(warning)") }
+        for warning in history.warnings { session.output.message("warning: \(SafeText.escape(warning))") }
         let completer = Completer()
         let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
         let editor = LineEditor(history: history, notifier: notifier) { [session] text in
@@ -34,7 +34,9 @@ final class InteractiveShell {
             showMessages()
             switch editor.readLine(prompt: prompt()) {
             case let .line(text):
+                let warnings = history.warnings.count
                 editor.remember(text)
+                for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
                 session.output.refreshTerminal()
                 session.output.pager = session.settings.pager ? pagerCommand : nil
                 executor.run(line: text)
@@ -49,7 +51,7 @@ final class InteractiveShell {
     }
 
     private func showMessages() {
-        for message in notifier.takeMessages() { session.output.message(message) }
+        for message in notifier.takeMessages() { session.output.message(SafeText.escapeLines(message)) }
     }
 
     private func prompt() -> String {

@@ -13,8 +13,13 @@ public struct Interruption: Sendable {
 
     public var interruptCount: UInt { almanac_signal_count(SIGINT) }
 
-    public var terminationRequested: Bool {
-        almanac_signal_count(SIGTERM) > 0 || almanac_signal_count(SIGHUP) > 0
+    public var terminationRequested: Bool { terminationSignal != nil }
+
+    /// SIGTERM or SIGHUP, when one arrived: the shell ends, with status 128 + its number.
+    public var terminationSignal: Int32? {
+        if almanac_signal_count(SIGTERM) > 0 { return SIGTERM }
+        if almanac_signal_count(SIGHUP) > 0 { return SIGHUP }
+        return nil
     }
 
     /// Cancelled by any Ctrl-C from now on, or by a request to terminate.

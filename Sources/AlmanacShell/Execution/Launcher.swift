@@ -57,8 +57,11 @@ public enum Launcher {
         } else if keepGoing, !hasScripts || options.interactive {
             keepGoing = finish(runner.run(DescriptorLines(descriptor: 0), source: "stdin"))
         }
-        for message in notifier.takeMessages() where options.verbose { output.message(message) }
+        for message in notifier.takeMessages() where options.verbose { output.message(SafeText.escapeLines(message)) }
         output.flush()
+        // Ended by a signal: the conventional 128 + its number (history is already on disk).
+        if let signal = session.interruption.terminationSignal { return 128 + signal }
+        if !interactive, session.interruption.interruptCount > 0 { return 128 + SIGINT }
         return succeeded ? 0 : 1
     }
 

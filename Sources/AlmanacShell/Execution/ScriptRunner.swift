@@ -22,7 +22,7 @@ public struct ScriptRunner {
         for (index, line) in lines.enumerated() {
             if executor.session.shouldQuit || interruption.terminationRequested { break }
             if interruption.interruptCount != interruptsAtStart { return false }
-            for message in executor.session.notifier.takeMessages() { executor.session.output.message(message) }
+            for message in executor.session.notifier.takeMessages() { executor.session.output.message(SafeText.escapeLines(message)) }
             if !executor.run(line: line, at: SourceLocation(source: source, line: index + 1)) {
                 succeeded = false
                 if bail { break }
@@ -61,7 +61,7 @@ public struct DescriptorLines: Sequence, IteratorProtocol {
                 buffer.append(contentsOf: chunk[0..<count])
             } else if count < 0, errno == EINTR {
                 // A signal: return what we have to the runner, which checks the counters.
-                if almanac_signal_count(SIGINT) > 0 || almanac_signal_count(SIGTERM) > 0 { finished = true }
+                if almanac_signal_count(SIGINT) > 0 || almanac_signal_count(SIGTERM) > 0 || almanac_signal_count(SIGHUP) > 0 { finished = true }
             } else {
                 finished = true
             }

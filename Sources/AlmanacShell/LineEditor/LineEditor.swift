@@ -87,6 +87,9 @@ public final class LineEditor {
     public func readLine(prompt: String) -> Event {
         setPrompt(prompt)
         lastTab = nil
+        // A Ctrl-C that cancelled the last command was handled there; it must not also clear
+        // the new line.
+        seenInterrupts = almanac_signal_count(SIGINT)
         var count: Int32 = 0
         guard let line = el_wgets(editLine, &count), count > 0 else {
             let failure = errno
@@ -165,7 +168,7 @@ public final class LineEditor {
         let rows = cursorRow()
         if rows > 0 { text += "\u{1B}[\(rows)A" }
         text += "\u{1B}[J"
-        for message in messages { text += message.replacingNewlines() + "\r\n" }
+        for message in messages { text += SafeText.escapeLines(message).replacingNewlines() + "\r\n" }
         change()
         writeOut(text)
         almanac_el_refresh(editLine)

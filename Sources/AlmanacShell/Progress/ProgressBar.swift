@@ -38,9 +38,9 @@ final class ProgressBar {
             parts.append(ByteCount.text(progress.bytesDone) + total)
             if progress.elapsed > 0 { parts.append(ByteCount.text(Int(Double(progress.bytesDone) / progress.elapsed)) + "/s") }
         }
-        if let fraction, fraction > 0.02, progress.elapsed > 0.5 {
+        if let fraction, fraction > 0.02, fraction < 0.99, progress.elapsed > 0.5 {
             let remaining = progress.elapsed / fraction - progress.elapsed
-            parts.append(remaining < 1 ? "about 1 s left" : "about \(Int(remaining.rounded())) s left")
+            if remaining >= 0.5 { parts.append("about \(max(1, Int(remaining.rounded()))) s left") }
         }
         let percent = fraction.map { String(Int(($0 * 100).rounded(.down))).leftPadded(3) + "%" } ?? " ..."
         let barWidth = max(10, min(30, width - name.count - 60))

@@ -21,6 +21,11 @@ public enum SafeText {
         return result
     }
 
+    /// Like `escape`, but line breaks stay line breaks: for messages that are several lines.
+    public static func escapeLines(_ text: some StringProtocol) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape($0) }.joined(separator: "\n")
+    }
+
     /// C0 controls, DEL, C1 controls, and the bidi embeddings, overrides and isolates that
     /// could reorder what follows them on screen.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

@@ -29,6 +29,10 @@ final class PseudoTerminalSession {
 
     let pid: pid_t
     let arguments: [String]
+    let columns: Int
+    /// The prompt `waitForPrompt` and `enter` wait for: `almanac> ` until a test says otherwise
+    /// (the prompt names the dataset in use).
+    var currentPrompt: String = PseudoTerminalSession.prompt
     private let master: Int32
     private(set) var raw: [UInt8] = []
     private var exitStatus: Int32?
@@ -45,6 +49,7 @@ final class PseudoTerminalSession {
         HarnessSetup.once
         let binary = AlmanacBinary.path
         self.arguments = arguments
+        self.columns = columns
         var master: Int32 = -1
         let pid = withCStringArray([binary] + arguments) { argv in
             withCStringArray(environment.entries) { envp in
@@ -178,9 +183,54 @@ final class PseudoTerminalSession {
     }
 
     /// Waits for the next prompt and for the line editor to be ready for keys.
-    func waitForPrompt(timeout: Duration = Timeouts.output) throws {
-        try waitFor(Self.prompt, timeout: timeout)
+    /// `prompt` (when given) becomes `currentPrompt` first: after `use stations` the prompt is `stations> `.
+    func waitForPrompt(_ prompt: String? = nil, timeout: Duration = Timeouts.output) throws {
+        if let prompt { currentPrompt = prompt }
+        try waitFor(currentPrompt, timeout: timeout)
         try waitUntilReady(timeout: timeout)
+    }
+
+    /// Reads for as long as the terminal keeps receiving output, until it has been quiet for
+    /// `quiet` (or `timeout` passes). For checking that nothing more arrives, never to wait
+    /// for something that should.
+    func settle(quiet: Duration = .milliseconds(300), timeout: Duration = Timeouts.output) {
+        let deadline = Deadline(timeout)
+        var quietSince = ContinuousClock.now
+        while !deadline.hasPassed, ContinuousClock.now - quietSince < quiet {
+            if drain(waitingUpTo: 20) { quietSince = .now }
+        }
+    }
+
+    /// Moves past everything received so far: the next wait looks only at what arrives after it.
+    func skipReceived() {
+        drain()
+        mark = text.utf8.count
+        rawMark = raw.count
+    }
+
+    /// The terminal's lines as a terminal would show them (see `TerminalScreen`), from the start.
+    var screen: TerminalScreen {
+        TerminalScreen(raw, columns: columns)
+    }
+
+    /// Waits until the screen (as `TerminalScreen` replays everything received) satisfies
+    /// `condition`, and returns it. For redraws: a completed word, a line drawn again under a message.
+    @discardableResult
+    func waitForScreen(_ description: String, timeout: Duration = Timeouts.output,
+                       _ condition: (TerminalScreen) -> Bool) throws -> TerminalScreen {
+        let deadline = Deadline(timeout)
+        while true {
+            let current = screen
+            if condition(current) { return current }
+            if deadline.hasPassed {
+                throw failure("the screen did not show \(description) within \(timeout)\n--- screen ---\n\(current.lines.suffix(30).joined(separator: "\n").visible)")
+            }
+            if !drain(waitingUpTo: deadline.pollMilliseconds(cap: 50)), outputEnded || hasExited() {
+                while drain(waitingUpTo: 20) {}
+                if condition(screen) { return screen }
+                throw failure("almanac exited before the screen showed \(description)\n--- screen ---\n\(screen.lines.suffix(30).joined(separator: "\n").visible)")
+            }
+        }
     }
 
     /// Waits until the terminal no longer echoes: libedit has switched it to raw mode and
@@ -219,10 +269,12 @@ final class PseudoTerminalSession {
 
     /// Types `line` and Enter, waits for the next prompt and for the editor to be ready.
     /// Returns what was shown in between: the rest of the echo, then the command's output.
+    /// `prompt` (when given) is the prompt the line leads to, and becomes `currentPrompt`.
     @discardableResult
-    func enter(_ line: String, timeout: Duration = Timeouts.output) throws -> String {
+    func enter(_ line: String, prompt: String? = nil, timeout: Duration = Timeouts.output) throws -> String {
         try sendLine(line)
-        let shown = try waitFor(Self.prompt, timeout: timeout)
+        if let prompt { currentPrompt = prompt }
+        let shown = try waitFor(currentPrompt, timeout: timeout)
         try waitUntilReady(timeout: timeout)
         return shown
     }
