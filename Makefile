@@ -6,12 +6,14 @@ SWIFT ?= swift
 .PHONY: run test build deps completions
 
 run: deps
+	@$(SWIFT) build -c release --static-swift-stdlib --product almanac-fetch
 	@$(SWIFT) build -c release --static-swift-stdlib --product almanac
 	@.build/release/almanac
 
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	$(SWIFT) run -c release almanac-bench --quick
 
 build: deps
 	$(SWIFT) build

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "almanac", targets: ["almanac"]),
+        .executable(name: "almanac-fetch", targets: ["almanac-fetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -20,12 +21,15 @@ let package = Package(
         // The few C calls Swift cannot make itself: libedit's variadic functions,
         // the stdio globals, wcwidth, signal set-up.
         .target(name: "CShims", dependencies: ["CLibEdit"]),
-        // glibc's memmem, for searching byte buffers.
-        .target(name: "CBytes"),
+        // glibc's GNU extensions (memmem, gettid).
+        .target(name: "CGlibc"),
         // Datasets, loading and querying. No terminal code.
-        .target(name: "AlmanacCore", dependencies: ["CBytes"]),
+        .target(name: "AlmanacCore", dependencies: ["CGlibc"]),
         // The terminal layer: line editor, commands, rendering, progress.
         .target(name: "AlmanacShell", dependencies: ["AlmanacCore", "CShims", "CLibEdit"]),
+        // URLSession, kept out of the shell's own binary: libcurl's libraries cost its start-up.
+        .target(name: "AlmanacNetwork", dependencies: ["AlmanacCore"]),
+        .executableTarget(name: "almanac-fetch", dependencies: ["AlmanacCore", "AlmanacNetwork"]),
         .executableTarget(
             name: "almanac",
             dependencies: [
@@ -33,10 +37,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore"]),
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacCore"]),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacNetwork", "almanac-fetch"]),
         .testTarget(name: "AlmanacShellTests", dependencies: ["AlmanacShell", "AlmanacCore"]),
         // Test-only C helper: spawns a process on a pseudo-terminal.
         .target(name: "CPTY", path: "Tests/CPTY"),
-        .testTarget(name: "EndToEndTests", dependencies: ["CPTY", "almanac"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CPTY", "almanac", "almanac-fetch"]),
     ]
 )

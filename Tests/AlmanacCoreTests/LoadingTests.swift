@@ -1,3 +1,4 @@
+import AlmanacNetwork
 import Foundation
 import Testing
 @testable import AlmanacCore
@@ -160,8 +161,9 @@ func failure(_ body: () throws -> Dataset) -> String {
 @Suite(.serialized) struct HTTPLoadingTests {
     let server = LocalSWAPI.shared
 
-    func fetch(_ path: String, name: String = "species", configure: (inout HTTPFetcher) -> Void = { _ in }) throws(LoadFailure) -> (Dataset, LoadProgress) {
-        var fetcher = HTTPFetcher()
+    func fetch(_ path: String, name: String = "species", transport: any HTTPTransport = URLSessionTransport(),
+               configure: (inout HTTPFetcher) -> Void = { _ in }) throws(LoadFailure) -> (Dataset, LoadProgress) {
+        var fetcher = HTTPFetcher(transport: transport)
         fetcher.firstBackoff = 0.01
         configure(&fetcher)
         let progress = LoadProgress()
@@ -176,6 +178,25 @@ func failure(_ body: () throws -> Dataset) -> String {
         #expect(progress.snapshot.recordsDone == 37)
         #expect(progress.snapshot.recordsTotal == 37)
         #expect(dataset.row(forIdentity: "3").map { dataset.name(of: $0) } == "Wookie")
+    }
+
+    @Test func theHelperProcessFetchesTheSame() throws {
+        let (dataset, _) = try fetch("/species/", transport: FetchProcessTransport())
+        #expect(dataset.count == 37)
+        #expect(failure { try fetch("/missing/", transport: FetchProcessTransport()).0 }.contains("HTTP 404 for"))
+        #expect(failure { try fetch("/redirect-ftp/", transport: FetchProcessTransport()).0 }.contains("non-http(s)"))
+    }
+
+    @Test func cancellingKillsTheHelperQuickly() throws {
+        var fetcher = HTTPFetcher(transport: FetchProcessTransport())
+        fetcher.maximumTries = 1
+        let catalog = Catalog(loader: DatasetLoader(http: fetcher))
+        let load = catalog.load(LoadRequest(name: "species", source: .url(server.url("/stall/")), model: SpeciesModel.self))
+        Thread.sleep(forTimeInterval: 0.5)
+        let cancelled = Date()
+        load.cancel()
+        #expect(load.wait(seconds: 5))
+        #expect(Date().timeIntervalSince(cancelled) < 0.5)
     }
 
     @Test func retriesAServerError() throws {
@@ -221,7 +242,7 @@ func failure(_ body: () throws -> Dataset) -> String {
     }
 
     @Test func cancellingStopsAStalledLoadQuickly() throws {
-        let catalog = Catalog()
+        let catalog = Catalog(loader: DatasetLoader(http: HTTPFetcher(transport: URLSessionTransport())))
         let load = catalog.load(LoadRequest(name: "species", source: .url(server.url("/stall/")), model: SpeciesModel.self))
         Thread.sleep(forTimeInterval: 0.3)
         let cancelled = Date()

@@ -228,21 +228,46 @@ public struct JSONParser {
         let opening = position
         position += 1
         let start = position
-        // Fast path: no escapes, so the text is a slice of the input.
-        while position < count {
-            let byte = base[position]
+        // Fast path: no escapes, so the text is a slice of the input. Eight plain ASCII bytes
+        // are skipped at a time; two-byte characters (Cyrillic, accented Latin) inline.
+        var index = position
+        let base = self.base
+        let count = self.count
+        scan: while true {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                    | (word &- ones &* 0x20) | word
+                if special & highs != 0 { break }
+                index += 8
+            }
+            guard index < count else { break scan }
+            let byte = base[index]
             if byte == UInt8(ascii: "\"") {
-                let length = position - start
+                let length = index - start
                 if length > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
                 let text = UnsafeBufferPointer(start: base + start, count: length)
                 if isKey { builder.appendKey(text) } else { builder.appendString(text) }
-                position += 1
+                position = index + 1
                 return
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw .syntax(.controlCharacterInString(byte), offset: position) }
-            if byte >= 0x80 { try skipUTF8Sequence() } else { position += 1 }
+            if byte == UInt8(ascii: "\\") { break scan }
+            if byte < 0x20 { throw .syntax(.controlCharacterInString(byte), offset: index) }
+            if byte < 0x80 {
+                index += 1
+            } else if byte >= 0xC2, byte <= 0xDF, index + 1 < count, base[index + 1] & 0xC0 == 0x80 {
+                index += 2
+            } else {
+                position = index
+                try skipUTF8Sequence()
+                index = position
+            }
         }
+        position = index
         guard position < count else { throw .syntax(.unexpectedEnd(expected: "'\"' to close the string"), offset: position) }
         // Slow path: copy what came before the first escape, then decode the rest.
         scratch.removeAll(keepingCapacity: true)

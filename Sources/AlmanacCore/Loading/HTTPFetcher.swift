@@ -1,8 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Synchronization
 
 /// Fetches JSON over http(s), following API pages (`next`) until there are none.
 ///
@@ -10,6 +6,10 @@ import Synchronization
 /// deadline per request (a server that trickles bytes is cut off), retries with backoff only for
 /// connection errors and 5xx, at most `maximumPages` pages and `maximumBytes` bytes, at most 5
 /// redirects and only to http(s), and a `next` that comes back to a visited page is an error.
+///
+/// The GET itself goes through a `HTTPTransport`: URLSession, in this process (tests,
+/// `almanac-fetch`) or in the `almanac-fetch` helper process, which keeps libcurl and its
+/// dozens of libraries out of the shell's start-up.
 public struct HTTPFetcher: Sendable {
     public var idleTimeout: TimeInterval = 15
     public var responseDeadline: TimeInterval = 60
@@ -18,8 +18,9 @@ public struct HTTPFetcher: Sendable {
     public var maximumPages = 10_000
     public var maximumBytes = 1 << 30
     public static let maximumRedirects = 5
+    public var transport: any HTTPTransport
 
-    public init() {}
+    public init(transport: any HTTPTransport = FetchProcessTransport()) { self.transport = transport }
 
     func fetchPages(from start: URL, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int) {
         var builder = JSONDocumentBuilder()
@@ -69,7 +70,9 @@ public struct HTTPFetcher: Sendable {
         let shown = Redaction.redacted(url.absoluteString)
         var delay = firstBackoff
         for attempt in 1...maximumTries {
-            let outcome = try perform(url, limit: remainingBytes, cancellation: cancellation)
+            let limits = HTTPLimits(idleTimeout: idleTimeout, responseDeadline: responseDeadline,
+                                    maximumBytes: remainingBytes, maximumRedirects: Self.maximumRedirects)
+            let outcome = try transport.get(url, limits: limits, cancellation: cancellation)
             let retryable: String
             switch outcome {
             case let .response(status, data) where (200..<300).contains(status):
@@ -94,140 +97,5 @@ public struct HTTPFetcher: Sendable {
             delay *= 2
         }
         throw .network(source: shown, message: "no response")
-    }
-
-    enum Outcome {
-        case response(status: Int, data: Data)
-        case transport(String)
-        /// Not worth retrying: a refused redirect, a response over the limit.
-        case refused(String)
-    }
-
-    private func perform(_ url: URL, limit: Int, cancellation: Cancellation) throws(LoadFailure) -> Outcome {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = idleTimeout
-        configuration.timeoutIntervalForResource = responseDeadline
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        let collector = ResponseCollector(limit: limit)
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        task.resume()
-        let deadline = Date().addingTimeInterval(responseDeadline + 1)
-        while !collector.isFinished {
-            if cancellation.isCancelled { task.cancel(); throw .cancelled }
-            if Date() > deadline {
-                task.cancel()
-                return .transport("no complete response within \(Int(responseDeadline)) s (timed out)")
-            }
-            collector.waitBriefly()
-        }
-        return collector.outcome(for: url)
-    }
-}
-
-/// Receives one response, enforcing the size limit and the redirect rules.
-private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private struct State {
-        var status = 0
-        var data = Data()
-        var finished = false
-        var error: String?
-        var refusal: String?
-        var redirects = 0
-    }
-
-    private let limit: Int
-    private let state = Mutex(State())
-    private let signal = DispatchSemaphore(value: 0)
-
-    init(limit: Int) { self.limit = limit }
-
-    var isFinished: Bool { state.withLock { $0.finished } }
-
-    func waitBriefly() { _ = signal.wait(timeout: .now() + 0.05) }
-
-    func outcome(for url: URL) -> HTTPFetcher.Outcome {
-        state.withLock { state in
-            if let refusal = state.refusal { return .refused(refusal) }
-            if let error = state.error { return .transport(error) }
-            return .response(status: state.status, data: state.data)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let expected = response.expectedContentLength
-        let tooLarge = expected > Int64(limit)
-        state.withLock {
-            $0.status = status
-            if tooLarge { $0.refusal = "the response is larger than the \(limit >> 20) MiB limit" }
-        }
-        completionHandler(tooLarge ? .cancel : .allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let exceeded = state.withLock { state -> Bool in
-            state.data.append(data)
-            if state.data.count > limit {
-                state.refusal = "the response is larger than the \(limit >> 20) MiB limit"
-                return true
-            }
-            return false
-        }
-        if exceeded { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let target = request.url
-        let scheme = target?.scheme?.lowercased() ?? ""
-        let from = task.originalRequest?.url?.scheme?.lowercased() ?? ""
-        let refusal: String? = state.withLock { state in
-            state.redirects += 1
-            if state.redirects > HTTPFetcher.maximumRedirects {
-                return "more than \(HTTPFetcher.maximumRedirects) redirects"
-            }
-            if scheme != "http" && scheme != "https" {
-                return "refused a redirect to a non-http(s) URL (\(Redaction.redacted(target?.absoluteString ?? "?")))"
-            }
-            if from == "https" && scheme == "http" {
-                return "refused a redirect from https to plain http"
-            }
-            return nil
-        }
-        if let refusal {
-            state.withLock { $0.refusal = refusal }
-            completionHandler(nil)
-            task.cancel()
-        } else {
-            completionHandler(request)
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        state.withLock { state in
-            if let error, state.refusal == nil {
-                state.error = Self.describe(error)
-            }
-            state.finished = true
-        }
-        signal.signal()
-    }
-
-    static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        switch nsError.code {
-        case NSURLErrorTimedOut: return "the server did not answer in time (timed out)"
-        case NSURLErrorCannotConnectToHost: return "could not connect to the server"
-        case NSURLErrorCannotFindHost: return "unknown host"
-        case NSURLErrorNetworkConnectionLost: return "the connection was lost"
-        case NSURLErrorNotConnectedToInternet: return "no network connection"
-        default: return Redaction.redacted(nsError.localizedDescription)
-        }
     }
 }

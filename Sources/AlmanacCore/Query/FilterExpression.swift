@@ -83,9 +83,20 @@ extension FilterExpression {
         return expression
     }
 
+    /// Parentheses and `not`s nest at most this deep; the parser recurses once per level.
+    public static let maximumNesting = 64
+
     private struct Parser {
         let tokens: [FilterToken]
         var position = 0
+        var depth = 0
+
+        mutating func nest() throws(FilterSyntaxError) {
+            depth += 1
+            if depth > FilterExpression.maximumNesting {
+                throw FilterSyntaxError(message: "parentheses and 'not' nest deeper than \(FilterExpression.maximumNesting) levels (the limit)")
+            }
+        }
 
         var peek: FilterToken? { position < tokens.count ? tokens[position] : nil }
 
@@ -115,6 +126,8 @@ extension FilterExpression {
         mutating func parseNot() throws(FilterSyntaxError) -> FilterExpression {
             if isKeyword(peek, "not") {
                 position += 1
+                try nest()
+                defer { depth -= 1 }
                 return .not(try parseNot())
             }
             return try parsePrimary()
@@ -124,6 +137,8 @@ extension FilterExpression {
             guard let token = peek else { throw FilterSyntaxError(message: "the expression ends early: expected FIELD OP VALUE") }
             if !token.isQuoted, token.text == "(" {
                 position += 1
+                try nest()
+                defer { depth -= 1 }
                 let inner = try parseOr()
                 guard let close = peek, !close.isQuoted, close.text == ")" else {
                     throw FilterSyntaxError(message: "missing ')'")

@@ -1,4 +1,4 @@
-import CBytes
+import CGlibc
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -26,6 +26,7 @@ final class InteractiveShell {
         let editor = LineEditor(history: history, notifier: notifier) { [session] text in
             completer.complete(text, in: session)
         }
+        editor.onFirstKeyWait = { [session] in session.startPendingLoads() }
         if !session.quiet {
             session.output.print("almanac \(AlmanacVersion.current) — type 'help' for commands, Ctrl-D to leave")
             session.output.flush()

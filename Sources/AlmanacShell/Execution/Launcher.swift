@@ -28,8 +28,10 @@ public enum Launcher {
         session.verbose = options.verbose
         session.quiet = options.quiet
         catalog.observe(LoadAnnouncer(notifier: notifier, interactive: interactive, quiet: options.quiet, verbose: options.verbose).announce)
-        // The prompt must not wait for data: every bundled dataset loads in the background.
-        for request in DefaultDatasets.requests(in: environment.dataDirectory) { catalog.load(request) }
+        // The prompt must not wait for data: every bundled dataset loads in the background,
+        // starting when the first command runs or right after the prompt is first drawn (so
+        // the loading threads do not slow the drawing of the prompt itself).
+        session.pendingLoads = DefaultDatasets.requests(in: environment.dataDirectory)
         let executor = Executor(session: session)
         let runner = ScriptRunner(executor: executor, bail: options.bail)
         var succeeded = true

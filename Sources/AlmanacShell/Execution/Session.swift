@@ -23,6 +23,15 @@ public final class Session {
     public var results: ResultSet?
     /// The page of `results` last shown (1-based).
     public var page = 1
+    /// Loads to start once the session is up (see `startPendingLoads`).
+    public var pendingLoads: [LoadRequest] = []
+
+    /// Starts the loads waiting to start; later calls do nothing.
+    public func startPendingLoads() {
+        let requests = pendingLoads
+        pendingLoads = []
+        for request in requests { catalog.load(request) }
+    }
     /// Set by `quit`: the session ends after the current line.
     public var shouldQuit = false
     /// The cancellation of the command now running.
@@ -52,6 +61,7 @@ public final class Session {
 
     /// Runs one command with a fresh cancellation.
     func run(_ command: any Command.Type, _ arguments: Arguments) throws {
+        startPendingLoads()
         cancellation = interruption.cancellationFromNow()
         defer { cancellation = .never }
         try command.run(arguments, in: self)

@@ -22,6 +22,9 @@ public final class LineEditor {
     /// Called with the text before the cursor when TAB is pressed.
     public typealias CompletionHandler = (String) -> Completer.Result
 
+    /// Called once, when the prompt has been drawn and the editor first waits for a key.
+    public var onFirstKeyWait: (() -> Void)?
+
     private let editLine: OpaquePointer
     private let libeditHistory: OpaquePointer
     private let historyEvent = UnsafeMutablePointer<HistEventW>.allocate(capacity: 1)
@@ -138,6 +141,10 @@ public final class LineEditor {
             }
             if notifier.hasMessages { redrawKeepingLine(above: notifier.takeMessages()) }
 
+            if let ready = onFirstKeyWait {
+                onFirstKeyWait = nil
+                ready()
+            }
             var descriptors = [
                 pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: notifier.readDescriptor, events: Int16(POLLIN), revents: 0),
