@@ -62,6 +62,7 @@ struct AlmanacBench {
             case "--generate": generateOnly = true
             case "--load-once": return try LoadOnce.run(path: value(argument), decoder: false)
             case "--decode-once": return try LoadOnce.run(path: value(argument), decoder: true)
+            case "--repeat": return try Repeat.run(operation: value(argument), path: value(argument), times: Int(value(argument)) ?? 10)
             case "-h", "--help": print(usage); return
             default: throw BenchError("unknown argument '\(argument)'\n\(usage)")
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A loaded dataset: its records, the document they live in, and what the load found.
@@ -24,17 +25,52 @@ public final class Dataset: Sendable {
         var shared: [String: OnceBox] = [:]
     }
 
-    /// A value computed once: the first caller computes it under the box's lock, later
-    /// callers (a search arriving while the index builds in the background) wait for it.
-    final class OnceBox: Sendable {
-        let value = Mutex<(any Sendable)?>(nil)
+    /// A value computed once. The first caller computes it; callers arriving meanwhile (a
+    /// search typed while the index builds in the background) wait, and stop waiting on
+    /// Ctrl-C. A computation that was cancelled leaves nothing behind, and the next caller
+    /// starts again.
+    final class OnceBox: @unchecked Sendable {
+        // Guarded by `condition`.
+        private let condition = NSCondition()
+        private var value: (any Sendable)?
+        private var computing = false
+
+        var isReady: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return value != nil
+        }
+
+        func get<Value: Sendable>(cancellation: Cancellation, _ make: (Cancellation) -> Value?) throws(CancelledError) -> Value {
+            condition.lock()
+            while true {
+                if let known = value as? Value { condition.unlock(); return known }
+                if !computing { break }
+                if cancellation.isCancelled { condition.unlock(); throw CancelledError() }
+                _ = condition.wait(until: Date().addingTimeInterval(0.05))
+            }
+            computing = true
+            condition.unlock()
+            let made = make(cancellation)
+            condition.lock()
+            computing = false
+            if let made { value = made }
+            condition.broadcast()
+            condition.unlock()
+            guard let made else { throw CancelledError() }
+            return made
+        }
     }
+
+    /// The storage of `records`, read without reference counting (see `JSONDocument.node`).
+    nonisolated(unsafe) private let recordBase: UnsafePointer<Int>
 
     public init(name: String, model: any RecordModel.Type, document: JSONDocument, extraction: Extraction, origin: LoadOrigin) {
         self.name = name
         self.model = model
         self.document = document
         self.records = extraction.records
+        self.recordBase = extraction.records.withUnsafeBufferPointer { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! }
         self.warnings = extraction.warnings
         self.extras = extraction.extras
         self.origin = origin
@@ -74,26 +110,29 @@ public final class Dataset: Sendable {
         return index[identity.uppercased()]
     }
 
-    /// Anything computed once per dataset by code outside it (search indexes, lookups).
+    /// Anything computed once per dataset (indexes, lookups), by whoever needs it first.
     public func cached<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
-        let box = caches.withLock { caches in
+        // Never cancelled, so never fails.
+        (try? box(key).get(cancellation: .never) { _ in make() })!
+    }
+
+    /// Like `cached`, for work a person waits for: Ctrl-C stops the wait, and stops the work
+    /// when this caller is the one doing it (`make` returns nil when it was cancelled).
+    public func cached<Value: Sendable>(_ key: String, cancellation: Cancellation,
+                                        _ make: (Cancellation) -> Value?) throws(CancelledError) -> Value {
+        try box(key).get(cancellation: cancellation, make)
+    }
+
+    /// Whether `cached(key)` has been computed.
+    public func isCached(_ key: String) -> Bool { box(key).isReady }
+
+    private func box(_ key: String) -> OnceBox {
+        caches.withLock { caches in
             if let box = caches.shared[key] { return box }
             let box = OnceBox()
             caches.shared[key] = box
             return box
         }
-        return box.value.withLock { value in
-            if let known = value as? Value { return known }
-            let made = make()
-            value = made
-            return made
-        }
-    }
-
-    /// Whether `cached(key)` has been computed.
-    public func isCached(_ key: String) -> Bool {
-        guard let box = caches.withLock({ $0.shared[key] }) else { return false }
-        return box.value.withLockIfAvailable { $0 != nil } ?? false
     }
 
     // MARK: - Fields
@@ -105,9 +144,37 @@ public final class Dataset: Sendable {
         let derived: DerivedField?
     }
 
+    /// What a path reaches in one record, found without walking lists.
+    public enum ScalarLookup {
+        case missing
+        case node(Int)
+        /// A list, an object, or a derived field: walk with `forEachValue`.
+        case several
+    }
+
     public func compile(_ path: FieldPath) -> CompiledPath {
         let derived = path.components.count == 1 ? model.derivedFields.first { $0.name == path.components[0] } : nil
         return CompiledPath(path: path, keys: path.components.map { document.key($0) }, derived: derived)
+    }
+
+    /// The single value `path` reaches in the record at `row`, when it reaches a single one.
+    @inline(__always)
+    public func scalar(of path: CompiledPath, row: Int) -> ScalarLookup {
+        if path.derived != nil { return .several }
+        var node = recordBase[row]
+        for key in path.keys {
+            switch document.kind(at: node) {
+            case .object:
+                guard let value = document.member(key, of: node) else { return .missing }
+                node = value
+            case .array: return .several
+            default: return .missing
+            }
+        }
+        switch document.kind(at: node) {
+        case .array, .object: return .several
+        default: return .node(node)
+        }
     }
 
     /// Calls `body` with each value `path` reaches in the record at `row`. Arrays on the way and
@@ -181,7 +248,18 @@ public final class Dataset: Sendable {
     }
 
     /// The fields records have, with types, counts and examples (computed once).
-    public var fields: FieldCatalog { cached("fields") { FieldCatalog(inferringFrom: self) } }
+    public var fields: FieldCatalog { (try? fields(cancellation: .never))! }
+
+    /// Datasets up to this many records index in a few milliseconds: TAB may wait for that.
+    public static let smallEnoughToWaitFor = 20_000
+
+    /// The fields if they are inferred, or cheap to infer now (completion never waits long).
+    public var fieldsIfReady: FieldCatalog? { isCached("fields") || count <= Self.smallEnoughToWaitFor ? fields : nil }
+
+    /// The fields, waiting (interruptibly) for them to be inferred.
+    public func fields(cancellation: Cancellation) throws(CancelledError) -> FieldCatalog {
+        try cached("fields", cancellation: cancellation) { FieldCatalog(inferringFrom: self, cancellation: $0) }
+    }
 }
 
 /// Where a dataset came from and what loading it cost.

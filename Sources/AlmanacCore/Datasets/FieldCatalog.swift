@@ -1,6 +1,10 @@
 /// The fields a dataset's records have, inferred from the records themselves: one entry per
 /// dotted path, with its types, how many records have it, an example, and its values when
 /// there are few (for completion of `filter region = <TAB>`).
+///
+/// The same pass keeps a column for each field that holds one value per record (not a list):
+/// the value's kind and node word per row, so filter, sort and group read one small array in
+/// order instead of walking every record in the document.
 public struct FieldCatalog: Sendable {
     public struct Field: Sendable, Equatable {
         public var path: String
@@ -38,29 +42,44 @@ public struct FieldCatalog: Sendable {
         public var isNumeric: Bool { kinds.contains(.number) && !kinds.contains(.string) }
     }
 
+    /// One value per record: its kind (`Column.missing` when the record has none) and its word
+    /// (the node word for strings, true, false and null — equal short strings share one —
+    /// and the Double's bits for numbers).
+    public struct Column: Sendable {
+        public static let missing: UInt8 = 0xFF
+        public let kinds: [UInt8]
+        public let words: [UInt64]
+    }
+
     public static let fewValues = 24
 
     public private(set) var fields: [Field]
     private let byPath: [String: Int]
+    private let columns: [String: Column]
 
     public func field(_ path: String) -> Field? { byPath[path].map { fields[$0] } }
     public var paths: [String] { fields.map(\.path) }
 
-    init(fields: [Field]) {
+    /// The column of a source field that has one value per record, if it has one.
+    public func column(_ path: String) -> Column? { columns[path] }
+
+    init(fields: [Field], columns: [String: Column]) {
         self.fields = fields
         var byPath: [String: Int] = [:]
         for (index, field) in fields.enumerated() { byPath[field.path] = index }
         self.byPath = byPath
+        self.columns = columns
     }
 
-    init(inferringFrom dataset: Dataset) {
-        var builder = Builder(document: dataset.document)
+    init?(inferringFrom dataset: Dataset, cancellation: Cancellation = .never) {
+        var builder = Builder(document: dataset.document, rows: dataset.count)
         for (row, node) in dataset.records.enumerated() {
+            if row & 0x3FF == 0, cancellation.isCancelled { return nil }
             builder.record = row
             builder.visit(node, path: -1, inList: false)
         }
-        var fields = builder.finish()
-        // Derived fields replace source fields of the same name, or come after them.
+        var (fields, columns) = builder.finish()
+        // Derived fields replace source fields of the same name (and their columns), or come after them.
         for derived in dataset.model.derivedFields {
             var field = Field(path: derived.name, kinds: [], inList: false, count: 0, example: nil, values: [], isDerived: true)
             var distinct: [String] = []
@@ -79,6 +98,7 @@ public struct FieldCatalog: Sendable {
                 }
             }
             field.values = distinct.count <= Self.fewValues ? distinct.sorted() : nil
+            columns[derived.name] = nil
             if let index = fields.firstIndex(where: { $0.path == derived.name }) {
                 field.isDerived = true
                 fields[index] = field
@@ -86,12 +106,13 @@ public struct FieldCatalog: Sendable {
                 fields.append(field)
             }
         }
-        self.init(fields: fields)
+        self.init(fields: fields, columns: columns)
     }
 
     /// Walks every record once, identifying paths by (parent path, key node).
     private struct Builder {
         let document: JSONDocument
+        let rows: Int
         var record = 0
         var pathIDs: [PathKey: Int] = [:]
         var paths: [PathInfo] = []
@@ -112,15 +133,21 @@ public struct FieldCatalog: Sendable {
             var distinctTexts: [String] = []
             var tooMany = false
             var isContainer = false
+            /// Per row, while the path looks like one value per record.
+            var columnKinds: [UInt8]
+            var columnWords: [UInt64]
         }
 
-        init(document: JSONDocument) { self.document = document }
+        init(document: JSONDocument, rows: Int) {
+            self.document = document
+            self.rows = rows
+        }
 
         mutating func visit(_ node: Int, path: Int, inList: Bool) {
             let kind = document.kind(at: node)
             switch kind {
             case .object:
-                if path >= 0 { paths[path].isContainer = true }
+                if path >= 0 { markContainer(path) }
                 var child = node + 2
                 for _ in 0..<document.count(at: node) {
                     let id = pathID(parent: path, keyNode: child)
@@ -129,7 +156,7 @@ public struct FieldCatalog: Sendable {
                 }
             case .array:
                 guard path >= 0 else { return }
-                if document.count(at: node) == 0 { note(path, kind: nil, node: node, inList: true) }
+                markList(path)
                 var child = node + 2
                 for _ in 0..<document.count(at: node) {
                     visit(child, path: path, inList: true)
@@ -141,10 +168,30 @@ public struct FieldCatalog: Sendable {
             }
         }
 
-        mutating func note(_ path: Int, kind: JSONDocument.Kind?, node: Int, inList: Bool) {
-            if inList { paths[path].inList = true }
-            guard let kind else { return }
+        mutating func markContainer(_ path: Int) {
+            paths[path].isContainer = true
+            dropColumn(path)
+        }
+
+        mutating func markList(_ path: Int) {
+            paths[path].inList = true
+            dropColumn(path)
+        }
+
+        mutating func dropColumn(_ path: Int) {
+            if !paths[path].columnKinds.isEmpty {
+                paths[path].columnKinds = []
+                paths[path].columnWords = []
+            }
+        }
+
+        mutating func note(_ path: Int, kind: JSONDocument.Kind, node: Int, inList: Bool) {
+            if inList { markList(path) }
             paths[path].kinds.insert(kind)
+            if !paths[path].columnKinds.isEmpty {
+                paths[path].columnKinds[record] = kind.rawValue
+                paths[path].columnWords[record] = kind == .number ? document.node(node + 1) : document.node(node)
+            }
             guard kind != .null else { return }
             if paths[path].lastRecord != record {
                 paths[path].lastRecord = record
@@ -156,7 +203,7 @@ public struct FieldCatalog: Sendable {
             }
             if !paths[path].tooMany {
                 // Equal interned strings have equal nodes, equal numbers equal bits; long strings count as distinct.
-                let identity = kind == .string ? document.nodes[node] : kind == .number ? document.nodes[node + 1] : UInt64(kind.rawValue)
+                let identity = kind == .string ? document.node(node) : kind == .number ? document.node(node + 1) : UInt64(kind.rawValue)
                 if paths[path].distinct.insert(identity).inserted {
                     if paths[path].distinct.count > FieldCatalog.fewValues {
                         paths[path].tooMany = true
@@ -170,19 +217,28 @@ public struct FieldCatalog: Sendable {
         }
 
         mutating func pathID(parent: Int, keyNode: Int) -> Int {
-            let key = PathKey(parent: parent, key: document.nodes[keyNode])
+            let key = PathKey(parent: parent, key: document.node(keyNode))
             if let id = pathIDs[key] { return id }
             let name = (parent >= 0 ? paths[parent].name + "." : "") + document.string(at: keyNode)
-            paths.append(PathInfo(name: name))
+            // A column is kept only for paths that hang off objects, never inside a list.
+            let inList = parent >= 0 && paths[parent].inList
+            paths.append(PathInfo(name: name,
+                                  columnKinds: inList ? [] : [UInt8](repeating: Column.missing, count: rows),
+                                  columnWords: inList ? [] : [UInt64](repeating: 0, count: rows)))
             pathIDs[key] = paths.count - 1
             return paths.count - 1
         }
 
-        func finish() -> [Field] {
-            paths.filter { !$0.isContainer || !$0.kinds.isEmpty }.map { info in
-                Field(path: info.name, kinds: info.kinds, inList: info.inList, count: info.count, example: info.example,
-                      values: info.tooMany ? nil : info.distinctTexts.filter { !$0.isEmpty }.sorted(), isDerived: false)
+        func finish() -> ([Field], [String: Column]) {
+            var columns: [String: Column] = [:]
+            let fields = paths.filter { !$0.isContainer || !$0.kinds.isEmpty }.map { info in
+                if !info.columnKinds.isEmpty, !info.inList, !info.isContainer {
+                    columns[info.name] = Column(kinds: info.columnKinds, words: info.columnWords)
+                }
+                return Field(path: info.name, kinds: info.kinds, inList: info.inList, count: info.count, example: info.example,
+                             values: info.tooMany ? nil : info.distinctTexts.filter { !$0.isEmpty }.sorted(), isDerived: false)
             }
+            return (fields, columns)
         }
     }
 }

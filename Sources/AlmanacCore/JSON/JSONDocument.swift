@@ -21,13 +21,21 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     public let roots: [Int]
 
     private let interned: InternTable
+    /// The storage of `nodes`. The array is never changed after init and lives as long as the
+    /// document, so its buffer stays put: hot loops read through this pointer and skip the
+    /// reference counting that every array access would otherwise pay.
+    private let nodeBase: UnsafePointer<UInt64>
 
     init(nodes: [UInt64], arena: [UInt8], roots: [Int], interned: InternTable) {
         self.nodes = nodes
         self.arena = arena
         self.roots = roots
         self.interned = interned
+        self.nodeBase = nodes.withUnsafeBufferPointer { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! }
     }
+
+    @inline(__always)
+    public func node(_ index: Int) -> UInt64 { nodeBase[index] }
 
     /// The node every occurrence of the string `text` has, when `text` is short enough to be
     /// interned: comparing node words then replaces comparing bytes. Nil when `text` is long
@@ -73,7 +81,7 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
             guard kind(at: index) == .object else { return nil }
             var child = index + 2
             for _ in 0..<count(at: index) {
-                if nodes[child] == node { return child + 1 }
+                if self.node(child) == node { return child + 1 }
                 child = end(of: child + 1)
             }
             return nil
@@ -99,19 +107,21 @@ import Darwin
 public protocol JSONNodes {
     var nodes: [UInt64] { get }
     var arena: [UInt8] { get }
+    /// One node word (the document reads it without reference counting).
+    func node(_ index: Int) -> UInt64
 }
 
 extension JSONNodes {
     @inline(__always)
     public func kind(at index: Int) -> JSONDocument.Kind {
-        JSONDocument.Kind(rawValue: UInt8(truncatingIfNeeded: nodes[index] >> JSONDocument.tagShift)) ?? .null
+        JSONDocument.Kind(rawValue: UInt8(truncatingIfNeeded: node(index) >> JSONDocument.tagShift)) ?? .null
     }
 
     /// The index just past the value at `index` (its children included).
     @inline(__always)
     public func end(of index: Int) -> Int {
         switch kind(at: index) {
-        case .array, .object: Int(nodes[index + 1])
+        case .array, .object: Int(node(index + 1))
         case .number: index + 2
         default: index + 1
         }
@@ -119,12 +129,12 @@ extension JSONNodes {
 
     /// Element count of an array, member count of an object.
     @inline(__always)
-    public func count(at index: Int) -> Int { Int(nodes[index] & ((1 << JSONDocument.tagShift) - 1)) }
+    public func count(at index: Int) -> Int { Int(node(index) & ((1 << JSONDocument.tagShift) - 1)) }
 
     /// The arena slice of a string or a number literal.
     @inline(__always)
     public func textRange(at index: Int) -> Range<Int> {
-        let node = nodes[index]
+        let node = node(index)
         let length = Int(node & ((1 << JSONDocument.lengthBits) - 1))
         let offset = Int((node >> JSONDocument.lengthBits) & JSONDocument.offsetMask)
         return offset..<(offset + length)
@@ -135,7 +145,7 @@ extension JSONNodes {
         return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
-    public func number(at index: Int) -> Double { Double(bitPattern: nodes[index + 1]) }
+    public func number(at index: Int) -> Double { Double(bitPattern: node(index + 1)) }
 
     /// Whether the string at `index` is exactly `bytes`.
     public func stringEquals(at index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

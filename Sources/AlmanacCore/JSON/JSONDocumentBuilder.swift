@@ -34,6 +34,8 @@ public struct JSONDocumentBuilder: JSONNodes {
 
     public var nodeCount: Int { nodes.count }
 
+    public func node(_ index: Int) -> UInt64 { nodes[index] }
+
     @inline(__always)
     mutating func appendScalar(_ kind: JSONDocument.Kind) {
         nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift)

@@ -35,24 +35,24 @@ public struct JSONParser {
     /// Parses one JSON text from `bytes` into `builder` and returns the index of its root.
     public static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
-        limits: Limits = Limits(), progress: Progress? = nil
+        limits: Limits = Limits(), progress: Progress? = nil, lines: LineTracker = LineTracker()
     ) throws(LoadFailure) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
         }
-        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress)
+        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: lines)
         return try parser.parseDocument(into: &builder)
     }
 
     /// Parses newline-delimited JSON: one value per non-blank line.
     public static func parseLines(
         _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
-        limits: Limits = Limits(), progress: Progress? = nil
+        limits: Limits = Limits(), progress: Progress? = nil, lines: LineTracker = LineTracker()
     ) throws(LoadFailure) -> [Int] {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
         }
-        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress)
+        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: lines)
         var roots: [Int] = []
         while true {
             parser.skipWhitespace()
@@ -75,7 +75,10 @@ public struct JSONParser {
         return roots
     }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?) {
+    private let lines: LineTracker
+
+    private init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?, lines: LineTracker) {
+        self.lines = lines
         self.base = base
         self.count = count
         self.source = source
@@ -516,20 +519,8 @@ public struct JSONParser {
 
     private func error(_ reason: JSONError.Reason, at offset: Int? = nil) -> JSONError {
         let offset = min(offset ?? position, count)
-        let (line, column) = Self.lineAndColumn(of: offset, in: UnsafeBufferPointer(start: base, count: count))
+        let (line, column) = lines.position(of: offset, in: UnsafeBufferPointer(start: base, count: count))
         return JSONError(reason: reason, source: source, offset: offset, line: line, column: column)
     }
 
-    /// 1-based line, and column in characters (UTF-8 continuation bytes do not count).
-    static func lineAndColumn(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        var column = 1
-        for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
-        return (line, column)
-    }
 }

@@ -43,15 +43,16 @@ public struct DatasetLoader: Sendable {
     func parse(_ source: LoadSource, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int) {
         switch source {
         case let .file(path):
-            return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation) {
-                bytes, release throws(LoadFailure) in
+            let lines = LineTracker()
+            return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
+                                              lines: lines) { bytes, release throws(LoadFailure) in
                 var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
                 let report: JSONParser.Progress = { consumed throws(CancelledError) in
                     progress.setBytes(done: consumed)
                     release(consumed)
                     try cancellation.checkpoint()
                 }
-                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report)
+                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines)
                 progress.setBytes(done: bytes.count)
                 return (builder.finish(), bytes.count)
             }
@@ -64,20 +65,23 @@ public struct DatasetLoader: Sendable {
     /// second value follows the first on a new line).
     static func parseFile(
         _ bytes: UnsafeBufferPointer<UInt8>, name: String, path: String, into builder: inout JSONDocumentBuilder,
-        progress: @escaping JSONParser.Progress
+        progress: @escaping JSONParser.Progress, lines: LineTracker = LineTracker()
     ) throws(LoadFailure) {
         let lowered = path.lowercased()
         if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") {
-            _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress)
+            _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress, lines: lines)
             return
         }
         do throws(LoadFailure) {
-            _ = try JSONParser.parse(bytes, source: name, into: &builder, progress: progress)
+            _ = try JSONParser.parse(bytes, source: name, into: &builder, progress: progress, lines: lines)
         } catch let failure {
-            guard case let .json(error) = failure, case .trailingContent = error.reason,
+            // A second value on a line of its own: NDJSON after all. The first pass gave back
+            // nothing yet (the second value starts right after the first), unless the file
+            // is large, in which case it is read as one value only.
+            guard case let .json(error) = failure, case .trailingContent = error.reason, lines.offset == 0,
                   Self.startsNewLineValue(bytes, at: error.offset) else { throw failure }
             builder = JSONDocumentBuilder(expectedBytes: bytes.count)
-            _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress)
+            _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress, lines: lines)
         }
     }
 

@@ -4,14 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// A file's bytes for parsing: mapped for regular files (no copy; pages already parsed are
-/// dropped as the parser moves on, so memory stays near what is kept), read for pipes.
+/// A file's bytes for parsing, read into memory of our own. Not mapped: another program
+/// that shortens the file while it loads would make reading a mapped page past the new end a
+/// SIGBUS. Pages the parser has finished with are given back as it moves on (their lines
+/// counted first, for error messages), so memory stays near what is kept.
 enum FileContents {
     /// Files larger than this are refused before reading.
     static let maximumBytes = 64 << 30
 
     static func withBytes<Result>(
-        of path: String, name: String, progress: LoadProgress, cancellation: Cancellation,
+        of path: String, name: String, progress: LoadProgress, cancellation: Cancellation, lines: LineTracker,
         _ body: (UnsafeBufferPointer<UInt8>, _ release: @escaping (Int) -> Void) throws(LoadFailure) -> Result
     ) throws(LoadFailure) -> Result {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -26,19 +28,33 @@ enum FileContents {
             guard size <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(maximumBytes >> 30) GiB limit") }
             progress.setBytes(done: 0, total: size)
             if size == 0 { return try body(UnsafeBufferPointer(start: nil, count: 0)) { _ in } }
-            guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
-                throw .unreadable(path: name, reason: describe(errno))
+            guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else {
+                throw .unreadable(path: name, reason: "not enough memory for \(size) bytes")
             }
-            defer { munmap(mapped, size) }
-            _ = madvise(mapped, size, MADV_SEQUENTIAL)
+            defer { munmap(memory, size) }
+            HugePages.advise(memory, bytes: size)
+            let base = memory.assumingMemoryBound(to: UInt8.self)
+            // Read it all; a file that shrinks meanwhile simply ends early.
+            var filled = 0
+            while filled < size {
+                if cancellation.isCancelled { throw .cancelled }
+                let count = read(descriptor, base + filled, min(16 << 20, size - filled))
+                if count < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw .unreadable(path: name, reason: describe(errno))
+                }
+                if count == 0 { break }
+                filled += count
+            }
+            let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: filled)
             let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
             var released = 0
-            let bytes = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
             return try body(bytes) { consumed in
-                // Drop parsed pages, keeping a margin behind the parser.
+                // Give back parsed pages, keeping a margin behind the parser; count their lines first.
                 let upTo = (max(0, consumed - (4 << 20)) / pageSize) * pageSize
                 if upTo > released {
-                    _ = madvise(mapped + released, upTo - released, MADV_DONTNEED)
+                    lines.advance(to: upTo, in: bytes)
+                    _ = madvise(memory + released, upTo - released, MADV_DONTNEED)
                     released = upTo
                 }
             }

@@ -1,34 +1,44 @@
+import CGlibc
+
 /// Runs a `FilterExpression` over a result set. Strings compare ignoring case and diacritics,
 /// numbers numerically; a path that reaches several values (lists, nested lists of objects)
 /// matches when any of them does, and `!=`/`!~` mean "none of them".
 public enum Filter {
     public static func run(_ expression: FilterExpression, on results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
-        try validate(expression, against: results.datasets)
-        var compiled = results.datasets.map { CompiledFilter(expression, dataset: $0) }
-        var kept: [ResultSet.Item] = []
+        let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        try validate(expression, against: catalogs)
+        // Each dataset's rows are filtered column by column: one comparison over all rows at a
+        // time, then the masks combined.
+        var masks: [[Bool]] = []
+        var positions = [Int](repeating: 0, count: results.count)
+        var rowsByDataset = [[Int]](repeating: [], count: results.datasets.count)
         for (position, item) in results.items.enumerated() {
-            if position & 0xFFF == 0 { try cancellation.checkpoint() }
-            if compiled[item.dataset].matches(row: item.row) { kept.append(item) }
+            positions[position] = rowsByDataset[item.dataset].count
+            rowsByDataset[item.dataset].append(item.row)
+        }
+        for (index, dataset) in results.datasets.enumerated() {
+            let filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            masks.append(try filter.evaluate(expression))
+        }
+        var kept: [ResultSet.Item] = []
+        for (position, item) in results.items.enumerated() where masks[item.dataset][positions[position]] {
+            kept.append(item)
         }
         return results.with(kept)
     }
 
     /// Unknown fields and values of the wrong type are errors before anything runs.
-    public static func validate(_ expression: FilterExpression, against datasets: [Dataset]) throws {
-        try check(expression, datasets)
-    }
-
-    private static func check(_ expression: FilterExpression, _ datasets: [Dataset]) throws {
+    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog]) throws {
         switch expression {
         case let .and(left, right), let .or(left, right):
-            try check(left, datasets)
-            try check(right, datasets)
+            try validate(left, against: catalogs)
+            try validate(right, against: catalogs)
         case let .not(inner):
-            try check(inner, datasets)
+            try validate(inner, against: catalogs)
         case let .comparison(field, op, value):
-            let known = datasets.compactMap { FieldLookup.field(field, in: $0) }
+            let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
             guard !known.isEmpty else {
-                let all = Set(datasets.flatMap { FieldLookup.names(in: $0) })
+                let all = Set(catalogs.flatMap { FieldLookup.names(in: $0) })
                 throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: all.sorted()))
             }
             if op != .contains, op != .notContains, known.allSatisfy({ $0.isNumeric }),
@@ -43,8 +53,7 @@ public enum Filter {
 /// Field names as users may type them: every inferred path, and the containers above them
 /// (`translations` reaches all translations).
 public enum FieldLookup {
-    public static func field(_ name: String, in dataset: Dataset) -> FieldCatalog.Field? {
-        let fields = dataset.fields
+    public static func field(_ name: String, in fields: FieldCatalog) -> FieldCatalog.Field? {
         if let field = fields.field(name) { return field }
         let prefix = name + "."
         let children = fields.fields.filter { $0.path.hasPrefix(prefix) }
@@ -61,10 +70,10 @@ public enum FieldLookup {
     }
 
     /// Every name `field(_:in:)` accepts: paths and their containers.
-    public static func names(in dataset: Dataset) -> [String] {
+    public static func names(in fields: FieldCatalog) -> [String] {
         var names: [String] = []
         var seen = Set<String>()
-        for path in dataset.fields.paths {
+        for path in fields.paths {
             let parts = path.split(separator: ".")
             for length in 1...parts.count {
                 let name = parts.prefix(length).joined(separator: ".")
@@ -94,101 +103,187 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A filter resolved against one dataset: paths compiled, the value folded and read as a
-/// number once, and string results remembered per distinct string (equal short strings share
-/// one node, so a million stations in one country are one comparison).
+/// A filter run over the rows of one dataset, a comparison at a time: the path compiled and
+/// the value folded and read as a number once per comparison, then one tight loop over the
+/// rows. Text is compared as folded UTF-8 bytes, and the result for each distinct short string
+/// is remembered (equal short strings share one node, so a million stations in one country are
+/// one comparison).
 struct CompiledFilter {
-    private indirect enum Node {
-        case comparison(Int)
-        case and(Node, Node)
-        case or(Node, Node)
-        case not(Node)
-    }
+    let dataset: Dataset
+    let fields: FieldCatalog
+    let rows: [Int]
+    let cancellation: Cancellation
 
-    private struct Comparison {
-        var path: Dataset.CompiledPath?
-        var op: FilterExpression.Operator
-        var foldedValue: String
-        var numberValue: Double?
-        var cache: [UInt64: Bool] = [:]
-    }
-
-    private let dataset: Dataset
-    private var comparisons: [Comparison] = []
-    private var root: Node!
-
-    init(_ expression: FilterExpression, dataset: Dataset) {
+    init(dataset: Dataset, fields: FieldCatalog, rows: [Int], cancellation: Cancellation) {
         self.dataset = dataset
-        root = compile(expression)
+        self.fields = fields
+        self.rows = rows
+        self.cancellation = cancellation
     }
 
-    private mutating func compile(_ expression: FilterExpression) -> Node {
+    /// Whether each row matches.
+    func evaluate(_ expression: FilterExpression) throws(CancelledError) -> [Bool] {
         switch expression {
-        case let .and(left, right): return .and(compile(left), compile(right))
-        case let .or(left, right): return .or(compile(left), compile(right))
-        case let .not(inner): return .not(compile(inner))
+        case let .and(left, right):
+            var mask = try evaluate(left)
+            if mask.contains(true) {
+                let other = try evaluate(right)
+                for index in mask.indices { mask[index] = mask[index] && other[index] }
+            }
+            return mask
+        case let .or(left, right):
+            var mask = try evaluate(left)
+            if mask.contains(false) {
+                let other = try evaluate(right)
+                for index in mask.indices { mask[index] = mask[index] || other[index] }
+            }
+            return mask
+        case let .not(inner):
+            return try evaluate(inner).map { !$0 }
         case let .comparison(field, op, value):
-            let exists = FieldLookup.field(field, in: dataset) != nil
-            comparisons.append(Comparison(
-                path: exists ? dataset.compile(FieldPath(field)) : nil,
-                op: op, foldedValue: Folding.fold(value), numberValue: Double(value)
-            ))
-            return .comparison(comparisons.count - 1)
+            guard FieldLookup.field(field, in: fields) != nil else { return [Bool](repeating: false, count: rows.count) }
+            var comparison = Comparison(dataset: dataset, path: dataset.compile(FieldPath(field)), op: op, value: value)
+            // Containment in a number's text needs the literal, which columns do not keep.
+            let needsLiteral = (op == .contains || op == .notContains) && (fields.field(field)?.kinds.contains(.number) ?? false)
+            if let column = fields.column(field), !needsLiteral {
+                return try comparison.run(rows, column: column, cancellation: cancellation)
+            }
+            return try comparison.run(rows, cancellation: cancellation)
         }
     }
+}
 
-    mutating func matches(row: Int) -> Bool { evaluate(root, row) }
+/// One `FIELD OP VALUE` over many rows.
+private struct Comparison {
+    let dataset: Dataset
+    let document: JSONDocument
+    let path: Dataset.CompiledPath
+    /// = or ~ (their negations flip the result: "no value matches").
+    let op: FilterExpression.Operator
+    let negated: Bool
+    let foldedValue: [UInt8]
+    let numberValue: Double?
+    private var cache = ResultCache()
+    private var scratch: [UInt8] = []
 
-    private mutating func evaluate(_ node: Node, _ row: Int) -> Bool {
-        switch node {
-        case let .and(left, right): return evaluate(left, row) && evaluate(right, row)
-        case let .or(left, right): return evaluate(left, row) || evaluate(right, row)
-        case let .not(inner): return !evaluate(inner, row)
-        case let .comparison(index): return compare(index, row)
-        }
+    init(dataset: Dataset, path: Dataset.CompiledPath, op: FilterExpression.Operator, value: String) {
+        self.dataset = dataset
+        self.document = dataset.document
+        self.path = path
+        self.negated = op == .notEqual || op == .notContains
+        self.op = op == .notEqual ? .equal : (op == .notContains ? .contains : op)
+        self.foldedValue = Array(Folding.fold(value).utf8)
+        self.numberValue = Double(value)
     }
 
-    private mutating func compare(_ index: Int, _ row: Int) -> Bool {
-        guard let path = comparisons[index].path else { return false }
-        let op = comparisons[index].op
-        // != and !~ are "no value matches" of = and ~.
-        let positive: FilterExpression.Operator = op == .notEqual ? .equal : (op == .notContains ? .contains : op)
-        var matched = false
-        dataset.forEachValue(of: path, row: row) { value in
-            if !matched, test(value, index, positive) { matched = true }
+    mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {
+        var mask = [Bool](repeating: false, count: rows.count)
+        for (position, row) in rows.enumerated() {
+            if position & 0x3FFF == 0 { try cancellation.checkpoint() }
+            // The common case, a path that reaches one scalar, without closures.
+            let matched: Bool
+            switch dataset.scalar(of: path, row: row) {
+            case .missing:
+                matched = false
+            case let .node(node):
+                matched = test(node: node)
+            case .several:
+                var any = false
+                dataset.forEachValue(of: path, row: row) { value in
+                    if !any, test(value) { any = true }
+                }
+                matched = any
+            }
+            mask[position] = matched != negated
         }
-        return op == .notEqual || op == .notContains ? !matched : matched
+        return mask
     }
 
-    private mutating func test(_ value: FieldValue, _ index: Int, _ op: FilterExpression.Operator) -> Bool {
-        switch value {
-        case let .number(number):
-            return compareNumbers(number, index, op, text: NumberFormat.plain(number))
-        case let .text(text):
-            return compareText(text, index, op)
-        case let .node(node):
-            let document = dataset.document
-            switch document.kind(at: node) {
-            case .number:
-                return compareNumbers(document.number(at: node), index, op, text: document.string(at: node))
-            case .string:
-                let key = document.nodes[node]
-                if let known = comparisons[index].cache[key] { return known }
-                let result = compareText(document.string(at: node), index, op)
-                comparisons[index].cache[key] = result
-                return result
-            case .true: return compareText("true", index, op)
-            case .false: return compareText("false", index, op)
-            case .null: return compareText("null", index, op)
-            case .array, .object: return false
+    /// The same over a field's column: one value per row, read in order.
+    mutating func run(_ rows: [Int], column: FieldCatalog.Column, cancellation: Cancellation) throws(CancelledError) -> [Bool] {
+        var mask = [Bool](repeating: false, count: rows.count)
+        try column.kinds.withUnsafeBufferPointer { kinds throws(CancelledError) in
+            try column.words.withUnsafeBufferPointer { words throws(CancelledError) in
+                for (position, row) in rows.enumerated() {
+                    if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+                    let matched: Bool
+                    switch kinds[row] {
+                    case FieldCatalog.Column.missing:
+                        matched = false
+                    case JSONDocument.Kind.number.rawValue:
+                        matched = compareNumber(Double(bitPattern: words[row])) { [] }
+                    case JSONDocument.Kind.string.rawValue:
+                        matched = test(stringWord: words[row])
+                    case JSONDocument.Kind.true.rawValue:
+                        matched = compareLiteral("true")
+                    case JSONDocument.Kind.false.rawValue:
+                        matched = compareLiteral("false")
+                    default:
+                        matched = compareLiteral("null")
+                    }
+                    mask[position] = matched != negated
+                }
             }
         }
+        return mask
     }
 
-    private func compareNumbers(_ number: Double, _ index: Int, _ op: FilterExpression.Operator, text: String) -> Bool {
-        let comparison = comparisons[index]
-        guard let wanted = comparison.numberValue, op != .contains else {
-            return compareFolded(Folding.fold(text), comparison.foldedValue, op)
+    private mutating func test(_ value: FieldValue) -> Bool {
+        switch value {
+        case let .number(number):
+            return compareNumber(number) { Array(NumberFormat.plain(number).utf8) }
+        case let .text(text):
+            var text = text
+            scratch.removeAll(keepingCapacity: true)
+            text.withUTF8 { Folding.appendFolded(utf8: $0, to: &scratch) }
+            return compareFoldedScratch { text }
+        case let .node(node):
+            return test(node: node)
+        }
+    }
+
+    @inline(__always)
+    private mutating func test(node: Int) -> Bool {
+        let word = document.node(node)
+        switch JSONDocument.Kind(rawValue: UInt8(truncatingIfNeeded: word >> JSONDocument.tagShift)) ?? .null {
+        case .number:
+            let document = self.document
+            return compareNumber(document.number(at: node)) { Array(document.arena[document.textRange(at: node)]) }
+        case .string:
+            return test(stringWord: word)
+        case .true: return compareLiteral("true")
+        case .false: return compareLiteral("false")
+        case .null: return compareLiteral("null")
+        case .array, .object: return false
+        }
+    }
+
+    /// A string, given its node word (which holds where its text is in the arena).
+    @inline(__always)
+    private mutating func test(stringWord word: UInt64) -> Bool {
+        if let known = cache[word] { return known }
+        let length = Int(word & ((1 << JSONDocument.lengthBits) - 1))
+        let offset = Int((word >> JSONDocument.lengthBits) & JSONDocument.offsetMask)
+        scratch.removeAll(keepingCapacity: true)
+        document.arena.withUnsafeBufferPointer { arena in
+            Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[offset..<(offset + length)]), to: &scratch)
+        }
+        let document = self.document
+        let result = compareFoldedScratch {
+            document.arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)]), as: UTF8.self) }
+        }
+        cache[word] = result
+        return result
+    }
+
+    private mutating func compareLiteral(_ text: String) -> Bool {
+        scratch = Array(text.utf8)
+        return compareFoldedScratch { text }
+    }
+
+    private func compareNumber(_ number: Double, text: () -> [UInt8]) -> Bool {
+        guard let wanted = numberValue, op != .contains else {
+            return Self.compareBytes(Array(Folding.fold(String(decoding: text(), as: UTF8.self)).utf8), foldedValue, op)
         }
         switch op {
         case .equal: return number == wanted
@@ -200,26 +295,50 @@ struct CompiledFilter {
         }
     }
 
-    private func compareText(_ text: String, _ index: Int, _ op: FilterExpression.Operator) -> Bool {
-        let comparison = comparisons[index]
+    /// Compares the folded text in `scratch` with the value.
+    private func compareFoldedScratch(original: () -> String) -> Bool {
         // Against a number, text orders only when it reads as one ("200" > 100, as SWAPI writes
         // numbers); words like "unknown" are neither more nor less than a number.
-        if op.isOrdering, comparison.numberValue != nil {
-            guard let number = NumericText.value(of: text) else { return false }
-            return compareNumbers(number, index, op, text: text)
+        if op.isOrdering, numberValue != nil {
+            guard let number = NumericText.value(of: original()) else { return false }
+            return compareNumber(number) { [] }
         }
-        return compareFolded(Folding.fold(text), comparison.foldedValue, op)
+        return Self.compareBytes(scratch, foldedValue, op)
     }
 
-    private func compareFolded(_ folded: String, _ wanted: String, _ op: FilterExpression.Operator) -> Bool {
+    private static func compareBytes(_ text: [UInt8], _ wanted: [UInt8], _ op: FilterExpression.Operator) -> Bool {
         switch op {
-        case .equal: return folded == wanted
-        case .contains: return folded.contains(wanted)
-        case .less: return folded < wanted
-        case .lessOrEqual: return folded <= wanted
-        case .greater: return folded > wanted
-        case .greaterOrEqual: return folded >= wanted
+        case .equal: return text == wanted
+        case .contains:
+            if wanted.isEmpty { return true }
+            if text.count < wanted.count { return false }
+            return text.withUnsafeBufferPointer { hay in
+                wanted.withUnsafeBufferPointer { almanac_memmem(hay.baseAddress, hay.count, $0.baseAddress, $0.count) != nil }
+            }
+        case .less: return text.lexicographicallyPrecedes(wanted)
+        case .lessOrEqual: return !wanted.lexicographicallyPrecedes(text)
+        case .greater: return wanted.lexicographicallyPrecedes(text)
+        case .greaterOrEqual: return !text.lexicographicallyPrecedes(wanted)
         default: return false
+        }
+    }
+}
+
+/// The remembered result of a comparison per distinct string node: a small direct-mapped
+/// table, faster than a dictionary in a loop over every record.
+struct ResultCache {
+    private var keys = [UInt64](repeating: 0, count: 4096)
+    private var results = [UInt8](repeating: 0, count: 4096)
+
+    subscript(word: UInt64) -> Bool? {
+        get {
+            let slot = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 52)
+            return results[slot] != 0 && keys[slot] == word ? results[slot] == 2 : nil
+        }
+        set {
+            let slot = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 52)
+            keys[slot] = word
+            results[slot] = newValue.map { $0 ? 2 : 1 } ?? 0
         }
     }
 }

@@ -18,17 +18,28 @@ public struct NameIndex: Sendable {
     let secondaryStarts: [Int]
     /// Rows ordered by folded primary name, for prefix completion.
     let sortedRows: [Int]
-    /// Rows by trigram, for words of three bytes or more (nil if the build was cancelled).
-    let trigrams: TrigramIndex?
+    /// Rows by trigram, for words of three bytes or more.
+    let trigrams: TrigramIndex
 
     public var count: Int { primaryStarts.count }
 
-    /// The index of `dataset`, built once and cached.
+    /// The index of `dataset`, built once and cached (the catalog builds it after each load).
     public static func of(_ dataset: Dataset) -> NameIndex {
-        dataset.cached("name-index") { NameIndex(building: dataset) }
+        (try? of(dataset, cancellation: .never))!
     }
 
-    init(building dataset: Dataset, cancellation: Cancellation = .never) {
+    /// The index, waiting for it interruptibly if it is still being built.
+    public static func of(_ dataset: Dataset, cancellation: Cancellation) throws(CancelledError) -> NameIndex {
+        try dataset.cached("name-index", cancellation: cancellation) { NameIndex(building: dataset, cancellation: $0) }
+    }
+
+    /// The index if it is built, or cheap to build now (a small dataset); nil while a large
+    /// one is still being built in the background (TAB then does not wait).
+    public static func ifReady(_ dataset: Dataset) -> NameIndex? {
+        dataset.isCached("name-index") || dataset.count <= Dataset.smallEnoughToWaitFor ? of(dataset) : nil
+    }
+
+    init?(building dataset: Dataset, cancellation: Cancellation = .never) {
         let document = dataset.document
         var primary: [UInt8] = []
         var primaryStarts: [Int] = []
@@ -59,7 +70,7 @@ public struct NameIndex: Sendable {
             buffer.append(separator)
         }
         for row in 0..<dataset.count {
-            if row & 0xFFF == 0, cancellation.isCancelled { break }
+            if row & 0xFFF == 0, cancellation.isCancelled { return nil }
             primaryStarts.append(primary.count)
             if let node = document.member(nameKey, of: dataset.records[row]), document.kind(at: node) == .string {
                 appendFolded(node, to: &primary, separator: 0)
@@ -89,8 +100,9 @@ public struct NameIndex: Sendable {
                 Self.compare(bytes, primaryStarts[a], primaryStarts[b]) < 0
             }
         }
-        self.trigrams = TrigramIndex(rows: primaryStarts.count, texts: [(primary, primaryStarts), (secondary, secondaryStarts)],
-                                     cancellation: cancellation)
+        guard let trigrams = TrigramIndex(rows: primaryStarts.count, texts: [(primary, primaryStarts), (secondary, secondaryStarts)],
+                                          cancellation: cancellation) else { return nil }
+        self.trigrams = trigrams
     }
 
     private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int) -> Int32 {
@@ -112,7 +124,7 @@ public struct NameIndex: Sendable {
         // Candidates: rows under the longest word's rarest trigrams, or, for a short word, rows
         // where it occurs anywhere; then every word is checked in the row's own names.
         let candidates: [Int]
-        if longest.count >= 3, let trigrams {
+        if longest.count >= 3 {
             candidates = trigrams.candidates(for: longest)
         } else {
             var found = Set<Int>()
@@ -121,18 +133,46 @@ public struct NameIndex: Sendable {
             candidates = found.sorted()
         }
         var results: [(row: Int, rank: Rank)] = []
-        for (position, row) in candidates.enumerated() {
-            if position & 0xFFF == 0, cancellation.isCancelled { throw CancelledError() }
-            let name = slice(primary, primaryStarts, row)
-            let others = slice(secondary, secondaryStarts, row)
-            let inName = words.allSatisfy { contains(name, $0) }
-            if inName {
-                let rank: Rank = name.elementsEqual(phrase) ? .exact : (name.starts(with: phrase) ? .prefix : .contains)
-                results.append((row, rank))
-            } else if words.allSatisfy({ contains(name, $0) || contains(others, $0) }) {
-                results.append((row, .otherName))
+        results.reserveCapacity(candidates.count)
+        var cancelled = false
+        // The words, one after another, so one pointer serves them all.
+        let joinedWords = words.flatMap { $0 }
+        var wordRanges: [Range<Int>] = []
+        for word in words { wordRanges.append((wordRanges.last?.upperBound ?? 0)..<((wordRanges.last?.upperBound ?? 0) + word.count)) }
+        primary.withUnsafeBufferPointer { primary in
+            secondary.withUnsafeBufferPointer { secondary in
+                primaryStarts.withUnsafeBufferPointer { primaryStarts in
+                    secondaryStarts.withUnsafeBufferPointer { secondaryStarts in
+                        phrase.withUnsafeBufferPointer { phrase in
+                          joinedWords.withUnsafeBufferPointer { joined in
+                            let needles = wordRanges.map { UnsafeBufferPointer(rebasing: joined[$0]) }
+                            for (position, row) in candidates.enumerated() {
+                                if position & 0xFFF == 0, cancellation.isCancelled { cancelled = true; return }
+                                let name = Self.slice(primary, primaryStarts, row)
+                                if needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
+                                    let rank: Rank
+                                    if name.count == phrase.count, memcmp(name.baseAddress!, phrase.baseAddress!, phrase.count) == 0 {
+                                        rank = .exact
+                                    } else if name.count >= phrase.count, memcmp(name.baseAddress!, phrase.baseAddress!, phrase.count) == 0 {
+                                        rank = .prefix
+                                    } else {
+                                        rank = .contains
+                                    }
+                                    results.append((row, rank))
+                                    continue
+                                }
+                                let others = Self.slice(secondary, secondaryStarts, row)
+                                if needles.allSatisfy({ ByteSearch.contains(name, $0) || ByteSearch.contains(others, $0) }) {
+                                    results.append((row, .otherName))
+                                }
+                            }
+                          }
+                        }
+                    }
+                }
             }
         }
+        if cancelled { throw CancelledError() }
         return results
     }
 
@@ -174,18 +214,12 @@ public struct NameIndex: Sendable {
         return true
     }
 
-    private func slice(_ buffer: [UInt8], _ starts: [Int], _ row: Int) -> ArraySlice<UInt8> {
+    /// A row's text in one of the buffers, without its terminating NUL.
+    @inline(__always)
+    private static func slice(_ buffer: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<Int>, _ row: Int) -> UnsafeBufferPointer<UInt8> {
         let start = starts[row]
         let end = row + 1 < starts.count ? starts[row + 1] - 1 : buffer.count - 1
-        return buffer[start..<end]
-    }
-
-    private func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        guard haystack.count >= needle.count else { return false }
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { almanac_memmem(hay.baseAddress, hay.count, $0.baseAddress, $0.count) != nil }
-        }
+        return UnsafeBufferPointer(start: buffer.baseAddress! + start, count: end - start)
     }
 
     /// Adds every row whose text in `buffer` contains `needle`.

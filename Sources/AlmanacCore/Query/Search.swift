@@ -3,16 +3,13 @@
 /// ties keep dataset and record order.
 public enum Search {
     public static func run(_ text: String, in datasets: [Dataset], cancellation: Cancellation = .never) throws(CancelledError) -> ResultSet {
-        var ranked: [(rank: NameIndex.Rank, item: ResultSet.Item)] = []
+        // One list per rank, filled in dataset and row order: their concatenation is the answer.
+        var byRank = [[ResultSet.Item]](repeating: [], count: 4)
         for (index, dataset) in datasets.enumerated() {
-            for match in try NameIndex.of(dataset).search(text, cancellation: cancellation) {
-                ranked.append((match.rank, ResultSet.Item(dataset: index, row: match.row)))
+            for match in try NameIndex.of(dataset, cancellation: cancellation).search(text, cancellation: cancellation) {
+                byRank[match.rank.rawValue].append(ResultSet.Item(dataset: index, row: match.row))
             }
         }
-        // A stable sort on rank alone keeps dataset order, then row order, within a rank.
-        let ordered = ranked.enumerated().sorted { a, b in
-            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
-        }
-        return ResultSet(datasets: datasets, items: ordered.map(\.element.item))
+        return ResultSet(datasets: datasets, items: Array(byRank.joined()))
     }
 }

@@ -67,28 +67,45 @@ struct TrigramIndex: Sendable {
         return Int((key &* 0x9E37_79B1) >> (32 - UInt32(bucketBits))) & bucketMask
     }
 
-    /// Rows that may contain `word` (at least three bytes): the shortest bucket list among
-    /// its trigrams, intersected with the next shortest.
+    /// Rows that may contain `word` (at least three bytes): the rows listed under every one of
+    /// its trigrams. The shortest list is walked, and each of its rows looked up in the other
+    /// lists by a search that only moves forward (all lists are in row order).
     func candidates(for word: [UInt8]) -> [Int] {
         precondition(word.count >= 3)
-        var buckets = Set<Int>()
-        for index in 0..<(word.count - 2) { buckets.insert(Self.bucket(word[index], word[index + 1], word[index + 2])) }
-        let ordered = buckets.sorted { size($0) < size($1) }
-        var rows = list(ordered[0])
-        if ordered.count > 1, !rows.isEmpty {
-            let other = list(ordered[1])
-            var merged: [UInt32] = []
-            merged.reserveCapacity(min(rows.count, other.count))
-            var i = rows.startIndex
-            var j = other.startIndex
-            while i < rows.endIndex, j < other.endIndex {
-                if rows[i] == other[j] { merged.append(rows[i]); i += 1; j += 1 } else if rows[i] < other[j] { i += 1 } else { j += 1 }
-            }
-            return merged.map(Int.init)
+        var buckets: [Int] = []
+        for index in 0..<(word.count - 2) {
+            let bucket = Self.bucket(word[index], word[index + 1], word[index + 2])
+            if !buckets.contains(bucket) { buckets.append(bucket) }
         }
-        return rows.map(Int.init)
+        buckets.sort { size($0) < size($1) }
+        return postings.withUnsafeBufferPointer { postings in
+            let lists = buckets.map { bucket in
+                UnsafeBufferPointer(rebasing: postings[Int(starts[bucket])..<Int(starts[bucket + 1])])
+            }
+            var cursors = [Int](repeating: 0, count: lists.count)
+            var rows: [Int] = []
+            rows.reserveCapacity(lists[0].count)
+            outer: for row in lists[0] {
+                for list in 1..<lists.count {
+                    // Gallop to the first entry not below `row`.
+                    let other = lists[list]
+                    var low = cursors[list]
+                    var step = 1
+                    while low + step < other.count, other[low + step] < row { low += step; step <<= 1 }
+                    var high = min(other.count, low + step + 1)
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if other[middle] < row { low = middle + 1 } else { high = middle }
+                    }
+                    cursors[list] = low
+                    if low == other.count { break outer }
+                    if other[low] != row { continue outer }
+                }
+                rows.append(Int(row))
+            }
+            return rows
+        }
     }
 
     private func size(_ bucket: Int) -> UInt32 { starts[bucket + 1] - starts[bucket] }
-    private func list(_ bucket: Int) -> ArraySlice<UInt32> { postings[Int(starts[bucket])..<Int(starts[bucket + 1])] }
 }

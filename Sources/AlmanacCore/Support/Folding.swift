@@ -44,37 +44,54 @@ public enum Folding {
     /// Characters below this are folded through the table (Latin, Greek, Cyrillic).
     static let tableLimit: UInt32 = 0x530
 
-    /// For each character below `tableLimit`, the UTF-8 of its folding; empty marks
-    /// the combining marks, which only Foundation folds right.
-    private static let table: [[UInt8]] = (0..<tableLimit).map { value in
-        if (0x300...0x36F).contains(value) { return [] }
-        guard let scalar = Unicode.Scalar(value) else { return [] }
-        return Array(foundationFold(String(scalar)).utf8)
-    }
+    /// For each character below `tableLimit`, where the UTF-8 of its folding sits in
+    /// `foldedBytes` (offset << 8 | length); length 0 marks the combining marks, which only
+    /// Foundation folds right. Flat arrays: no reference counting in the inner loop.
+    private static let (table, foldedBytes): ([UInt32], [UInt8]) = {
+        var table: [UInt32] = []
+        var bytes: [UInt8] = []
+        for value in 0..<tableLimit {
+            var folded: [UInt8] = []
+            if !(0x300...0x36F).contains(value), let scalar = Unicode.Scalar(value) {
+                folded = Array(foundationFold(String(scalar)).utf8)
+            }
+            table.append(UInt32(bytes.count) << 8 | UInt32(folded.count))
+            bytes.append(contentsOf: folded)
+        }
+        return (table, bytes)
+    }()
 
     /// ASCII folds to lowercase; the table covers the rest.
     @inline(__always)
     private static func appendFolded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                output.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
-                index += 1
-                continue
+        let table = Self.table
+        let foldedBytes = Self.foldedBytes
+        return table.withUnsafeBufferPointer { table in
+            foldedBytes.withUnsafeBufferPointer { foldedBytes in
+                var index = 0
+                let count = bytes.count
+                while index < count {
+                    let byte = bytes[index]
+                    if byte < 0x80 {
+                        output.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+                        index += 1
+                        continue
+                    }
+                    // Two-byte sequences reach U+07FF; the table stops at U+052F.
+                    guard byte >= 0xC2, byte <= 0xDF, index + 1 < count else { return false }
+                    let second = bytes[index + 1]
+                    guard second & 0xC0 == 0x80 else { return false }
+                    let value = UInt32(byte & 0x1F) << 6 | UInt32(second & 0x3F)
+                    guard value < tableLimit else { return false }
+                    let entry = table[Int(value)]
+                    let length = Int(entry & 0xFF)
+                    if length == 0 { return false }
+                    let offset = Int(entry >> 8)
+                    for position in offset..<(offset + length) { output.append(foldedBytes[position]) }
+                    index += 2
+                }
+                return true
             }
-            // Two-byte sequences reach U+07FF; the table stops at U+052F.
-            guard byte >= 0xC2, byte <= 0xDF, index + 1 < count else { return false }
-            let second = bytes[index + 1]
-            guard second & 0xC0 == 0x80 else { return false }
-            let value = UInt32(byte & 0x1F) << 6 | UInt32(second & 0x3F)
-            guard value < tableLimit else { return false }
-            let folded = table[Int(value)]
-            if folded.isEmpty { return false }
-            output.append(contentsOf: folded)
-            index += 2
         }
-        return true
     }
 }

@@ -16,6 +16,7 @@ public enum GroupCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws {
         let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard !fields.isEmpty else { throw arguments.usageError("missing FIELD") }
+        guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)") }
         let groups = try Ordering.group(try session.currentResults(), by: fields, cancellation: session.cancellation)
         let output = session.output
         switch session.settings.format {

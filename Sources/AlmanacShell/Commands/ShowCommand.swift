@@ -48,7 +48,7 @@ struct RecordTarget {
         var exact: [RecordTarget] = []
         var prefixed: [RecordTarget] = []
         for dataset in datasets {
-            for row in NameIndex.of(dataset).rows(withNamePrefix: trimmed) where accept(dataset, row) {
+            for row in try NameIndex.of(dataset, cancellation: session.cancellation).rows(withNamePrefix: trimmed) where accept(dataset, row) {
                 let target = RecordTarget(dataset: dataset, row: row)
                 if Folding.fold(dataset.name(of: row)) == folded { exact.append(target) } else { prefixed.append(target) }
             }

@@ -27,7 +27,7 @@ public enum TripCommand: Command {
             let wanted: Directions = keyword == "from" ? .from : .to
             var candidates: [CompletionCandidate] = []
             if words.last != keyword { candidates += request.matching(keyword == "from" ? ["to"] : ["on"]) }
-            let index = NameIndex.of(stations)
+            guard let index = NameIndex.ifReady(stations) else { return candidates }
             for row in index.rows(withNamePrefix: request.fragment) where StationModel.directions(stations, row).contains(wanted) {
                 candidates.append(CompletionCandidate(stations.name(of: row)))
                 if candidates.count >= 500 { break }

@@ -12,25 +12,26 @@ enum CompletionSources {
 
     /// Field paths of the datasets in scope, without waiting for loads.
     static func fields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let names = session.scopeNames.compactMap { session.catalog.dataset($0) }.flatMap { FieldLookup.names(in: $0) }
+        let names = session.scopeNames.compactMap { session.catalog.dataset($0)?.fieldsIfReady }.flatMap { FieldLookup.names(in: $0) }
         var seen = Set<String>()
         return request.matching(names.filter { seen.insert($0).inserted })
     }
 
     /// A field's values when it has few (`filter region = <TAB>`).
     static func values(of field: String, _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let values = session.scopeNames.compactMap { session.catalog.dataset($0) }
+        let values = session.scopeNames.compactMap { session.catalog.dataset($0)?.fieldsIfReady }
             .compactMap { FieldLookup.field(field, in: $0)?.values }.flatMap { $0 }
         var seen = Set<String>()
         return request.matching(values.filter { seen.insert($0).inserted })
     }
 
-    /// Record names of the datasets in scope starting with the fragment (folded).
+    /// Record names of the datasets in scope starting with the fragment (folded). A dataset
+    /// whose index is still being built offers nothing yet: TAB never makes the prompt wait.
     static func recordNames(_ request: CompletionRequest, in session: Session, limit: Int = 500,
                             where include: ((Dataset, Int) -> Bool)? = nil) -> [CompletionCandidate] {
         var names: [String] = []
         for dataset in session.scopeNames.compactMap({ session.catalog.dataset($0) }) {
-            let index = NameIndex.of(dataset)
+            guard let index = NameIndex.ifReady(dataset) else { continue }
             for row in index.rows(withNamePrefix: request.fragment, limit: include == nil ? limit : .max) {
                 if let include, !include(dataset, row) { continue }
                 names.append(dataset.name(of: row))

@@ -55,7 +55,8 @@ public enum Launcher {
             }
         }
         if keepGoing, interactive {
-            _ = InteractiveShell(session: session, notifier: notifier).run()
+            // A session at the prompt ends with 0 (Ctrl-D, quit); earlier script errors were shown.
+            succeeded = InteractiveShell(session: session, notifier: notifier).run() == 0
         } else if keepGoing, !hasScripts || options.interactive {
             keepGoing = finish(runner.run(DescriptorLines(descriptor: 0), source: "stdin"))
         }

@@ -72,7 +72,11 @@ public final class HistoryStore {
     private func load() {
         var status = stat()
         if stat(path, &status) != 0 {
-            if errno != ENOENT { warn("cannot read history file \(path): \(systemError())") }
+            if errno != ENOENT {
+                // ENOTDIR, EACCES…: it cannot be written either; say so once.
+                warn("cannot use history file \(path): \(systemError()); this session's history will not be saved")
+                writable = false
+            }
             return
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -80,11 +84,25 @@ public final class HistoryStore {
             writable = false
             return
         }
-        guard let contents = readWhole(path) else {
-            warn("cannot read history file \(path): \(systemError())")
+        guard let bytes = readBytes(path) else {
+            warn("cannot read history file \(path): \(systemError()); this session's history will not be saved")
+            writable = false
             return
         }
-        let lines = contents.split(separator: "\n", omittingEmptySubsequences: true)
+        // Damaged lines (invalid UTF-8, NUL bytes) are left out, with one warning.
+        var damaged = 0
+        var kept: [Substring] = []
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            guard !line.contains(0), let text = String(validating: line, as: UTF8.self) else {
+                damaged += 1
+                continue
+            }
+            kept.append(Substring(text))
+        }
+        if damaged > 0 {
+            warn("history file \(path) has \(damaged) damaged line\(damaged == 1 ? "" : "s") (not UTF-8 text); \(damaged == 1 ? "it was" : "they were") skipped")
+        }
+        let lines = kept
         entries = lines.suffix(Self.capacity).map(Self.decode)
         if lines.count > Self.capacity + Self.capacity / 10 { compact() }
     }
@@ -153,6 +171,11 @@ func systemError(_ code: Int32 = errno) -> String { String(cString: strerror(cod
 
 /// The whole file as text (invalid UTF-8 repaired), or nil when it cannot be read.
 func readWhole(_ path: String) -> String? {
+    readBytes(path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The whole file's bytes, or nil when it cannot be read.
+func readBytes(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
@@ -164,7 +187,7 @@ func readWhole(_ path: String) -> String? {
         if count == 0 { break }
         bytes.append(contentsOf: chunk[0..<count])
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
 }
 
 /// Writes all of `text`; false on any error.

@@ -44,9 +44,17 @@ enum Pager {
         }
         close(writeEnd)
         var status: Int32 = 0
-        while waitpid(process, &status, 0) < 0, errno == EINTR {}
+        var forwarded = false
+        while waitpid(process, &status, 0) < 0, errno == EINTR {
+            // SIGTERM or SIGHUP for the shell ends the pager too, so the shell can end.
+            if !forwarded, almanac_signal_count(SIGTERM) > 0 || almanac_signal_count(SIGHUP) > 0 {
+                kill(process, SIGTERM)
+                forwarded = true
+            }
+        }
         return true
     }
 }
 
+import CShims
 import Foundation

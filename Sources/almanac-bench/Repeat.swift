@@ -1,0 +1,36 @@
+import AlmanacCore
+import Foundation
+
+/// `--repeat OPERATION FILE N`: loads FILE once, then runs one operation N times and prints
+/// each time, for profiling one step under `perf record` without the rest of the benchmark.
+enum Repeat {
+    static func run(operation: String, path: String, times: Int) throws {
+        let request = LoadRequest(name: "stations", source: .file(path: path), model: StationModel.self)
+        let dataset = try DatasetLoader().load(request, progress: LoadProgress(), cancellation: .never)
+        _ = dataset.fields
+        _ = NameIndex.of(dataset)
+        let all = ResultSet.all([dataset])
+        let body: () throws -> Int
+        switch operation {
+        case "group": body = { try Ordering.group(all, by: ["countryTitle", "cityTitle"]).count }
+        case "sort": body = { try Ordering.sort(all, by: "stationTitle", descending: false).count }
+        case "filter-number": body = { try Filter.run(Queries.filter("point.latitude > 55"), on: all).count }
+        case "filter-equal": body = { try Filter.run(Queries.filter("countryTitle = Россия"), on: all).count }
+        case "search": body = { try Search.run("моск", in: [dataset]).count }
+        case "load": body = { try DatasetLoader().load(request, progress: LoadProgress(), cancellation: .never).count }
+        case "index": body = {
+            let copy = Dataset(name: dataset.name, model: dataset.model, document: dataset.document,
+                               extraction: Extraction(records: dataset.records, warnings: dataset.warnings, extras: dataset.extras),
+                               origin: dataset.origin)
+            return NameIndex.of(copy).count
+        }
+        default: throw BenchError("--repeat wants group, sort, filter-number, filter-equal, search, load or index")
+        }
+        for _ in 0..<times {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let count = try body()
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            print(String(format: "%@ %.3f ms (n=%d)", operation, milliseconds, count))
+        }
+    }
+}
