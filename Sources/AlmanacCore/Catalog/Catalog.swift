@@ -47,8 +47,11 @@ public final class Catalog: Sendable {
     /// The current contents of `name`, whether or not a reload is running.
     public func dataset(_ name: String) -> Dataset? { state.withLock { $0.entries[name.lowercased()]?.dataset } }
 
-    /// The load of `name` still running, if any.
-    public func activeLoad(_ name: String) -> ActiveLoad? { state.withLock { $0.entries[name.lowercased()]?.load } }
+    /// The load of `name` still running, if any. A cancelled load no longer counts, even in
+    /// the moment before its thread notices.
+    public func activeLoad(_ name: String) -> ActiveLoad? {
+        state.withLock { $0.entries[name.lowercased()]?.load }.flatMap { $0.isCancelled ? nil : $0 }
+    }
 
     /// Whether `name` is known (loaded, loading or failed).
     public func contains(_ name: String) -> Bool { state.withLock { $0.entries[name.lowercased()] != nil } }
@@ -58,7 +61,8 @@ public final class Catalog: Sendable {
         state.withLock { state in
             state.order.compactMap { name in
                 guard let entry = state.entries[name] else { return nil }
-                return DatasetStatus(name: name, dataset: entry.dataset, loading: entry.load?.progress.snapshot,
+                let running = entry.load.flatMap { $0.isCancelled ? nil : $0 }
+                return DatasetStatus(name: name, dataset: entry.dataset, loading: running?.progress.snapshot,
                                      failure: entry.lastFailure, source: entry.request.source)
             }
         }

@@ -9,8 +9,14 @@ import Darwin
 /// SIGBUS. Pages the parser has finished with are given back as it moves on (their lines
 /// counted first, for error messages), so memory stays near what is kept.
 enum FileContents {
-    /// Files larger than this are refused before reading.
-    static let maximumBytes = 64 << 30
+    /// Sources larger than this are refused: half the machine's memory (what is read is held
+    /// while it parses), and never more than 64 GiB.
+    static let maximumBytes: Int = {
+        let physical = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return physical > 0 ? min(64 << 30, physical / 2) : 64 << 30
+    }()
+
+    static var limitText: String { ByteSize.text(maximumBytes) }
 
     static func withBytes<Result>(
         of path: String, name: String, progress: LoadProgress, cancellation: Cancellation, lines: LineTracker,
@@ -25,7 +31,7 @@ enum FileContents {
         if type == S_IFDIR { throw .unreadable(path: name, reason: "is a directory, not a file") }
         if type == S_IFREG {
             let size = Int(status.st_size)
-            guard size <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(maximumBytes >> 30) GiB limit") }
+            guard size <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(limitText) limit (half the memory)") }
             progress.setBytes(done: 0, total: size)
             if size == 0 { return try body(UnsafeBufferPointer(start: nil, count: 0)) { _ in } }
             guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else {
@@ -74,7 +80,7 @@ enum FileContents {
             }
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<count])
-            guard data.count <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(maximumBytes >> 30) GiB limit") }
+            guard data.count <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(limitText) limit (half the memory)") }
             progress.setBytes(done: data.count)
         }
         progress.setBytes(done: 0, total: data.count)
@@ -87,5 +93,12 @@ enum FileContents {
         case EACCES: "permission denied"
         default: String(cString: strerror(code)).lowercased()
         }
+    }
+}
+
+/// Sizes in messages: `12 GiB`, `512 MiB`.
+enum ByteSize {
+    static func text(_ bytes: Int) -> String {
+        bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB"
     }
 }

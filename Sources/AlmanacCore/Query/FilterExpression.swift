@@ -85,11 +85,14 @@ extension FilterExpression {
 
     /// Parentheses and `not`s nest at most this deep; the parser recurses once per level.
     public static let maximumNesting = 64
+    /// At most this many conditions in one filter: evaluation recurses along and/or chains.
+    public static let maximumConditions = 256
 
     private struct Parser {
         let tokens: [FilterToken]
         var position = 0
         var depth = 0
+        var conditions = 0
 
         mutating func nest() throws(FilterSyntaxError) {
             depth += 1
@@ -162,6 +165,10 @@ extension FilterExpression {
                 throw FilterSyntaxError(message: "expected a value after '\(field) \(op.rawValue)'")
             }
             position += 1
+            conditions += 1
+            if conditions > FilterExpression.maximumConditions {
+                throw FilterSyntaxError(message: "more than \(FilterExpression.maximumConditions) conditions in one filter (the limit)")
+            }
             return .comparison(field: field, op: op, value: value.text)
         }
     }

@@ -4,6 +4,8 @@ public enum Suggestion {
     /// The candidate nearest to `word` (ignoring case), or nil when none is within
     /// a third of the word's length (at least 1, at most 3 edits).
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        // Nobody mistypes a hundred characters: don't spend time on long words.
+        guard word.utf8.count <= 64 else { return nil }
         let typed = Array(word.lowercased())
         let limit = max(1, min(3, typed.count / 3 + 1))
         var best: (candidate: String, distance: Int)?

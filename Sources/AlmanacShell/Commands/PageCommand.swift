@@ -25,8 +25,12 @@ public enum PageCommand: Command {
             case "first": page = 1
             case "last": page = pages
             default:
-                guard let number = Int(arguments[0]) else {
-                    throw arguments.usageError("a page is a number, next, prev, first or last — not '\(SafeText.escape(arguments[0]))'")
+                let text = arguments[0]
+                guard let number = Int(text) else {
+                    if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                        throw ShellError.invalid("there \(pages == 1 ? "is 1 page" : "are \(pages) pages"); page \(text) does not exist")
+                    }
+                    throw arguments.usageError("a page is a number, next, prev, first or last — not '\(SafeText.escape(text))'")
                 }
                 guard (1...pages).contains(number) else {
                     throw ShellError.invalid("there \(pages == 1 ? "is 1 page" : "are \(pages) pages"); page \(number) does not exist")

@@ -32,6 +32,7 @@ public struct Executor {
             guard !session.shouldQuit else { break }
             do {
                 let command = try session.commands.resolve(statement.words[0].text)
+                session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
                 try session.run(command, Arguments(Array(statement.words.dropFirst()), spec: command.spec))
                 session.output.endCommand()
             } catch {

@@ -62,6 +62,10 @@ public enum Launcher {
         }
         for message in notifier.takeMessages() where options.verbose { output.message(SafeText.escapeLines(message)) }
         output.flush()
+        if let failure = output.writeFailure {
+            output.message("almanac: results were lost: cannot write to standard output: \(failure.lowercased())")
+            return 1
+        }
         // Ended by a signal: the conventional 128 + its number (history is already on disk).
         if let signal = session.interruption.terminationSignal { return 128 + signal }
         if !interactive, session.interruption.interruptCount > 0 { return 128 + SIGINT }

@@ -23,6 +23,11 @@ public final class Output {
     public let errorIsTerminal: Bool
     /// When set, a command's output longer than the terminal goes through this pager.
     public var pager: String?
+    /// Machine formats printed on a terminal still must not send the data's control characters
+    /// to it: when set, results are escaped as they go out (line breaks kept).
+    public var escapesControlCharacters = false
+    /// Why writing results failed (a full disk, a closed descriptor), once it has.
+    public private(set) var writeFailure: String?
 
     public init(terminal: TerminalInfo, errorIsTerminal: Bool, sink: @escaping Sink) {
         self.terminal = terminal
@@ -32,10 +37,18 @@ public final class Output {
 
     /// The process's own standard output and error.
     public static func standard() -> Output {
-        Output(terminal: .current(), errorIsTerminal: isatty(2) == 1) { stream, text in
-            FileDescriptorWriter.write(text, to: stream == .output ? 1 : 2)
+        let output = Output(terminal: .current(), errorIsTerminal: isatty(2) == 1) { _, _ in }
+        output.writer = { [unowned output] stream, text in
+            if let failure = FileDescriptorWriter.write(text, to: stream == .output ? 1 : 2), stream == .output,
+               output.writeFailure == nil {
+                output.writeFailure = failure
+            }
         }
+        return output
     }
+
+    /// Set by `standard()`, which needs the instance to record failures.
+    private var writer: Sink?
 
     /// Appends `text` and a newline to the results.
     public func print(_ text: String = "") {
@@ -62,7 +75,7 @@ public final class Output {
             var lines = 0
             for byte in buffer.utf8 where byte == 0x0A { lines += 1 }
             if lines >= terminal.rows - 1 {
-                let text = buffer
+                let text = escapesControlCharacters ? SafeText.escapeLines(buffer) : buffer
                 buffer = ""
                 if Pager.show(text, command: pager) { return }
                 buffer = text
@@ -74,14 +87,18 @@ public final class Output {
     /// A message for the person (errors, warnings, notices), unbuffered, after any pending results.
     public func message(_ text: String) {
         flush()
-        sink(.error, text + "\n")
+        send(.error, text + "\n")
     }
 
     public func flush() {
         guard !buffer.isEmpty else { return }
-        let text = buffer
+        let text = escapesControlCharacters ? SafeText.escapeLines(buffer) : buffer
         buffer = ""
-        sink(.output, text)
+        send(.output, text)
+    }
+
+    private func send(_ stream: Stream, _ text: String) {
+        if let writer { writer(stream, text) } else { sink(stream, text) }
     }
 
     public func refreshTerminal() {
@@ -91,9 +108,11 @@ public final class Output {
 
 /// Writes all of a string to a descriptor, retrying short writes and interruptions.
 public enum FileDescriptorWriter {
-    public static func write(_ text: String, to descriptor: Int32) {
+    /// Returns why the write failed, or nil when all of it was written.
+    @discardableResult
+    public static func write(_ text: String, to descriptor: Int32) -> String? {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes -> String? in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -103,8 +122,9 @@ public enum FileDescriptorWriter {
                     // The reader is gone: end like `yes | head -1` does, silently.
                     almanac_signal_reraise_default(SIGPIPE)
                 }
-                return
+                return written < 0 ? String(cString: strerror(errno)) : "nothing was written"
             }
+            return nil
         }
     }
 }

@@ -315,6 +315,23 @@ final class PseudoTerminalSession {
         return exitStatus ?? -1
     }
 
+    /// The terminal's settings as the pseudo-terminal's master sees them (after the child
+    /// exited too): `c_lflag & ECHO`, `ICANON` tell whether it was left in cooked mode.
+    func terminalAttributes() -> termios? {
+        guard terminalOpen else { return nil }
+        var settings = termios()
+        return tcgetattr(master, &settings) == 0 ? settings : nil
+    }
+
+    /// Closes the master side without killing the child, as a terminal window closing does:
+    /// the kernel hangs up the terminal and sends SIGHUP to the child.
+    func hangUp() {
+        if terminalOpen {
+            terminalOpen = false
+            Glibc.close(master)
+        }
+    }
+
     /// An error that shows what the terminal showed; kills the child so nothing hangs.
     private func failure(_ message: String) -> HarnessError {
         drain()

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Loading from the network through the binary (HTTPLoadingTests covers the fetcher itself):
+/// only http and https, redirects included; credentials in a URL never printed back, on a
+/// pipe or on a terminal, in errors, listings or verbose summaries.
+@Suite("Network loads through the binary")
+struct NetworkSafetyTests {
+    let home: TemporaryHome
+
+    init() throws {
+        home = try TemporaryHome()
+    }
+
+    func run(_ commands: [String], verbose: Bool = false) throws -> PipeResult {
+        try PipeRun.run(["--no-rc"] + (verbose ? ["--verbose"] : []) + commands.flatMap { ["-c", $0] },
+                        environment: home.environment(), directory: home.root, timeout: .seconds(60))
+    }
+
+    @Test("ftp:// and other schemes are refused with one clear error", arguments: [
+        "ftp://127.0.0.1/species.json", "FTP://127.0.0.1/x", "file:///etc/passwd", "gopher://127.0.0.1/", "ftp://user:pw@127.0.0.1/x",
+    ])
+    func otherSchemes(url: String) throws {
+        let result = try run(["load x from \(url)", "datasets"])
+        #expect(result.status == 1, "\(result)")
+        let errors = result.stderr.lines
+        #expect(errors.count == 1 && errors[0].hasPrefix("-c:1: "), "one error line\n\(result)")
+        #expect(errors.first?.contains("http") == true, "the error says what is accepted\n\(result)")
+        #expect(!result.stdout.contains("\nx "), "no dataset x was made\n\(result)")
+        #expect(!result.stderr.contains(":pw@") && !result.stdout.contains(":pw@"))
+    }
+
+    @Test("a redirect to ftp:// is refused")
+    func redirectToFTP() throws {
+        let server = try SWAPIServer.get()
+        let result = try run(["load x from \(server.url("/redirect-ftp/"))", "datasets x"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("refused a redirect"), "\(result)")
+        #expect(result.stdout.contains("failed"), "\(result)")
+    }
+
+    @Test("credentials in a URL are never printed: errors, datasets, reloads, verbose summaries")
+    func credentialsOnPipes() throws {
+        let server = try SWAPIServer.get()
+        for (path, verbose) in [("/missing/", false), ("/missing/", true), ("/broken/", true), ("/species/", true), ("/nothing-here/", false)] {
+            let url = server.url(path, credentials: "user:secret")
+            let result = try run(["load x from \(url)", "datasets", "datasets x", "load x", "use x", "count"], verbose: verbose)
+            #expect(!result.stdout.contains("secret") && !result.stderr.contains("secret"), "\(path): \(result)")
+            #expect(!result.stdout.contains("user:") && !result.stderr.contains("user:"), "\(path): \(result)")
+            #expect(result.stdout.contains("127.0.0.1:\(server.port)"), "the URL is shown, without them: \(result)")
+        }
+        // Unreachable and malformed ones too.
+        for url in ["http://user:secret@127.0.0.1:1/species/", "http://user:secret@127.0.0.1:99999/", "http://user:secret@[bad/",
+                    "https://user:secret@127.0.0.1:1/"] {
+            let result = try run(["load x from \(url)", "datasets"])
+            #expect(!result.stdout.contains("secret") && !result.stderr.contains("secret"), "\(url): \(result)")
+        }
+    }
+
+    @Test("credentials are never shown on a terminal either: progress, messages, datasets")
+    func credentialsOnTerminal() throws {
+        let server = try SWAPIServer.get()
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 200)
+        try session.waitForPrompt()
+        for path in ["/species/", "/missing/", "/broken/"] {
+            let line = "load x\(path.dropFirst().dropLast()) from \(server.url(path, credentials: "user:secret"))"
+            try session.sendLine(line)
+            try session.waitFor(line + "\n")
+            let shown = try session.waitFor(session.currentPrompt, timeout: .seconds(30))
+            try session.waitUntilReady()
+            #expect(!shown.contains("secret"), "\(path): \(shown.visible)")
+        }
+        let listed = try session.enter("datasets")
+        #expect(!listed.contains("secret") && listed.contains("127.0.0.1:\(server.port)/species/"), "\(listed.visible)")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+}
