@@ -264,3 +264,22 @@ func failure(_ body: () throws -> Dataset) -> String {
         #expect(throws: LoadFailure.self) { try LoadSource.parse("file:///etc/passwd") }
     }
 }
+
+@Suite struct LineTrackerTests {
+    /// The word-at-a-time count agrees with counting byte by byte, wherever the stretches end.
+    @Test func countsLikeAByteLoop() {
+        let text = Array("ab\nцд\n\n{\"x\": \"Åland\"}\nlast line, no break é".utf8) + Array(repeating: UInt8(ascii: "z"), count: 37)
+        text.withUnsafeBufferPointer { bytes in
+            for step in 1...17 {
+                let tracker = LineTracker()
+                var end = 0
+                while end < bytes.count {
+                    end = min(bytes.count, end + step)
+                    tracker.advance(to: end, in: bytes)
+                    let reference = LineTracker().position(of: end, in: bytes)
+                    #expect(tracker.line == reference.line && tracker.column == reference.column, "step \(step) end \(end)")
+                }
+            }
+        }
+    }
+}

@@ -19,13 +19,6 @@ public struct JSONDocumentBuilder: JSONNodes {
         nodes.reserveCapacity(max(64, expectedBytes / 10))
         arena.reserveCapacity(max(256, expectedBytes / 3))
         values = InternTable(capacity: max(1024, expectedBytes / 256))
-        // Fresh memory costs a page fault per 4 KB page; large documents ask for 2 MB pages.
-        if expectedBytes >= 32 << 20 {
-            let nodeBytes = nodes.capacity * 8
-            let arenaBytes = arena.capacity
-            nodes.withUnsafeMutableBufferPointer { HugePages.advise(UnsafeMutableRawPointer($0.baseAddress), bytes: nodeBytes) }
-            arena.withUnsafeMutableBufferPointer { HugePages.advise(UnsafeMutableRawPointer($0.baseAddress), bytes: arenaBytes) }
-        }
     }
 
     public func finish() -> JSONDocument {
@@ -196,20 +189,6 @@ struct InternTable {
         }
         hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
         return hash ^ (hash >> 29)
-    }
-}
-
-/// Transparent huge pages for big buffers (the kernel here grants them on request only).
-enum HugePages {
-    static func advise(_ base: UnsafeMutableRawPointer?, bytes: Int) {
-        #if os(Linux)
-        guard let base else { return }
-        let huge = 2 << 20
-        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-        let end = (Int(bitPattern: base) + bytes) & ~(huge - 1)
-        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(pointer, end - start, MADV_HUGEPAGE)
-        #endif
     }
 }
 

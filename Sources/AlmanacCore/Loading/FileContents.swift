@@ -38,7 +38,6 @@ enum FileContents {
                 throw .unreadable(path: name, reason: "not enough memory for \(size) bytes")
             }
             defer { munmap(memory, size) }
-            HugePages.advise(memory, bytes: size)
             let base = memory.assumingMemoryBound(to: UInt8.self)
             // Read it all; a file that shrinks meanwhile simply ends early.
             var filled = 0
