@@ -255,11 +255,10 @@ struct ScaleRunner {
         add(CancelProbe.probe(id: "load", title: "load", duration: median("load")) { cancellation in
             _ = try DatasetLoader().load(request, progress: LoadProgress(), cancellation: cancellation)
         })
-        // The first search on a dataset builds its name index, which takes no Cancellation.
+        // The first search on a dataset scans while its name index builds in the background.
         let cold = Mutex<Dataset?>(nil)
-        add(CancelProbe.probe(id: "search.cold", title: "first search моск (builds the name index)",
+        add(CancelProbe.probe(id: "search.cold", title: "first search моск (index not built yet)",
                               duration: median("nameIndex") + median("search:моск"),
-                              note: "NameIndex.of takes no Cancellation",
                               prepare: { cold.withLock { $0 = freshCopy() } }) { cancellation in
             guard let copy = cold.withLock({ $0 }) else { return }
             _ = try Search.run("моск", in: [copy], cancellation: cancellation)
@@ -268,10 +267,9 @@ struct ScaleRunner {
             _ = try Search.run("моск", in: [dataset], cancellation: cancellation)
         })
         add(CancelProbe.probe(id: "fields", title: "fields inference (first filter)", duration: median("fields"),
-                              acceptsCancellation: false, note: "Dataset.fields takes no Cancellation",
-                              prepare: { cold.withLock { $0 = freshCopy() } }) { _ in
+                              prepare: { cold.withLock { $0 = freshCopy() } }) { cancellation in
             guard let copy = cold.withLock({ $0 }) else { return }
-            _ = copy.fields
+            _ = try copy.fields(cancellation: cancellation)
         })
         for (id, text) in [("filter:latitude", Queries.latitude), ("filter:country", Queries.country)] {
             guard let expression = try? Queries.filter(text) else { continue }

@@ -283,3 +283,31 @@ func failure(_ body: () throws -> Dataset) -> String {
         }
     }
 }
+
+/// Files larger than the read-ahead are read on a second thread while they are parsed.
+@Suite struct LargeFileTests {
+    let scratch = Scratch()
+
+    func bigArray(records: Int, tail: String = "]") -> String {
+        var text = "[\n"
+        for index in 0..<records {
+            text += "  {\"name\": \"record \(index) Привет\", \"value\": \(index).5, \"tags\": [\"a\", \"b\"]},\n"
+        }
+        text += "  {\"name\": \"last\"}\n" + tail
+        return text
+    }
+
+    @Test func aLargeFileLoadsWhileItIsRead() throws {
+        let path = scratch.file("big.json", bigArray(records: 300_000))
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int > FileContents.readAhead)
+        let dataset = try load("big", path)
+        #expect(dataset.count == 300_001)
+        #expect(dataset.name(of: 299_999) == "record 299999 Привет")
+    }
+
+    @Test func anErrorAtTheEndOfALargeFileSaysWhere() throws {
+        let path = scratch.file("bad.json", bigArray(records: 300_000, tail: "}"))
+        let message = failure { try load("bad", path) }
+        #expect(message == "\(path):300003:1: expected ',' or ']', found '}'", "\(message)")
+    }
+}

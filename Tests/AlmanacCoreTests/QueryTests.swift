@@ -119,3 +119,16 @@ func filter(_ text: String, _ dataset: Dataset) throws -> ResultSet {
         #expect(Folding.fold("e\u{301}") == "e")
     }
 }
+
+@Suite struct ScanWithoutIndexTests {
+    /// While a large dataset's index builds, search scans; both must give the same answer.
+    @Test(arguments: ["моск", "united kingdom", "aland", "ав", "norge", "x"])
+    func scanningAgreesWithTheIndex(text: String) throws {
+        for dataset in [RealData.countries, RealData.stations] {
+            let indexed = try NameIndex.of(dataset).search(text)
+            let scanned = try NameIndex.scanWithoutIndex(dataset, text, cancellation: .never)
+            #expect(indexed.map(\.row) == scanned.map(\.row), "\(dataset.name) \(text)")
+            #expect(indexed.map(\.rank) == scanned.map(\.rank), "\(dataset.name) \(text)")
+        }
+    }
+}

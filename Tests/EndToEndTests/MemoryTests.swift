@@ -6,11 +6,11 @@ extension HeavyReliabilityTests {
 /// three times its size of resident memory, and a failed load of it gives back what it used.
 ///
 /// `ALMANAC_SKIP_MEMORY_TEST=1` skips this suite; `ALMANAC_MEMORY_TEST_MB` sets the size
-/// (default 100 MB, which CI runs; 340 MB on demand — it takes about a minute in a debug build).
+/// (default 340 MB, as the issue asks, which CI runs: about a minute in a debug build).
 @Suite("Memory with a large file", .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["ALMANAC_SKIP_MEMORY_TEST"] != "1", "ALMANAC_SKIP_MEMORY_TEST=1"))
 struct MemoryTests {
-    static let megabytes = Int(ProcessInfo.processInfo.environment["ALMANAC_MEMORY_TEST_MB"] ?? "") ?? 100
+    static let megabytes = Int(ProcessInfo.processInfo.environment["ALMANAC_MEMORY_TEST_MB"] ?? "") ?? 340
 
     let home: TemporaryHome
 

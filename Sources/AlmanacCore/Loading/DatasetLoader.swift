@@ -43,21 +43,40 @@ public struct DatasetLoader: Sendable {
     func parse(_ source: LoadSource, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int) {
         switch source {
         case let .file(path):
-            let lines = LineTracker()
-            return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
-                                              lines: lines) { bytes, release throws(LoadFailure) in
-                var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
-                let report: JSONParser.Progress = { consumed throws(CancelledError) in
-                    progress.setBytes(done: consumed)
-                    release(consumed)
-                    try cancellation.checkpoint()
-                }
-                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines)
-                progress.setBytes(done: bytes.count)
-                return (builder.finish(), bytes.count)
+            do throws(LoadFailure) {
+                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, concurrently: true)
+            } catch .cancelled {
+                throw .cancelled
+            } catch .retry {
+                // The parser ran ahead of the reader, or the file changed while it was read:
+                // read it again, whole, before believing the error.
+                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, concurrently: false)
             }
         case let .url(url):
             return try http.fetchPages(from: url, progress: progress, cancellation: cancellation)
+        }
+    }
+
+    private func parseFile(at path: String, source: LoadSource, progress: LoadProgress, cancellation: Cancellation,
+                           concurrently: Bool) throws(LoadFailure) -> (JSONDocument, Int) {
+        let lines = LineTracker()
+        return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
+                                          lines: lines, concurrently: concurrently) { bytes, access throws(LoadFailure) in
+            var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
+            let report: JSONParser.Progress = { consumed throws(CancelledError) in
+                progress.setBytes(done: consumed)
+                try access.ensure(consumed)
+                access.release(consumed)
+                try cancellation.checkpoint()
+            }
+            do throws(LoadFailure) {
+                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines)
+            } catch {
+                if error != .cancelled, concurrently, !access.complete() { throw .retry }
+                throw error
+            }
+            progress.setBytes(done: bytes.count)
+            return (builder.finish(), bytes.count)
         }
     }
 

@@ -12,6 +12,8 @@ public enum LoadFailure: Error, Equatable, CustomStringConvertible {
     case network(source: String, message: String)
     /// The source was neither a readable path nor an http(s) URL.
     case unsupportedSource(String)
+    /// Internal: what was parsed was not all there yet; read again before judging.
+    case retry
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum LoadFailure: Error, Equatable, CustomStringConvertible {
         case let .shape(source, message): "\(source): \(message)"
         case let .network(source, message): "\(source): \(message)"
         case let .unsupportedSource(text): "cannot load from '\(text)': give a file path or an http(s) URL"
+        case .retry: "the file changed while it was read"
         }
     }
 }

@@ -1,27 +1,28 @@
 import CGlibc
+import Foundation
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// Every record's names, folded (no case, no diacritics) into two contiguous byte buffers:
-/// the primary name, and the other names search looks at. Searching is then a byte scan
-/// (memmem) instead of millions of String operations.
+/// Every record's names, folded (no case, no diacritics) into one contiguous byte buffer, row
+/// after row: the primary name, a NUL, the other names search looks at (each ended by 0x01),
+/// and 0x02. Searching is then byte work (memchr, memcmp) instead of millions of String
+/// operations, and checking a candidate row touches one place in memory.
 public struct NameIndex: Sendable {
-    /// Folded primary names, each followed by a NUL.
-    let primary: [UInt8]
-    /// Start of each row's primary name in `primary`.
-    let primaryStarts: [Int]
-    /// Folded other names, separated by 0x01 and ending each row with a NUL.
-    let secondary: [UInt8]
-    let secondaryStarts: [Int]
+    /// All rows' names, as described above.
+    let text: [UInt8]
+    /// Where each row starts in `text`; it runs to the next row's start.
+    let starts: [Int]
     /// Rows ordered by folded primary name, for prefix completion.
     let sortedRows: [Int]
     /// Rows by trigram, for words of three bytes or more.
     let trigrams: TrigramIndex
 
-    public var count: Int { primaryStarts.count }
+    public var count: Int { starts.count }
+
+    static let nameEnd: UInt8 = 0x00
+    static let otherNameEnd: UInt8 = 0x01
+    static let rowEnd: UInt8 = 0x02
 
     /// The index of `dataset`, built once and cached (the catalog builds it after each load).
     public static func of(_ dataset: Dataset) -> NameIndex {
@@ -39,75 +40,78 @@ public struct NameIndex: Sendable {
         dataset.isCached("name-index") || dataset.count <= Dataset.smallEnoughToWaitFor ? of(dataset) : nil
     }
 
+    /// Makes sure the index is being built, on a thread of its own, without waiting for it.
+    public static func buildInBackground(_ dataset: Dataset) {
+        _ = dataset.cached("name-index-started") {
+            let thread = Thread { _ = NameIndex.of(dataset) }
+            thread.name = "index \(dataset.name)"
+            thread.start()
+            return true
+        }
+    }
+
     init?(building dataset: Dataset, cancellation: Cancellation = .never) {
         let document = dataset.document
-        var primary: [UInt8] = []
-        var primaryStarts: [Int] = []
-        var secondary: [UInt8] = []
-        var secondaryStarts: [Int] = []
-        primary.reserveCapacity(dataset.count * 32)
-        primaryStarts.reserveCapacity(dataset.count)
-        secondaryStarts.reserveCapacity(dataset.count)
+        var text: [UInt8] = []
+        var starts: [Int] = []
+        text.reserveCapacity(dataset.count * 48)
+        starts.reserveCapacity(dataset.count)
         let nameKey = document.key(dataset.layout.nameField)
         let others = dataset.model.otherNameFields.map { dataset.compile(FieldPath($0)) }
         // Equal short strings share a node, and fold equally: fold each such node once.
         var folded: [UInt64: Range<Int>] = [:]
         var scratch: [UInt8] = []
-        func appendFolded(_ node: Int, to buffer: inout [UInt8], separator: UInt8) {
-            let word = document.nodes[node]
+        func append(node: Int, ending: UInt8) {
+            let word = document.node(node)
             if let known = folded[word] {
-                buffer.append(contentsOf: scratch[known])
+                text.append(contentsOf: scratch[known])
             } else {
                 let start = scratch.count
                 document.arena.withUnsafeBufferPointer { arena in
                     Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[document.textRange(at: node)]), to: &scratch)
                 }
-                // Separators cannot occur inside a name.
-                for index in start..<scratch.count where scratch[index] <= 1 { scratch[index] = 0x20 }
-                folded[word] = start..<scratch.count
-                buffer.append(contentsOf: scratch[start..<scratch.count])
+                // The separators cannot occur inside a name.
+                for index in start..<scratch.count where scratch[index] <= Self.rowEnd { scratch[index] = 0x20 }
+                if document.textRange(at: node).count <= JSONDocumentBuilder.internLimit { folded[word] = start..<scratch.count }
+                text.append(contentsOf: scratch[start...])
+                if document.textRange(at: node).count > JSONDocumentBuilder.internLimit { scratch.removeSubrange(start...) }
             }
-            buffer.append(separator)
+            text.append(ending)
+        }
+        func append(text value: String, ending: UInt8) {
+            text.append(contentsOf: Folding.fold(value).utf8.map { $0 <= Self.rowEnd ? 0x20 : $0 })
+            text.append(ending)
         }
         for row in 0..<dataset.count {
             if row & 0xFFF == 0, cancellation.isCancelled { return nil }
-            primaryStarts.append(primary.count)
+            starts.append(text.count)
             if let node = document.member(nameKey, of: dataset.records[row]), document.kind(at: node) == .string {
-                appendFolded(node, to: &primary, separator: 0)
+                append(node: node, ending: Self.nameEnd)
             } else {
-                primary.append(contentsOf: Folding.fold(dataset.name(of: row)).utf8)
-                primary.append(0)
+                append(text: dataset.name(of: row), ending: Self.nameEnd)
             }
-            secondaryStarts.append(secondary.count)
             for path in others {
                 dataset.forEachValue(of: path, row: row) { value in
                     if case let .node(node) = value, document.kind(at: node) == .string {
-                        appendFolded(node, to: &secondary, separator: 1)
+                        append(node: node, ending: Self.otherNameEnd)
                     } else {
-                        secondary.append(contentsOf: Folding.fold(dataset.text(of: value)).utf8.map { $0 <= 1 ? 0x20 : $0 })
-                        secondary.append(1)
+                        append(text: dataset.text(of: value), ending: Self.otherNameEnd)
                     }
                 }
             }
-            secondary.append(0)
+            text.append(Self.rowEnd)
         }
-        self.primary = primary
-        self.primaryStarts = primaryStarts
-        self.secondary = secondary
-        self.secondaryStarts = secondaryStarts
-        self.sortedRows = primary.withUnsafeBufferPointer { bytes in
-            (0..<primaryStarts.count).sorted { a, b in
-                Self.compare(bytes, primaryStarts[a], primaryStarts[b]) < 0
+        self.text = text
+        self.starts = starts
+        // strcmp stops at the NUL after each name.
+        self.sortedRows = text.withUnsafeBufferPointer { bytes in
+            (0..<starts.count).sorted { a, b in
+                strcmp(UnsafeRawPointer(bytes.baseAddress! + starts[a]).assumingMemoryBound(to: CChar.self),
+                       UnsafeRawPointer(bytes.baseAddress! + starts[b]).assumingMemoryBound(to: CChar.self)) < 0
             }
         }
-        guard let trigrams = TrigramIndex(rows: primaryStarts.count, texts: [(primary, primaryStarts), (secondary, secondaryStarts)],
-                                          cancellation: cancellation) else { return nil }
+        guard let trigrams = TrigramIndex(rows: starts.count, texts: [(text, starts)], cancellation: cancellation) else { return nil }
         self.trigrams = trigrams
-    }
-
-    private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int) -> Int32 {
-        strcmp(UnsafeRawPointer(bytes.baseAddress! + a).assumingMemoryBound(to: CChar.self),
-               UnsafeRawPointer(bytes.baseAddress! + b).assumingMemoryBound(to: CChar.self))
     }
 
     /// How well a row matched, best first.
@@ -116,61 +120,112 @@ public struct NameIndex: Sendable {
         public static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The folded words of a search, and the whole phrase.
+    struct Query {
+        let phrase: [UInt8]
+        let words: [[UInt8]]
+
+        init?(_ text: String) {
+            let folded = Folding.fold(text)
+            phrase = Array(folded.utf8)
+            words = folded.split(whereSeparator: { $0.isWhitespace }).map { Array($0.utf8) }
+            if words.isEmpty { return nil }
+        }
+
+        var longest: [UInt8] { words.max { $0.count < $1.count }! }
+    }
+
     /// Rows whose names contain every word of `text` (folded), with their rank. Row order.
     public func search(_ text: String, cancellation: Cancellation = .never) throws(CancelledError) -> [(row: Int, rank: Rank)] {
-        let phrase = Array(Folding.fold(text).utf8)
-        let words = Folding.fold(text).split(whereSeparator: { $0.isWhitespace }).map { Array($0.utf8) }
-        guard let longest = words.max(by: { $0.count < $1.count }), !longest.isEmpty else { return [] }
-        // Candidates: rows under the longest word's rarest trigrams, or, for a short word, rows
+        guard let query = Query(text) else { return [] }
+        let longest = query.longest
+        // Candidates: rows under every trigram of the longest word, or, for a short word, rows
         // where it occurs anywhere; then every word is checked in the row's own names.
-        let candidates: [Int]
-        if longest.count >= 3 {
-            candidates = trigrams.candidates(for: longest)
-        } else {
-            var found = Set<Int>()
-            try scan(primary, starts: primaryStarts, for: longest, into: &found, cancellation: cancellation)
-            try scan(secondary, starts: secondaryStarts, for: longest, into: &found, cancellation: cancellation)
-            candidates = found.sorted()
-        }
+        let candidates = longest.count >= 3 ? trigrams.candidates(for: longest) : try scan(for: longest, cancellation: cancellation)
         var results: [(row: Int, rank: Rank)] = []
         results.reserveCapacity(candidates.count)
         var cancelled = false
-        // The words, one after another, so one pointer serves them all.
-        let joinedWords = words.flatMap { $0 }
-        var wordRanges: [Range<Int>] = []
-        for word in words { wordRanges.append((wordRanges.last?.upperBound ?? 0)..<((wordRanges.last?.upperBound ?? 0) + word.count)) }
-        primary.withUnsafeBufferPointer { primary in
-            secondary.withUnsafeBufferPointer { secondary in
-                primaryStarts.withUnsafeBufferPointer { primaryStarts in
-                    secondaryStarts.withUnsafeBufferPointer { secondaryStarts in
-                        phrase.withUnsafeBufferPointer { phrase in
-                          joinedWords.withUnsafeBufferPointer { joined in
-                            let needles = wordRanges.map { UnsafeBufferPointer(rebasing: joined[$0]) }
-                            for (position, row) in candidates.enumerated() {
-                                if position & 0xFFF == 0, cancellation.isCancelled { cancelled = true; return }
-                                let name = Self.slice(primary, primaryStarts, row)
-                                if needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
-                                    let rank: Rank
-                                    if name.count == phrase.count, memcmp(name.baseAddress!, phrase.baseAddress!, phrase.count) == 0 {
-                                        rank = .exact
-                                    } else if name.count >= phrase.count, memcmp(name.baseAddress!, phrase.baseAddress!, phrase.count) == 0 {
-                                        rank = .prefix
-                                    } else {
-                                        rank = .contains
-                                    }
-                                    results.append((row, rank))
-                                    continue
-                                }
-                                let others = Self.slice(secondary, secondaryStarts, row)
-                                if needles.allSatisfy({ ByteSearch.contains(name, $0) || ByteSearch.contains(others, $0) }) {
-                                    results.append((row, .otherName))
-                                }
-                            }
-                          }
-                        }
-                    }
+        self.text.withUnsafeBufferPointer { text in
+            starts.withUnsafeBufferPointer { starts in
+                Self.match(query, rows: candidates) { row, check in
+                    let end = row + 1 < starts.count ? starts[row + 1] : text.count
+                    check(UnsafeBufferPointer(rebasing: text[starts[row]..<end]))
+                } report: { position, row, rank in
+                    if position & 0xFFF == 0, cancellation.isCancelled { cancelled = true; return false }
+                    if let rank { results.append((row, rank)) }
+                    return true
                 }
             }
+        }
+        if cancelled { throw CancelledError() }
+        return results
+    }
+
+    /// Checks `query` against each row's names (`names(row)`: name, NUL, other names) and
+    /// reports each row's rank, or nil when it does not match; stops when `report` says so.
+    static func match(_ query: Query, rows: some Sequence<Int>,
+                      names: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void,
+                      report: (_ position: Int, _ row: Int, _ rank: Rank?) -> Bool) {
+        let joined = query.words.flatMap { $0 }
+        var ranges: [Range<Int>] = []
+        for word in query.words { ranges.append((ranges.last?.upperBound ?? 0)..<((ranges.last?.upperBound ?? 0) + word.count)) }
+        query.phrase.withUnsafeBufferPointer { phrase in
+            joined.withUnsafeBufferPointer { joined in
+                let needles = ranges.map { UnsafeBufferPointer(rebasing: joined[$0]) }
+                for (position, row) in rows.enumerated() {
+                    var rank: Rank?
+                    names(row) { all in
+                        guard let base = all.baseAddress else { return }
+                        let nameLength = memchr(base, 0, all.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
+                        let name = UnsafeBufferPointer(rebasing: all[..<nameLength])
+                        if needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
+                            if name.count >= phrase.count, phrase.count == 0 || memcmp(base, phrase.baseAddress!, phrase.count) == 0 {
+                                rank = name.count == phrase.count ? .exact : .prefix
+                            } else {
+                                rank = .contains
+                            }
+                        } else {
+                            let others = UnsafeBufferPointer(rebasing: all[min(all.count, nameLength + 1)...])
+                            if needles.allSatisfy({ ByteSearch.contains(name, $0) || ByteSearch.contains(others, $0) }) { rank = .otherName }
+                        }
+                    }
+                    if !report(position, row, rank) { return }
+                }
+            }
+        }
+    }
+
+    /// Search without an index, folding each record's names as it goes: what search does while
+    /// a large dataset's index is still being built, so it never waits for that.
+    public static func scanWithoutIndex(_ dataset: Dataset, _ text: String, cancellation: Cancellation) throws(CancelledError) -> [(row: Int, rank: Rank)] {
+        guard let query = Query(text) else { return [] }
+        let document = dataset.document
+        let nameKey = document.key(dataset.layout.nameField)
+        let others = dataset.model.otherNameFields.map { dataset.compile(FieldPath($0)) }
+        var buffer: [UInt8] = []
+        func append(_ value: FieldValue, ending: UInt8) {
+            if case let .node(node) = value, document.kind(at: node) == .string {
+                document.arena.withUnsafeBufferPointer { arena in
+                    Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[document.textRange(at: node)]), to: &buffer)
+                }
+            } else {
+                buffer.append(contentsOf: Folding.fold(dataset.text(of: value)).utf8)
+            }
+            buffer.append(ending)
+        }
+        var results: [(row: Int, rank: Rank)] = []
+        var cancelled = false
+        match(query, rows: 0..<dataset.count) { row, check in
+            buffer.removeAll(keepingCapacity: true)
+            if let node = document.member(nameKey, of: dataset.records[row]) { append(.node(node), ending: 0) } else {
+                append(.text(dataset.name(of: row)), ending: 0)
+            }
+            for path in others { dataset.forEachValue(of: path, row: row) { append($0, ending: otherNameEnd) } }
+            buffer.withUnsafeBufferPointer { check($0) }
+        } report: { position, row, rank in
+            if position & 0x3FFF == 0, cancellation.isCancelled { cancelled = true; return false }
+            if let rank { results.append((row, rank)) }
+            return true
         }
         if cancelled { throw CancelledError() }
         return results
@@ -179,19 +234,19 @@ public struct NameIndex: Sendable {
     /// Rows whose primary name starts with `prefix` (folded), in name order.
     public func rows(withNamePrefix prefix: String, limit: Int = .max) -> [Int] {
         let wanted = Array(Folding.fold(prefix).utf8)
-        return primary.withUnsafeBufferPointer { bytes in
+        return text.withUnsafeBufferPointer { bytes in
             // Binary search for the first name not below the prefix.
             var low = 0
             var high = sortedRows.count
             while low < high {
                 let middle = (low + high) / 2
-                if Self.precedes(bytes, primaryStarts[sortedRows[middle]], wanted) { low = middle + 1 } else { high = middle }
+                if Self.precedes(bytes, starts[sortedRows[middle]], wanted) { low = middle + 1 } else { high = middle }
             }
             var rows: [Int] = []
             var index = low
             while index < sortedRows.count, rows.count < limit {
                 let row = sortedRows[index]
-                guard Self.hasPrefix(bytes, primaryStarts[row], wanted) else { break }
+                guard Self.hasPrefix(bytes, starts[row], wanted) else { break }
                 rows.append(row)
                 index += 1
             }
@@ -214,21 +269,11 @@ public struct NameIndex: Sendable {
         return true
     }
 
-    /// A row's text in one of the buffers, without its terminating NUL.
-    @inline(__always)
-    private static func slice(_ buffer: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<Int>, _ row: Int) -> UnsafeBufferPointer<UInt8> {
-        let start = starts[row]
-        let end = row + 1 < starts.count ? starts[row + 1] - 1 : buffer.count - 1
-        return UnsafeBufferPointer(start: buffer.baseAddress! + start, count: end - start)
-    }
-
-    /// Adds every row whose text in `buffer` contains `needle`.
-    private func scan(_ buffer: [UInt8], starts: [Int], for needle: [UInt8], into rows: inout Set<Int>,
-                      cancellation: Cancellation) throws(CancelledError) {
-        guard !buffer.isEmpty else { return }
+    /// Rows whose names contain `needle` anywhere (for words too short for trigrams).
+    private func scan(for needle: [UInt8], cancellation: Cancellation) throws(CancelledError) -> [Int] {
         var found: [Int] = []
         var cancelled = false
-        buffer.withUnsafeBufferPointer { hay in
+        text.withUnsafeBufferPointer { hay in
             needle.withUnsafeBufferPointer { pin in
                 var offset = 0
                 var steps = 0
@@ -252,6 +297,6 @@ public struct NameIndex: Sendable {
             }
         }
         if cancelled { throw CancelledError() }
-        rows.formUnion(found)
+        return found
     }
 }
