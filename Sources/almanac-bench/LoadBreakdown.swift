@@ -23,7 +23,7 @@ enum LoadBreakdown {
             marks.append((Clock.now(), Clock.cpu()))
             let document = builder.finish()
             marks.append((Clock.now(), Clock.cpu()))
-            let extraction = try StationModel.extract(from: document, source: path)
+            let extraction = try StationModel.extract(from: document, source: path, cancellation: .never)
             marks.append((Clock.now(), Clock.cpu()))
             let dataset = Dataset(name: "stations", model: StationModel.self, document: document, extraction: extraction,
                                   origin: LoadOrigin(source: path, bytes: bytes.count, seconds: 0))

@@ -2,7 +2,8 @@
 /// holds a list of objects.
 public enum RecordExtraction {
     /// Records of an array of objects, of API pages (`results`), or of NDJSON lines (several roots).
-    public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String) throws(LoadFailure) -> Extraction {
+    public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String,
+                               cancellation: Cancellation = .never) throws(LoadFailure) -> Extraction {
         let candidates = try candidateRecords(in: document, source: source, expecting: model.plural)
         var records: [Int] = []
         records.reserveCapacity(candidates.count)
@@ -10,6 +11,7 @@ public enum RecordExtraction {
         let specs = model.fieldSpecs.map { CompiledSpec($0, in: document) }
         let nameKey = document.key(model.nameField)
         for (offset, index) in candidates.enumerated() {
+            if offset & 0x3FFF == 0, cancellation.isCancelled { throw .cancelled }
             let number = offset + 1
             guard document.kind(at: index) == .object else {
                 warnings.append(LoadWarning(record: number, message: "skipped: expected an object, found \(document.kind(at: index).typeDescription)"))
@@ -46,21 +48,44 @@ public enum RecordExtraction {
     }
 
     /// Checks one record against the specs. Returns false when it must be skipped.
+    /// One pass over the record's members, each key matched against the specs' keys.
     static func check(
         _ record: Int, number: Int, specs: [CompiledSpec], nameKey: JSONDocument.Key, in document: JSONDocument,
         warnings: inout [LoadWarning]
     ) -> Bool {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: specs.count) { found in
+            found.initialize(repeating: -1)
+            return check(record, number: number, specs: specs, nameKey: nameKey, in: document, warnings: &warnings, found: found)
+        }
+    }
+
+    private static func check(
+        _ record: Int, number: Int, specs: [CompiledSpec], nameKey: JSONDocument.Key, in document: JSONDocument,
+        warnings: inout [LoadWarning], found: UnsafeMutableBufferPointer<Int>
+    ) -> Bool {
+        var child = record + 2
+        for _ in 0..<document.count(at: record) {
+            let word = document.node(child)
+            for (index, spec) in specs.enumerated() where found[index] < 0 {
+                let matches: Bool
+                switch spec.key {
+                case let .interned(node): matches = node == word
+                case let .long(text): matches = document.string(at: child) == text
+                case .absent: matches = false
+                }
+                if matches { found[index] = child + 1; break }
+            }
+            child = document.end(of: child + 1)
+        }
         var name: String?
         func recordName() -> String? {
-            if name == nil, let value = document.member(nameKey, of: record),
-               document.kind(at: value) == .string {
+            if name == nil, let value = document.member(nameKey, of: record), document.kind(at: value) == .string {
                 name = document.string(at: value)
             }
             return name
         }
-        for spec in specs {
-            let value = document.member(spec.key, of: record)
-            guard let value else {
+        for (index, spec) in specs.enumerated() {
+            guard found[index] >= 0 else {
                 if spec.spec.identity {
                     warnings.append(LoadWarning(record: number, name: recordName(), message: "skipped: it has no '\(spec.spec.key)'"))
                     return false
@@ -70,7 +95,7 @@ public enum RecordExtraction {
                 }
                 continue
             }
-            if let problem = problem(with: value, for: spec.spec, in: document) {
+            if let problem = problem(with: found[index], for: spec.spec, in: document) {
                 if spec.spec.identity {
                     warnings.append(LoadWarning(record: number, name: recordName(), message: "skipped: \(problem)"))
                     return false

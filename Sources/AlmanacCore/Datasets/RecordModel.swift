@@ -20,7 +20,7 @@ public protocol RecordModel: Sendable, SendableMetatype {
 
     /// The records of a parsed source. The default reads an array of objects, the `results`
     /// of API pages, or NDJSON lines, and checks `fieldSpecs`.
-    static func extract(from document: JSONDocument, source: String) throws(LoadFailure) -> Extraction
+    static func extract(from document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> Extraction
 
     /// The keys `show` finds a record by (`NOR`, `NO`; `9362`), upper-cased.
     static func identities(of record: JSONValue) -> [String]
@@ -52,8 +52,8 @@ extension RecordModel {
     public static var derivedFields: [DerivedField] { [] }
     public static var fieldSpecs: [FieldSpec] { [] }
 
-    public static func extract(from document: JSONDocument, source: String) throws(LoadFailure) -> Extraction {
-        try RecordExtraction.records(of: Self.self, in: document, source: source)
+    public static func extract(from document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> Extraction {
+        try RecordExtraction.records(of: Self.self, in: document, source: source, cancellation: cancellation)
     }
 
     public static func identities(of record: JSONValue) -> [String] { [] }

@@ -25,7 +25,7 @@ public struct DatasetLoader: Sendable {
         let (document, bytes) = try parse(request.source, progress: progress, cancellation: cancellation)
         if cancellation.isCancelled { throw .cancelled }
         let model = Self.model(for: request.model, shape: document)
-        let extraction = try model.extract(from: document, source: request.source.displayName)
+        let extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
         let origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
         return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin)
     }

@@ -14,7 +14,7 @@ extension StationModel {
         case (false, true): "arrivals only (to)"
         default: ""
         }
-        let others = station.cityId.flatMap { (dataset.extras as? Extras)?.rowsByCity[$0] }?.filter { $0 != row } ?? []
+        let others = station.cityId.map { rows(ofCity: $0, in: dataset) }?.filter { $0 != row } ?? []
         let country = links.country(named: station.countryTitle).map { $0.dataset.name(of: $0.row) }
         return RecordDetail(title: station.title, sections: [
             Section("Station", rows: [Row("Title", station.title), Row("Station id", String(station.id))]),

@@ -31,15 +31,27 @@ public enum StationModel: RecordModel {
         public var directions: [Directions]
         /// Node index of every city entry, with the list it came from.
         public var cities: [(node: Int, direction: Directions)]
-        /// Rows of the stations of each city id.
-        public var rowsByCity: [Int: [Int]]
+        /// Per row: the id of the station's city (Int.min when it has none).
+        public var cityOfRow: [Int]
+    }
+
+    /// The rows of the stations of the city `cityId` (computed once, when first asked).
+    public static func rows(ofCity cityId: Int, in dataset: Dataset) -> [Int] {
+        let byCity: [Int: [Int]] = dataset.cached("rows-by-city") {
+            var byCity: [Int: [Int]] = [:]
+            for (row, city) in ((dataset.extras as? Extras)?.cityOfRow ?? []).enumerated() where city != Int.min {
+                byCity[city, default: []].append(row)
+            }
+            return byCity
+        }
+        return byCity[cityId] ?? []
     }
 
     public static func directions(_ dataset: Dataset, _ row: Int) -> Directions {
         (dataset.extras as? Extras)?.directions[row] ?? []
     }
 
-    public static func extract(from document: JSONDocument, source: String) throws(LoadFailure) -> Extraction {
+    public static func extract(from document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> Extraction {
         guard document.roots.count == 1, let root = document.roots.first, document.kind(at: root) == .object,
               document.member("citiesFrom", of: root) != nil || document.member("citiesTo", of: root) != nil else {
             let found = document.roots.first.map { document.kind(at: $0).typeDescription } ?? "nothing"
@@ -49,7 +61,8 @@ public enum StationModel: RecordModel {
         var directions: [Directions] = []
         var cities: [(node: Int, direction: Directions)] = []
         var rowByStation: [Int: Int] = [:]
-        var rowsByCity: [Int: [Int]] = [:]
+        rowByStation.reserveCapacity(document.nodes.count / 40)
+        var cityOfRow: [Int] = []
         var warnings: [LoadWarning] = []
         let specs = fieldSpecs.map { RecordExtraction.CompiledSpec($0, in: document) }
         let nameKey = document.key(nameField)
@@ -64,6 +77,7 @@ public enum StationModel: RecordModel {
                 throw .shape(source: source, message: "'\(listName)' should be a list of cities; found \(document.kind(at: list).typeDescription)")
             }
             for (cityOffset, city) in document.elements(of: list).enumerated() {
+                if cityOffset & 0xFFF == 0, cancellation.isCancelled { throw .cancelled }
                 guard document.kind(at: city) == .object else {
                     warnings.append(LoadWarning(record: cityOffset + 1, message: "\(listName) entry skipped: expected a city object, found \(document.kind(at: city).typeDescription)"))
                     continue
@@ -91,14 +105,14 @@ public enum StationModel: RecordModel {
                     }
                     guard RecordExtraction.check(station, number: entry, specs: specs, nameKey: nameKey, in: document, warnings: &warnings) else { continue }
                     rowByStation[id] = records.count
-                    if let cityId { rowsByCity[cityId, default: []].append(records.count) }
+                    cityOfRow.append(cityId ?? Int.min)
                     records.append(station)
                     directions.append(direction)
                 }
             }
         }
         return Extraction(records: records, warnings: warnings,
-                          extras: Extras(directions: directions, cities: cities, rowsByCity: rowsByCity))
+                          extras: Extras(directions: directions, cities: cities, cityOfRow: cityOfRow))
     }
 
     public static func identities(of record: JSONValue) -> [String] {
