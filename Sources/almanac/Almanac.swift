@@ -76,6 +76,12 @@ struct Almanac: ParsableCommand {
 
     /// Bad usage exits 2, as shells do; ArgumentParser's own default would be 64.
     static func main() {
+        // Plain `almanac`, the usual way to open the prompt, has nothing to parse: skipping the
+        // parser saves most of the start-up (its reflection scans every protocol conformance
+        // of the static binary).
+        if CommandLine.arguments.count == 1 {
+            Glibc.exit(Launcher.run(LaunchOptions(), defaultDataDirectory: packageDataDirectory))
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
