@@ -13,6 +13,8 @@ public struct NameIndex: Sendable {
     let text: [UInt8]
     /// Where each row starts in `text`; it runs to the next row's start.
     let starts: [Int]
+    /// Where each row's name ends (its NUL), so checking a row needs no search for it.
+    let nameEnds: [Int]
     /// Rows ordered by folded primary name, for prefix completion.
     let sortedRows: [Int]
     /// Rows by trigram, for words of three bytes or more.
@@ -54,6 +56,8 @@ public struct NameIndex: Sendable {
         let document = dataset.document
         var text: [UInt8] = []
         var starts: [Int] = []
+        var nameEnds: [Int] = []
+        nameEnds.reserveCapacity(dataset.count)
         text.reserveCapacity(dataset.count * 48)
         starts.reserveCapacity(dataset.count)
         let nameKey = document.key(dataset.layout.nameField)
@@ -90,6 +94,7 @@ public struct NameIndex: Sendable {
             } else {
                 append(text: dataset.name(of: row), ending: Self.nameEnd)
             }
+            nameEnds.append(text.count - 1)
             for path in others {
                 dataset.forEachValue(of: path, row: row) { value in
                     if case let .node(node) = value, document.kind(at: node) == .string {
@@ -103,6 +108,7 @@ public struct NameIndex: Sendable {
         }
         self.text = text
         self.starts = starts
+        self.nameEnds = nameEnds
         // strcmp stops at the NUL after each name.
         self.sortedRows = text.withUnsafeBufferPointer { bytes in
             (0..<starts.count).sorted { a, b in
@@ -147,14 +153,16 @@ public struct NameIndex: Sendable {
         var cancelled = false
         self.text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
+              nameEnds.withUnsafeBufferPointer { nameEnds in
                 Self.match(query, rows: candidates) { row, check in
                     let end = row + 1 < starts.count ? starts[row + 1] : text.count
-                    check(UnsafeBufferPointer(rebasing: text[starts[row]..<end]))
+                    check(UnsafeBufferPointer(rebasing: text[starts[row]..<end]), nameEnds[row] - starts[row])
                 } report: { position, row, rank in
                     if position & 0xFFF == 0, cancellation.isCancelled { cancelled = true; return false }
                     if let rank { results.append((row, rank)) }
                     return true
                 }
+              }
             }
         }
         if cancelled { throw CancelledError() }
@@ -164,7 +172,7 @@ public struct NameIndex: Sendable {
     /// Checks `query` against each row's names (`names(row)`: name, NUL, other names) and
     /// reports each row's rank, or nil when it does not match; stops when `report` says so.
     static func match(_ query: Query, rows: some Sequence<Int>,
-                      names: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void,
+                      names: (Int, (UnsafeBufferPointer<UInt8>, _ nameLength: Int?) -> Void) -> Void,
                       report: (_ position: Int, _ row: Int, _ rank: Rank?) -> Bool) {
         let joined = query.words.flatMap { $0 }
         var ranges: [Range<Int>] = []
@@ -174,9 +182,10 @@ public struct NameIndex: Sendable {
                 let needles = ranges.map { UnsafeBufferPointer(rebasing: joined[$0]) }
                 for (position, row) in rows.enumerated() {
                     var rank: Rank?
-                    names(row) { all in
+                    names(row) { all, knownLength in
                         guard let base = all.baseAddress else { return }
-                        let nameLength = memchr(base, 0, all.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
+                        let nameLength = knownLength
+                            ?? memchr(base, 0, all.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
                         let name = UnsafeBufferPointer(rebasing: all[..<nameLength])
                         if needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
                             if name.count >= phrase.count, phrase.count == 0 || memcmp(base, phrase.baseAddress!, phrase.count) == 0 {
@@ -221,7 +230,7 @@ public struct NameIndex: Sendable {
                 append(.text(dataset.name(of: row)), ending: 0)
             }
             for path in others { dataset.forEachValue(of: path, row: row) { append($0, ending: otherNameEnd) } }
-            buffer.withUnsafeBufferPointer { check($0) }
+            buffer.withUnsafeBufferPointer { check($0, nil) }
         } report: { position, row, rank in
             if position & 0x3FFF == 0, cancellation.isCancelled { cancelled = true; return false }
             if let rank { results.append((row, rank)) }

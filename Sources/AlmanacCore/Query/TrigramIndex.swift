@@ -1,3 +1,4 @@
+import Foundation
 /// Which rows contain which three-byte sequences of their folded names: a search for a word
 /// of three bytes or more then only looks at the rows listed under its rarest trigram,
 /// instead of scanning every name.
@@ -82,26 +83,27 @@ struct TrigramIndex: Sendable {
             let lists = buckets.map { bucket in
                 UnsafeBufferPointer(rebasing: postings[Int(starts[bucket])..<Int(starts[bucket + 1])])
             }
-            var cursors = [Int](repeating: 0, count: lists.count)
+            // The two shortest lists, merged: the other trigrams rarely remove enough rows to
+            // pay for walking their long lists; the rows are checked against the text anyway.
             var rows: [Int] = []
             rows.reserveCapacity(lists[0].count)
-            outer: for row in lists[0] {
-                for list in 1..<lists.count {
-                    // Gallop to the first entry not below `row`.
-                    let other = lists[list]
-                    var low = cursors[list]
-                    var step = 1
-                    while low + step < other.count, other[low + step] < row { low += step; step <<= 1 }
-                    var high = min(other.count, low + step + 1)
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if other[middle] < row { low = middle + 1 } else { high = middle }
-                    }
-                    cursors[list] = low
-                    if low == other.count { break outer }
-                    if other[low] != row { continue outer }
+            guard lists.count > 1 else { return lists[0].map(Int.init) }
+            let first = lists[0]
+            let second = lists[1]
+            var i = 0
+            var j = 0
+            while i < first.count, j < second.count {
+                let a = first[i]
+                let b = second[j]
+                if a == b {
+                    rows.append(Int(a))
+                    i += 1
+                    j += 1
+                } else if a < b {
+                    i += 1
+                } else {
+                    j += 1
                 }
-                rows.append(Int(row))
             }
             return rows
         }
