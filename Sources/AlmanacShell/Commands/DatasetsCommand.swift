@@ -20,8 +20,7 @@ public enum DatasetsCommand: Command {
         if arguments.count == 1 {
             let name = arguments[0].lowercased()
             guard session.catalog.contains(name) else {
-                throw ShellError.invalid("unknown dataset '\(SafeText.escape(arguments[0]))'"
-                    + (Suggestion.closest(to: name, among: session.catalog.names).map { " — did you mean '\($0)'?" } ?? ""))
+                throw ShellError.unknownDataset(arguments[0], among: session.catalog.names)
             }
             statuses = statuses.filter { $0.name == name }
         }

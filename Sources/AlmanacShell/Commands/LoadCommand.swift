@@ -69,7 +69,7 @@ public enum LoadCommand: Command {
             if let warnings = LoadSummary.warnings(for: dataset) { session.output.message(warnings) }
             return true
         case let .failure(failure)?:
-            let kept = session.catalog.dataset(name).map { " — the previous contents stay (\($0.model.summary(of: $0)))" } ?? ""
+            let kept = session.keptContents(of: name)
             session.output.message("\(name): \(failure == .cancelled ? "load cancelled" : "load failed: \(SafeText.escape(failure.description))")\(kept)")
             return false
         case nil:

@@ -1,9 +1,17 @@
+import AlmanacCore
+
 /// Errors the command language reports, each worded for the person at the prompt.
 public enum ShellError: Error, Equatable, CustomStringConvertible {
     case unknownCommand(String, suggestion: String?)
     case usage(problem: String?, usage: String)
     case invalid(String)
     case syntax(TokenizeError)
+
+    /// `unknown dataset 'contries' — did you mean 'countries'?`
+    public static func unknownDataset(_ name: String, among names: [String]) -> ShellError {
+        .invalid("unknown dataset '\(SafeText.escape(name))'"
+            + (Suggestion.closest(to: name, among: names).map { " — did you mean '\($0)'?" } ?? " — 'datasets' lists them"))
+    }
 
     public var description: String {
         switch self {

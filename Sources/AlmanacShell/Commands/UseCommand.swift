@@ -27,8 +27,7 @@ public enum UseCommand: Command {
         let name = arguments[0].lowercased()
         if name != "all" {
             guard session.catalog.contains(name) else {
-                throw ShellError.invalid("unknown dataset '\(SafeText.escape(arguments[0]))'"
-                    + (Suggestion.closest(to: name, among: session.catalog.names).map { " — did you mean '\($0)'?" } ?? " — 'datasets' lists them"))
+                throw ShellError.unknownDataset(arguments[0], among: session.catalog.names)
             }
         }
         session.currentName = name

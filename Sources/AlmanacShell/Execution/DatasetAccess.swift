@@ -25,8 +25,7 @@ extension Session {
     /// The dataset `name`, waiting for its load when one is running.
     public func dataset(_ name: String) throws -> Dataset {
         guard catalog.contains(name) else {
-            throw ShellError.invalid("unknown dataset '\(SafeText.escape(name))'"
-                + (Suggestion.closest(to: name, among: catalog.names).map { " — did you mean '\($0)'?" } ?? " — 'datasets' lists them"))
+            throw ShellError.unknownDataset(name, among: catalog.names)
         }
         if let load = catalog.activeLoad(name) {
             try wait(for: load)
@@ -47,12 +46,16 @@ extension Session {
             if cancellation.isCancelled {
                 load.cancel()
                 bar.clear()
-                let kept = catalog.dataset(load.request.name).map { " — the previous contents stay (\($0.model.summary(of: $0)))" } ?? ""
-                throw ShellError.invalid("loading \(load.request.name) cancelled\(kept)")
+                throw ShellError.invalid("loading \(load.request.name) cancelled\(keptContents(of: load.request.name))")
             }
             notifier.wait(milliseconds: 50)
             if showBar { bar.update(load.progress.snapshot, width: output.terminal.columns) }
         }
+    }
+
+    /// ` — the previous contents stay (4,037 stations…)` after a load that did not replace them.
+    func keptContents(of name: String) -> String {
+        catalog.dataset(name).map { " — the previous contents stay (\($0.model.summary(of: $0)))" } ?? ""
     }
 
     /// The current result set, or every record of the datasets in scope.
