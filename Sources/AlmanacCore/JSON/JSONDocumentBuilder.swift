@@ -14,11 +14,18 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// Strings up to this many bytes are stored once however often they occur.
     static let internLimit = 64
 
-    public init(expectedBytes: Int = 0) {
+    /// Whether interned strings are written as ordinals (see `appendDetached`).
+    private let detached: Bool
+
+    /// `detached`: for a part of a text parsed on another thread, to be merged into the main
+    /// builder with `appendDetached`; its own nodes are not a document.
+    public init(expectedBytes: Int = 0, detached: Bool = false) {
         // Reserved but untouched capacity costs address space, not memory.
         nodes.reserveCapacity(max(64, expectedBytes / 10))
         arena.reserveCapacity(max(256, expectedBytes / 3))
-        values = InternTable(capacity: max(1024, expectedBytes / 256))
+        // About one distinct short string per kilobyte in the bundled files; more grows the table.
+        values = InternTable(capacity: max(1024, expectedBytes / 1024))
+        self.detached = detached
     }
 
     public func finish() -> JSONDocument {
@@ -37,16 +44,28 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// Appends a key of an object.
     @inline(__always)
     mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let payload = bytes.count <= Self.internLimit ? keys.payload(for: bytes, arena: &arena) : appendRaw(bytes)
-        nodes.append(UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift | payload)
+        guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
+        let (payload, ordinal) = keys.intern(bytes, arena: &arena)
+        nodes.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(ordinal) : Self.stringTag | payload)
     }
 
     /// Appends a string value, interning short ones.
     @inline(__always)
     mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let payload = bytes.count <= Self.internLimit ? values.payload(for: bytes, arena: &arena) : appendRaw(bytes)
-        nodes.append(UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift | payload)
+        guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
+        let (payload, ordinal) = values.intern(bytes, arena: &arena)
+        nodes.append(detached ? Self.ordinalTag | UInt64(ordinal) : Self.stringTag | payload)
     }
+
+    private mutating func appendString(raw bytes: UnsafeBufferPointer<UInt8>) {
+        nodes.append(Self.stringTag | appendRaw(bytes))
+    }
+
+    private static let stringTag = UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift
+    /// A detached builder's interned string: a tag no document uses, then the key flag and
+    /// the ordinal in the key or value table.
+    private static let ordinalTag: UInt64 = 4 << JSONDocument.tagShift
+    private static let keyFlag: UInt64 = 1 << 40
 
     mutating func appendNumber(_ literal: UnsafeBufferPointer<UInt8>, value: Double) {
         let payload = appendRaw(literal)
@@ -73,123 +92,66 @@ public struct JSONDocumentBuilder: JSONNodes {
 
     @inline(__always)
     mutating func closeContainer(at index: Int, count: Int) {
+        closeContainer(at: index, count: count, end: nodes.count)
+    }
+
+    /// Closes a container whose last nodes came from a detached part, which ends at `end`.
+    @inline(__always)
+    mutating func closeContainer(at index: Int, count: Int, end: Int) {
         nodes[index] |= UInt64(count)
-        nodes[index + 1] = UInt64(nodes.count)
+        nodes[index + 1] = UInt64(end)
+    }
+
+    /// Appends the nodes of a detached builder (which parsed the rest of the same text on
+    /// another thread) as if this builder had parsed them: its arena goes after this one,
+    /// each of its distinct interned strings is looked up once in this builder's tables (so
+    /// equal strings still share one node value), and its nodes are copied with offsets and
+    /// container ends moved. Returns the index its first node gets. The part ends the text,
+    /// and this builder takes no further text after it.
+    mutating func appendDetached(_ part: JSONDocumentBuilder) -> Int {
+        precondition(part.detached && !detached, "only a detached part merges into a main builder")
+        let base = nodes.count
+        let shift = UInt64(arena.count) << JSONDocument.lengthBits
+        arena.append(contentsOf: part.arena)
+        var keyPayloads = [UInt64](repeating: 0, count: part.keys.count)
+        part.keys.forEachEntry { hash, payload, ordinal in
+            keyPayloads[ordinal] = keys.adopt(hash: hash, payload: payload + shift, arena: arena)
+        }
+        // Values only need the text's payload here; the part's new ones are not added to
+        // this table, which the parse of one text no longer needs (the part ends the text).
+        var valuePayloads = [UInt64](repeating: 0, count: part.values.count)
+        part.values.forEachEntry { hash, payload, ordinal in
+            valuePayloads[ordinal] = values.existingPayload(hash: hash, payload: payload + shift, arena: arena) ?? payload + shift
+        }
+        nodes.reserveCapacity(base + part.nodes.count)
+        part.nodes.withUnsafeBufferPointer { source in
+            var index = 0
+            while index < source.count {
+                let node = source[index]
+                switch node >> JSONDocument.tagShift {
+                case 3:
+                    nodes.append(node + shift)
+                case 4:
+                    let ordinal = Int(node & 0xFFFF_FFFF)
+                    nodes.append(Self.stringTag | (node & Self.keyFlag != 0 ? keyPayloads[ordinal] : valuePayloads[ordinal]))
+                case 5:
+                    nodes.append(node + shift)
+                    index += 1
+                    nodes.append(source[index])
+                case 6, 7:
+                    nodes.append(node)
+                    index += 1
+                    nodes.append(source[index] + UInt64(base))
+                default:
+                    nodes.append(node)
+                }
+                index += 1
+            }
+        }
+        return base
     }
 
     mutating func addRoot(_ index: Int) { roots.append(index) }
-}
-
-/// Open-addressing table from short byte strings to their one copy in the arena. Each slot
-/// keeps the full hash beside the payload, so probing rarely touches the arena, and growing
-/// never rehashes bytes; a small direct-mapped cache in front answers the most frequent
-/// strings without touching the big table at all.
-struct InternTable {
-    /// Two words per slot: the hash, and the payload (offset and length) with the top bit set.
-    private var slots: [UInt64]
-    private var mask: Int
-    private var used = 0
-    /// Recently seen strings: hash and payload, indexed by the hash's low bits.
-    private var recent = [UInt64](repeating: 0, count: 2 * 512)
-
-    init(capacity: Int) {
-        var count = 16
-        while count < capacity * 2 { count <<= 1 }
-        slots = [UInt64](repeating: 0, count: count * 2)
-        mask = count - 1
-    }
-
-    private static let occupied: UInt64 = 1 << 63
-
-    /// The payload of `bytes` when it was interned, without adding it.
-    func existingPayload(for bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
-        let hash = Self.hash(bytes)
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = slots[2 * slot + 1]
-            if entry == 0 { return nil }
-            let payload = entry & ~Self.occupied
-            if slots[2 * slot] == hash, Self.matches(payload, bytes, arena) { return payload }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    @inline(__always)
-    mutating func payload(for bytes: UnsafeBufferPointer<UInt8>, arena: inout [UInt8]) -> UInt64 {
-        let hash = Self.hash(bytes)
-        let cached = Int(truncatingIfNeeded: hash) & 511
-        if recent[2 * cached] == hash, recent[2 * cached + 1] != 0 {
-            let payload = recent[2 * cached + 1] & ~Self.occupied
-            if Self.matches(payload, bytes, arena) { return payload }
-        }
-        if used * 2 >= mask + 1 { grow() }
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        let payload: UInt64
-        while true {
-            let entry = slots[2 * slot + 1]
-            if entry == 0 {
-                payload = UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count)
-                arena.append(contentsOf: bytes)
-                slots[2 * slot] = hash
-                slots[2 * slot + 1] = payload | Self.occupied
-                used += 1
-                break
-            }
-            if slots[2 * slot] == hash, Self.matches(entry & ~Self.occupied, bytes, arena) {
-                payload = entry & ~Self.occupied
-                break
-            }
-            slot = (slot + 1) & mask
-        }
-        recent[2 * cached] = hash
-        recent[2 * cached + 1] = payload | Self.occupied
-        return payload
-    }
-
-    @inline(__always)
-    private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: [UInt8]) -> Bool {
-        let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
-        guard length == bytes.count else { return false }
-        if length == 0 { return true }
-        let offset = Int(payload >> JSONDocument.lengthBits)
-        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, length) == 0 }
-    }
-
-    private mutating func grow() {
-        let old = slots
-        let count = (mask + 1) * 2
-        slots = [UInt64](repeating: 0, count: count * 2)
-        mask = count - 1
-        for index in stride(from: 0, to: old.count, by: 2) where old[index + 1] != 0 {
-            var slot = Int(truncatingIfNeeded: old[index]) & mask
-            while slots[2 * slot + 1] != 0 { slot = (slot + 1) & mask }
-            slots[2 * slot] = old[index]
-            slots[2 * slot + 1] = old[index + 1]
-        }
-    }
-
-    /// A fast multiplicative hash over 8-byte words.
-    @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        guard let base = bytes.baseAddress else { return hash }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(base[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        return hash ^ (hash >> 29)
-    }
 }
 
 #if canImport(Glibc)

@@ -31,17 +31,53 @@ public struct JSONParser {
     private var nextProgress = JSONParser.progressInterval
     private let progress: Progress?
     private var scratch: [UInt8] = []
+    /// The deepest nesting reached (relative to where a suffix parse started).
+    private var deepest = 0
+    private var split: JSONSplit?
+    /// Where the other thread's part starts, once it is known; `Int.max` otherwise.
+    private var splitPosition = Int.max
+    /// Closing the containers around a spliced part: its levels, and the next one to close.
+    private var unwinding: (suffix: JSONSplit.Suffix, base: Int, next: Int)?
 
     /// Parses one JSON text from `bytes` into `builder` and returns the index of its root.
+    ///
+    /// With a `split`, another thread may be parsing the rest of the text from a later
+    /// element of some array (see `JSONSplit`); reaching that element, this parser takes
+    /// over its nodes instead of parsing them again. The result is the same either way.
+    /// Throws `LoadFailure.retry` when the other part cannot fit the structure around it,
+    /// which only an invalid text can cause: parsing again without a split reports it.
     public static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
-        limits: Limits = Limits(), progress: Progress? = nil, lines: LineTracker = LineTracker()
+        limits: Limits = Limits(), progress: Progress? = nil, lines: LineTracker = LineTracker(), split: JSONSplit? = nil
     ) throws(LoadFailure) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
         }
         var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: lines)
+        parser.split = split
+        parser.splitPosition = split?.publishedPosition ?? .max
+        defer { split?.abandon() }
         return try parser.parseDocument(into: &builder)
+    }
+
+    /// Parses the rest of a text from `start`, an element of an array other than its first,
+    /// without knowing what encloses that array: the elements to its end, then the rest of
+    /// each enclosing container (an object or an array, as its closing bracket and its
+    /// members tell) until the text ends. `builder` must be detached.
+    static func parseSuffix(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, source: String, into builder: inout JSONDocumentBuilder,
+        limits: Limits = Limits(), progress: Progress? = nil
+    ) -> (levels: [JSONSplit.Level], deepest: Int)? {
+        guard let base = bytes.baseAddress, start > 0, start < bytes.count else { return nil }
+        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: LineTracker())
+        parser.position = start
+        parser.nextProgress = start + Self.progressInterval
+        do {
+            let levels = try parser.parseSuffix(into: &builder)
+            return (levels, parser.deepest)
+        } catch {
+            return nil
+        }
     }
 
     /// Parses newline-delimited JSON: one value per non-blank line.
@@ -101,12 +137,18 @@ public struct JSONParser {
     }
 
     private mutating func parseValueChecked(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
+        let index = builder.nodeCount
         do {
             return try parseValue(into: &builder)
         } catch let failure {
             switch failure {
             case let .syntax(reason, offset): throw .json(self.error(reason, at: offset))
             case .cancelled: throw .cancelled
+            case .spliced:
+                // Every container around the spliced part is closed, up to this root.
+                guard let unwinding, unwinding.next == unwinding.suffix.levels.count else { throw .retry }
+                return index
+            case .splitMismatch: throw .retry
             }
         }
     }
@@ -116,6 +158,11 @@ public struct JSONParser {
     private enum ParseFailure: Error {
         case syntax(JSONError.Reason, offset: Int)
         case cancelled
+        /// The other thread's part was taken in: each enclosing container closes as this
+        /// passes through it.
+        case spliced
+        /// The other part does not fit the containers it was meant to end (an invalid text).
+        case splitMismatch
     }
 
     private mutating func parseValue(into builder: inout JSONDocumentBuilder) throws(ParseFailure) -> Int {
@@ -143,34 +190,43 @@ public struct JSONParser {
         if position < count, base[position] == UInt8(ascii: "}") {
             position += 1
         } else {
-            while true {
-                skipWhitespace()
-                guard position < count else { throw .syntax(.unexpectedEnd(expected: "a key in quotes"), offset: position) }
-                guard base[position] == UInt8(ascii: "\"") else {
-                    throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
+            do throws(ParseFailure) {
+                while true {
+                    skipWhitespace()
+                    guard position < count else { throw .syntax(.unexpectedEnd(expected: "a key in quotes"), offset: position) }
+                    guard base[position] == UInt8(ascii: "\"") else {
+                        throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
+                    }
+                    try parseString(into: &builder, isKey: true)
+                    try parseColon()
+                    _ = try parseValue(into: &builder)
+                    members += 1
+                    skipWhitespace()
+                    guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or '}'"), offset: position) }
+                    let next = base[position]
+                    position += 1
+                    if next == UInt8(ascii: ",") { continue }
+                    if next == UInt8(ascii: "}") { break }
+                    position -= 1
+                    throw .syntax(.expected("',' or '}'", found: describeHere()), offset: position)
                 }
-                try parseString(into: &builder, isKey: true)
-                skipWhitespace()
-                guard position < count else { throw .syntax(.unexpectedEnd(expected: "':'"), offset: position) }
-                guard base[position] == UInt8(ascii: ":") else {
-                    throw .syntax(.expected("':'", found: describeHere()), offset: position)
-                }
-                position += 1
-                skipWhitespace()
-                _ = try parseValue(into: &builder)
-                members += 1
-                skipWhitespace()
-                guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or '}'"), offset: position) }
-                let next = base[position]
-                position += 1
-                if next == UInt8(ascii: ",") { continue }
-                if next == UInt8(ascii: "}") { break }
-                position -= 1
-                throw .syntax(.expected("',' or '}'", found: describeHere()), offset: position)
+            } catch .spliced {
+                try closeSpliced(container, .object, counted: members, into: &builder)
             }
         }
         builder.closeContainer(at: container, count: members)
         depth -= 1
+    }
+
+    @inline(__always)
+    private mutating func parseColon() throws(ParseFailure) {
+        skipWhitespace()
+        guard position < count else { throw .syntax(.unexpectedEnd(expected: "':'"), offset: position) }
+        guard base[position] == UInt8(ascii: ":") else {
+            throw .syntax(.expected("':'", found: describeHere()), offset: position)
+        }
+        position += 1
+        skipWhitespace()
     }
 
     private mutating func parseArray(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
@@ -182,33 +238,141 @@ public struct JSONParser {
         if position < count, base[position] == UInt8(ascii: "]") {
             position += 1
         } else {
-            while true {
-                skipWhitespace()
-                _ = try parseValue(into: &builder)
-                elements += 1
-                if position >= nextProgress { try reportProgress() }
-                skipWhitespace()
-                guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or ']'"), offset: position) }
-                let next = base[position]
-                position += 1
-                if next == UInt8(ascii: ",") { continue }
-                if next == UInt8(ascii: "]") { break }
-                position -= 1
-                throw .syntax(.expected("',' or ']'", found: describeHere()), offset: position)
+            do throws(ParseFailure) {
+                while true {
+                    skipWhitespace()
+                    if position == splitPosition { try splice(into: &builder) }
+                    _ = try parseValue(into: &builder)
+                    elements += 1
+                    if position >= nextProgress { try reportProgress(builder) }
+                    skipWhitespace()
+                    guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or ']'"), offset: position) }
+                    let next = base[position]
+                    position += 1
+                    if next == UInt8(ascii: ",") { continue }
+                    if next == UInt8(ascii: "]") { break }
+                    position -= 1
+                    throw .syntax(.expected("',' or ']'", found: describeHere()), offset: position)
+                }
+            } catch .spliced {
+                try closeSpliced(container, .array, counted: elements, into: &builder)
             }
         }
         builder.closeContainer(at: container, count: elements)
         depth -= 1
     }
 
+    // MARK: - Splitting with another thread
+
+    /// At the element where the other thread's part starts: take its nodes when it parsed
+    /// the rest of the text and fits here; otherwise go on alone.
+    private mutating func splice(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+        splitPosition = .max
+        guard let suffix = split?.waitForSuffix(), suffix.levels.count == depth,
+              depth + suffix.deepest <= limits.maximumDepth else { return }
+        let base = builder.appendDetached(suffix.builder)
+        suffix.builder = JSONDocumentBuilder()
+        split?.markSpliced()
+        unwinding = (suffix, base, 0)
+        position = count
+        throw .spliced
+    }
+
+    /// Closes a container the spliced part ends, with the members it added; passes the
+    /// unwinding on to the enclosing container.
+    private mutating func closeSpliced(_ container: Int, _ kind: JSONDocument.Kind, counted: Int,
+                                       into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+        guard var unwinding, unwinding.next < unwinding.suffix.levels.count else { throw .splitMismatch }
+        let level = unwinding.suffix.levels[unwinding.next]
+        guard level.kind == kind else { throw .splitMismatch }
+        // The element the split came in (the next one, at the innermost level) was not counted yet.
+        let total = counted + (unwinding.next == 0 ? 0 : 1) + level.count
+        builder.closeContainer(at: container, count: total, end: unwinding.base + level.end)
+        unwinding.next += 1
+        self.unwinding = unwinding
+        depth -= 1
+        throw .spliced
+    }
+
+    /// The suffix parse proper (see `parseSuffix(_:from:…)`): the innermost level is an
+    /// array whose next element starts here; each level's kind is learnt from its members
+    /// (a string followed by ':' is a key) or its closing bracket.
+    private mutating func parseSuffix(into builder: inout JSONDocumentBuilder) throws(ParseFailure) -> [JSONSplit.Level] {
+        var levels: [JSONSplit.Level] = []
+        var kind: JSONDocument.Kind? = .array
+        var items = 0
+        var expectingItem = true
+        while true {
+            while true {
+                if expectingItem {
+                    skipWhitespace()
+                    if kind == nil { kind = startsMember() ? .object : .array }
+                    if kind == .object {
+                        guard position < count, base[position] == UInt8(ascii: "\"") else {
+                            throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
+                        }
+                        try parseString(into: &builder, isKey: true)
+                        try parseColon()
+                    }
+                    _ = try parseValue(into: &builder)
+                    items += 1
+                    if position >= nextProgress { try reportProgress(builder) }
+                }
+                skipWhitespace()
+                guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or a closing bracket"), offset: position) }
+                let next = base[position]
+                position += 1
+                if next == UInt8(ascii: ",") {
+                    expectingItem = true
+                    continue
+                }
+                if next == UInt8(ascii: "]"), kind != .object { kind = .array; break }
+                if next == UInt8(ascii: "}"), kind != .array { kind = .object; break }
+                position -= 1
+                throw .syntax(.expected("',' or a closing bracket", found: describeHere()), offset: position)
+            }
+            levels.append(JSONSplit.Level(kind: kind ?? .array, count: items, end: builder.nodeCount))
+            skipWhitespace()
+            if position >= count { return levels }
+            // Back in the enclosing container, right after the member that held the one just closed.
+            depth = -levels.count
+            kind = nil
+            items = 0
+            expectingItem = false
+        }
+    }
+
+    /// Whether the text here is a string followed by ':' (an object's key).
+    private func startsMember() -> Bool {
+        guard position < count, base[position] == UInt8(ascii: "\"") else { return false }
+        var index = position + 1
+        while index < count, base[index] != UInt8(ascii: "\"") {
+            index += base[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        index += 1
+        while index < count, base[index] == 0x20 || base[index] == 0x0A || base[index] == 0x0D || base[index] == 0x09 { index += 1 }
+        return index < count && base[index] == UInt8(ascii: ":")
+    }
+
     @inline(__always)
     private mutating func enter() throws(ParseFailure) {
         depth += 1
+        if depth > deepest { deepest = depth }
         if depth > limits.maximumDepth { throw .syntax(.tooDeep(limit: limits.maximumDepth), offset: position) }
     }
 
-    private mutating func reportProgress() throws(ParseFailure) {
+    private mutating func reportProgress(_ builder: JSONDocumentBuilder) throws(ParseFailure) {
         nextProgress = position + Self.progressInterval
+        if let split {
+            split.publish(position: position, builder: builder)
+            // The other part's start is learnt here; once passed, it can no longer be used.
+            splitPosition = split.publishedPosition ?? .max
+            if position > splitPosition {
+                split.abandon()
+                splitPosition = .max
+                self.split = nil
+            }
+        }
         guard let progress else { return }
         do { try progress(position) } catch { throw .cancelled }
     }

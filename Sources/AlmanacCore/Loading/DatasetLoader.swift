@@ -57,20 +57,26 @@ public struct DatasetLoader: Sendable {
         }
     }
 
-    private func parseFile(at path: String, source: LoadSource, progress: LoadProgress, cancellation: Cancellation,
-                           concurrently: Bool) throws(LoadFailure) -> (JSONDocument, Int) {
+    /// `concurrently`: a large file is parsed on two cores, the thread that reads its second
+    /// half parsing it too (with `split`, or a split of its own).
+    func parseFile(at path: String, source: LoadSource, progress: LoadProgress, cancellation: Cancellation,
+                   concurrently: Bool, split: JSONSplit? = nil) throws(LoadFailure) -> (JSONDocument, Int) {
         let lines = LineTracker()
+        let split = concurrently && !Self.isLines(path) ? split ?? JSONSplit() : nil
+        let secondHalf: FileContents.SecondHalfWork? = split.map { split in
+            { bytes, middle, shouldStop in split.parseRest(of: bytes, from: middle, source: source.displayName, shouldStop: shouldStop) }
+        }
         return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
-                                          lines: lines, concurrently: concurrently) { bytes, access throws(LoadFailure) in
+                                          lines: lines, concurrently: concurrently, secondHalf: secondHalf) { bytes, access throws(LoadFailure) in
             var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
             let report: JSONParser.Progress = { consumed throws(CancelledError) in
-                progress.setBytes(done: consumed)
+                progress.setBytes(done: consumed + (split?.bytesParsed ?? 0))
                 try access.ensure(consumed)
                 access.release(consumed)
                 try cancellation.checkpoint()
             }
             do throws(LoadFailure) {
-                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines)
+                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines, split: split)
             } catch {
                 if error != .cancelled, concurrently, !access.complete() { throw .retry }
                 throw error
@@ -84,15 +90,14 @@ public struct DatasetLoader: Sendable {
     /// second value follows the first on a new line).
     static func parseFile(
         _ bytes: UnsafeBufferPointer<UInt8>, name: String, path: String, into builder: inout JSONDocumentBuilder,
-        progress: @escaping JSONParser.Progress, lines: LineTracker = LineTracker()
+        progress: @escaping JSONParser.Progress, lines: LineTracker = LineTracker(), split: JSONSplit? = nil
     ) throws(LoadFailure) {
-        let lowered = path.lowercased()
-        if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") {
+        if isLines(path) {
             _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress, lines: lines)
             return
         }
         do throws(LoadFailure) {
-            _ = try JSONParser.parse(bytes, source: name, into: &builder, progress: progress, lines: lines)
+            _ = try JSONParser.parse(bytes, source: name, into: &builder, progress: progress, lines: lines, split: split)
         } catch let failure {
             // A second value on a line of its own: NDJSON after all. The first pass gave back
             // nothing yet (the second value starts right after the first), unless the file
@@ -102,6 +107,12 @@ public struct DatasetLoader: Sendable {
             builder = JSONDocumentBuilder(expectedBytes: bytes.count)
             _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress, lines: lines)
         }
+    }
+
+    /// NDJSON by its extension.
+    static func isLines(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl")
     }
 
     /// Whether the text at `offset` begins an object on a line of its own (so the file is NDJSON).

@@ -33,9 +33,14 @@ enum FileContents {
     /// a parser that runs ahead can only fail, never misread.
     static let readAhead = 16 << 20
 
+    /// Work for the second thread once it has read the second half of a large file (which
+    /// starts at the given offset); it runs while the caller parses the first half, and
+    /// should return soon after the closure it gets says to stop.
+    typealias SecondHalfWork = (_ bytes: UnsafeBufferPointer<UInt8>, _ middle: Int, _ shouldStop: @escaping () -> Bool) -> Void
+
     static func withBytes<Result>(
         of path: String, name: String, progress: LoadProgress, cancellation: Cancellation, lines: LineTracker,
-        concurrently: Bool = true,
+        concurrently: Bool = true, secondHalf: SecondHalfWork? = nil,
         _ body: (UnsafeBufferPointer<UInt8>, Access) throws(LoadFailure) -> Result
     ) throws(LoadFailure) -> Result {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -57,37 +62,48 @@ enum FileContents {
             }
             defer { munmap(memory, size) }
             let base = memory.assumingMemoryBound(to: UInt8.self)
-            // The reading (and its page faults) runs on a second thread ahead of the parser:
-            // large files are read while they are parsed, on two cores.
-            let reader = FileReader(descriptor: descriptor, base: base, size: size, cancellation: cancellation)
-            if concurrently && size > readAhead {
-                reader.start()
-            } else {
-                reader.run()
-            }
-            defer {
-                reader.stop()
-                reader.waitUntilDone()
-            }
-            if !concurrently || size <= readAhead, let failure = reader.failure {
-                throw failure == ECANCELED ? .cancelled : .unreadable(path: name, reason: describe(failure))
-            }
-            let total = concurrently ? size : reader.filled.load(ordering: .acquiring)
-            let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: total)
             let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
             var released = 0
-            let access = Access(release: { consumed in
-                // Give back parsed pages, keeping a margin behind the parser; count their lines first.
-                let upTo = (max(0, consumed - (4 << 20)) / pageSize) * pageSize
-                if upTo > released {
-                    lines.advance(to: upTo, in: bytes)
-                    _ = madvise(memory + released, upTo - released, MADV_DONTNEED)
-                    released = upTo
+            func release(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int) -> Void {
+                { consumed in
+                    // Give back parsed pages, keeping a margin behind the parser; count their lines first.
+                    let upTo = (max(0, consumed - (4 << 20)) / pageSize) * pageSize
+                    if upTo > released {
+                        lines.advance(to: upTo, in: bytes)
+                        _ = madvise(memory + released, upTo - released, MADV_DONTNEED)
+                        released = upTo
+                    }
                 }
-            }, ensure: { position throws(CancelledError) in
-                try reader.wait(until: min(size, position + readAhead))
+            }
+            guard concurrently, size > readAhead else {
+                let reader = FileReader(descriptor: descriptor, base: base, range: 0..<size, cancellation: cancellation)
+                reader.read(upTo: size)
+                if let failure = reader.failure {
+                    throw failure == ECANCELED ? .cancelled : .unreadable(path: name, reason: describe(failure))
+                }
+                let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: reader.filled.load(ordering: .acquiring))
+                return try body(bytes, Access(release: release(bytes), ensure: { _ in }, complete: { true }))
+            }
+            // Large files are read on two cores: the second half by another thread (which
+            // may then go on to parse it), the first half here, as the parser needs it.
+            let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: size)
+            let middle = (size / 2 / pageSize) * pageSize
+            let first = FileReader(descriptor: descriptor, base: base, range: 0..<middle, cancellation: cancellation)
+            let second = FileReader(descriptor: descriptor, base: base, range: middle..<size, cancellation: cancellation)
+            second.start { [second] in
+                guard let secondHalf, second.isComplete else { return }
+                secondHalf(bytes, middle, { second.isStopped || cancellation.isCancelled })
+            }
+            defer {
+                second.stop()
+                second.waitUntilDone()
+            }
+            let access = Access(release: release(bytes), ensure: { position throws(CancelledError) in
+                let target = min(size, position + readAhead)
+                first.read(upTo: min(target, middle))
+                if target > middle { try second.wait(until: target) }
             }, complete: {
-                reader.isDone && reader.failure == nil && reader.filled.load(ordering: .acquiring) == size
+                first.isComplete && second.isComplete
             })
             do { try access.ensure(0) } catch { throw .cancelled }
             return try body(bytes, access)
@@ -125,57 +141,74 @@ enum FileContents {
     }
 }
 
-/// Reads a file into memory on a thread of its own, publishing how far it has come.
+/// Reads a range of a file into memory, on the calling thread or one of its own, publishing
+/// how far it has come.
 final class FileReader: @unchecked Sendable {
-    let filled = Atomic<Int>(0)
+    /// The offset up to which the range is read.
+    let filled: Atomic<Int>
     private let done = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
-
-    /// Nobody needs the rest: stop at the next chunk.
-    func stop() { stopped.store(true, ordering: .relaxed) }
     /// errno of a failed read (ECANCELED when cancelled), set before `done`.
     private(set) var failure: Int32?
     private let descriptor: Int32
     private let base: UnsafeMutablePointer<UInt8>
-    private let size: Int
+    private let range: Range<Int>
     private let cancellation: Cancellation
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
-    init(descriptor: Int32, base: UnsafeMutablePointer<UInt8>, size: Int, cancellation: Cancellation) {
+    init(descriptor: Int32, base: UnsafeMutablePointer<UInt8>, range: Range<Int>, cancellation: Cancellation) {
         self.descriptor = descriptor
         self.base = base
-        self.size = size
+        self.range = range
         self.cancellation = cancellation
+        filled = Atomic(range.lowerBound)
     }
 
+    /// Reading ended: all of the range, or early (a shorter file, a failure, a stop).
     var isDone: Bool { done.load(ordering: .acquiring) }
+    var isComplete: Bool { isDone && failure == nil && filled.load(ordering: .acquiring) == range.upperBound }
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-    func start() {
+    /// Nobody needs the rest: stop at the next chunk.
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// Reads the whole range on a thread of its own, then runs `then` there.
+    func start(then: @escaping () -> Void) {
         started = true
-        let thread = Thread { [self] in run() }
+        // The caller keeps what `then` uses alive until `waitUntilDone`.
+        nonisolated(unsafe) let then = then
+        let thread = Thread { [self] in
+            read(upTo: range.upperBound)
+            then()
+            finished.signal()
+        }
         thread.name = "read"
         thread.start()
     }
 
-    /// Reads it all (a file that shrinks meanwhile simply ends early).
-    func run() {
-        var position = 0
-        while position < size {
-            if cancellation.isCancelled { failure = ECANCELED; break }
-            if stopped.load(ordering: .relaxed) { break }
-            let count = read(descriptor, base + position, min(4 << 20, size - position))
+    /// Reads on the calling thread until `position` (a file that shrinks meanwhile simply ends early).
+    func read(upTo position: Int) {
+        var next = filled.load(ordering: .relaxed)
+        let end = min(position, range.upperBound)
+        while next < end, !isDone {
+            if cancellation.isCancelled { return finish(failure: ECANCELED) }
+            if isStopped { return finish() }
+            let count = pread(descriptor, base + next, min(4 << 20, range.upperBound - next), off_t(next))
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                failure = errno
-                break
+                return finish(failure: errno)
             }
-            if count == 0 { break }
-            position += count
-            filled.store(position, ordering: .releasing)
+            if count == 0 { return finish() }
+            next += count
+            filled.store(next, ordering: .releasing)
         }
+        if next >= range.upperBound { finish() }
+    }
+
+    private func finish(failure: Int32? = nil) {
+        if let failure { self.failure = failure }
         done.store(true, ordering: .releasing)
-        finished.signal()
     }
 
     /// Waits until `position` bytes are read, or reading ended.

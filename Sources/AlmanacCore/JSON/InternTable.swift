@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Open-addressing table from short byte strings to their one copy in the arena. Each slot
+/// keeps 32 bits of the hash beside the payload, so probing rarely touches the arena, and
+/// growing never rehashes bytes; a small direct-mapped cache in front answers the most
+/// frequent strings without touching the big table at all.
+///
+/// Every entry also has an ordinal, its number in insertion order: a builder parsing part of
+/// a text on another thread names its strings by ordinal, so that merging it into the main
+/// builder maps each distinct string once instead of hashing every occurrence again.
+struct InternTable {
+    /// Two words per slot: the hash's low 32 bits with the ordinal above them, and the
+    /// payload (offset and length) with the top bit set.
+    private var slots: [UInt64]
+    private var mask: Int
+    private(set) var count = 0
+    /// Recently seen strings: the same two words, indexed by the hash's low bits.
+    private var recent = [UInt64](repeating: 0, count: 2 * 512)
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [UInt64](repeating: 0, count: size * 2)
+        mask = size - 1
+    }
+
+    private static let occupied: UInt64 = 1 << 63
+    private static let hashMask: UInt64 = 0xFFFF_FFFF
+
+    /// The payload of `bytes` when it was interned, without adding it.
+    func existingPayload(for bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
+        lookup(hash: Self.hash(bytes) & Self.hashMask, bytes: bytes, arena: arena)
+    }
+
+    /// The payload of the text at `payload` in `arena` (whose `hash` another table kept)
+    /// when this table has it too.
+    func existingPayload(hash: UInt64, payload: UInt64, arena: [UInt8]) -> UInt64? {
+        arena.withUnsafeBufferPointer { whole in
+            lookup(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: whole), arena: arena)
+        }
+    }
+
+    private func lookup(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = slots[2 * slot + 1]
+            if entry == 0 { return nil }
+            let payload = entry & ~Self.occupied
+            if slots[2 * slot] & Self.hashMask == hash, Self.matches(payload, bytes, arena) { return payload }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private static func slice(_ payload: UInt64, of arena: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
+        let offset = Int(payload >> JSONDocument.lengthBits)
+        return UnsafeBufferPointer(rebasing: arena[offset..<(offset + length)])
+    }
+
+    /// The payload of the one copy of `bytes`, appending them to `arena` when new; and the
+    /// entry's ordinal.
+    @inline(__always)
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, arena: inout [UInt8]) -> (payload: UInt64, ordinal: Int) {
+        let hash = Self.hash(bytes) & Self.hashMask
+        let cached = Int(truncatingIfNeeded: hash) & 511
+        if recent[2 * cached] & Self.hashMask == hash, recent[2 * cached + 1] != 0 {
+            let payload = recent[2 * cached + 1] & ~Self.occupied
+            if Self.matches(payload, bytes, arena) { return (payload, Int(recent[2 * cached] >> 32)) }
+        }
+        let slot = find(hash: hash, bytes: bytes, arena: arena)
+        if slots[2 * slot + 1] == 0 {
+            fill(slot, hash: hash, payload: UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count))
+            arena.append(contentsOf: bytes)
+        }
+        recent[2 * cached] = slots[2 * slot]
+        recent[2 * cached + 1] = slots[2 * slot + 1]
+        return (slots[2 * slot + 1] & ~Self.occupied, Int(slots[2 * slot] >> 32))
+    }
+
+    /// The payload of the text at `payload` in `arena` (already there) in this table, adding
+    /// that payload when the text is new. For merging another table's entries by their hash.
+    mutating func adopt(hash: UInt64, payload: UInt64, arena: [UInt8]) -> UInt64 {
+        let slot = arena.withUnsafeBufferPointer { whole in
+            find(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: whole), arena: arena)
+        }
+        if slots[2 * slot + 1] == 0 { fill(slot, hash: hash & Self.hashMask, payload: payload) }
+        return slots[2 * slot + 1] & ~Self.occupied
+    }
+
+    /// The slot holding `bytes`, or the empty slot where they belong (growing first, so that
+    /// filling it keeps the table at most half full).
+    @inline(__always)
+    private mutating func find(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> Int {
+        if count * 2 >= mask + 1 { grow() }
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = slots[2 * slot + 1]
+            if entry == 0 { return slot }
+            if slots[2 * slot] & Self.hashMask == hash, Self.matches(entry & ~Self.occupied, bytes, arena) { return slot }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    @inline(__always)
+    private mutating func fill(_ slot: Int, hash: UInt64, payload: UInt64) {
+        slots[2 * slot] = hash | UInt64(count) << 32
+        slots[2 * slot + 1] = payload | Self.occupied
+        count += 1
+    }
+
+    /// Every entry's hash (32 bits), payload and ordinal, in slot order.
+    func forEachEntry(_ body: (_ hash: UInt64, _ payload: UInt64, _ ordinal: Int) -> Void) {
+        for slot in 0...mask where slots[2 * slot + 1] != 0 {
+            let word = slots[2 * slot]
+            body(word & Self.hashMask, slots[2 * slot + 1] & ~Self.occupied, Int(word >> 32))
+        }
+    }
+
+    @inline(__always)
+    private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: [UInt8]) -> Bool {
+        let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
+        guard length == bytes.count else { return false }
+        if length == 0 { return true }
+        let offset = Int(payload >> JSONDocument.lengthBits)
+        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, length) == 0 }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        let size = (mask + 1) * 2
+        slots = [UInt64](repeating: 0, count: size * 2)
+        mask = size - 1
+        for index in stride(from: 0, to: old.count, by: 2) where old[index + 1] != 0 {
+            var slot = Int(truncatingIfNeeded: old[index] & Self.hashMask) & mask
+            while slots[2 * slot + 1] != 0 { slot = (slot + 1) & mask }
+            slots[2 * slot] = old[index]
+            slots[2 * slot + 1] = old[index + 1]
+        }
+    }
+
+    /// A fast multiplicative hash over 8-byte words.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return hash }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(base[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 29)
+    }
+}
