@@ -175,10 +175,10 @@ import Testing
 
     @Test func aLargeFileLoadsOnTwoCoresAsItDoesOnOne() throws {
         let scratch = Scratch()
-        // Over the size from which a file is read (and parsed) on two threads.
+        // Over the size from which a file is parsed on two threads.
         var elements = ""
         var count = 0
-        while elements.utf8.count < FileContents.readAhead + (4 << 20) {
+        while elements.utf8.count < FileContents.secondThreadFrom + (1 << 20) {
             elements += "  {\"id\": \(count), \"name\": \"имя \(count % 1000)\", \"tags\": [\"a\", \"b\(count % 7)\"], \"x\": \(Double(count) / 8)},\n"
             count += 1
         }
@@ -223,7 +223,7 @@ import Testing
 
     static func parseFile(_ path: String, split: JSONSplit) throws(LoadFailure) -> (JSONDocument, Int) {
         try DatasetLoader().parseFile(at: path, source: .file(path: path), progress: LoadProgress(),
-                                      cancellation: .never, concurrently: true, split: split)
+                                      cancellation: .never, firstAttempt: true, split: split)
     }
 }
 

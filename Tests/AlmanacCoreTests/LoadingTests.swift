@@ -284,7 +284,7 @@ func failure(_ body: () throws -> Dataset) -> String {
     }
 }
 
-/// Files larger than the read-ahead are read on a second thread while they are parsed.
+/// Large files are mapped and parsed on two threads.
 @Suite struct LargeFileTests {
     let scratch = Scratch()
 
@@ -299,7 +299,7 @@ func failure(_ body: () throws -> Dataset) -> String {
 
     @Test func aLargeFileLoadsWhileItIsRead() throws {
         let path = scratch.file("big.json", bigArray(records: 300_000))
-        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int > FileContents.readAhead)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int > FileContents.secondThreadFrom)
         let dataset = try load("big", path)
         #expect(dataset.count == 300_001)
         #expect(dataset.name(of: 299_999) == "record 299999 Привет")
@@ -309,5 +309,48 @@ func failure(_ body: () throws -> Dataset) -> String {
         let path = scratch.file("bad.json", bigArray(records: 300_000, tail: "}"))
         let message = failure { try load("bad", path) }
         #expect(message == "\(path):300003:1: expected ',' or ']', found '}'", "\(message)")
+    }
+}
+
+/// A mapped file that shrinks while it is parsed (see `GuardedMapping`).
+@Suite struct GuardedMappingTests {
+    let scratch = Scratch()
+
+    @Test func pagesPastTheNewEndReadAsZerosAndTheGuardSaysSo() throws {
+        let path = scratch.file("shrinking.json", String(repeating: "[1, 2, 3],\n", count: 10_000))
+        let descriptor = open(path, O_RDWR)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let mapping = try #require(GuardedMapping(descriptor: descriptor, size: 110_000))
+        defer { mapping.close() }
+        #expect(mapping.bytes[0] == UInt8(ascii: "[") && !mapping.wasHit)
+        #expect(ftruncate(descriptor, 4096) == 0)
+        // Without the guard, this read past the new end is a SIGBUS that ends the process.
+        #expect(mapping.bytes[100_000] == 0)
+        #expect(mapping.wasHit)
+        #expect(mapping.bytes[1] == UInt8(ascii: "1"))
+    }
+
+    @Test func aFileThatShrinksWhileItIsParsedIsNotBelievedComplete() throws {
+        var text = "[\n"
+        for index in 0..<100_000 { text += "  {\"name\": \"record \(index)\"},\n" }
+        text += "  {\"name\": \"last\"}\n]\n"
+        let path = scratch.file("cut.json", text)
+        let descriptor = open(path, O_RDWR)
+        defer { close(descriptor) }
+        let (parsed, complete) = try FileContents.withBytes(of: path, name: "cut.json", progress: LoadProgress(), cancellation: .never,
+                                                          lines: LineTracker()) { bytes, access throws(LoadFailure) in
+            // Cut while the parser is at work: what it has not touched yet is gone.
+            _ = ftruncate(descriptor, off_t(text.utf8.count / 2))
+            var builder = JSONDocumentBuilder()
+            let parsed = (try? JSONParser.parse(bytes, source: "cut.json", into: &builder)) != nil
+            return (parsed, access.complete())
+        }
+        #expect(!parsed)
+        #expect(!complete, "the loader would believe an error made of zeros")
+        // A load reads it again and reports the real end.
+        let message = failure { try load("cut", path) }
+        #expect(message.contains("cut.json:"), "\(message)")
+        #expect(!message.contains("0x00"), "\(message)")
     }
 }

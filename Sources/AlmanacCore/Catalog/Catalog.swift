@@ -12,6 +12,9 @@ import Synchronization
 /// background thread and the catalog swaps it in whole when, and only when, the whole load
 /// succeeded; a failed or cancelled load leaves the previous contents in place.
 public final class Catalog: Sendable {
+    /// Stack for threads that parse: the parser recurses once per nesting level (512 at most).
+    static let parsingStackSize = 16 << 20
+
     /// Called on the loading thread when a load ends, whatever the outcome.
     public typealias Observer = @Sendable (LoadEvent) -> Void
 
@@ -91,11 +94,8 @@ public final class Catalog: Sendable {
             return (load, previous)
         }
         previous?.cancel()
-        let thread = Thread { [self] in self.run(load) }
         // Parsing recurses once per nesting level; give it room beyond the default.
-        thread.stackSize = 16 << 20
-        thread.name = "load \(request.name)"
-        thread.start()
+        BackgroundThread.start(name: "load \(request.name)", stackSize: Self.parsingStackSize) { [self] in self.run(load) }
         return load
     }
 

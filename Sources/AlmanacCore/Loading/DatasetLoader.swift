@@ -44,41 +44,40 @@ public struct DatasetLoader: Sendable {
         switch source {
         case let .file(path):
             do throws(LoadFailure) {
-                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, concurrently: true)
+                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: true)
             } catch .cancelled {
                 throw .cancelled
             } catch .retry {
-                // The parser ran ahead of the reader, or the file changed while it was read:
-                // read it again, whole, before believing the error.
-                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, concurrently: false)
+                // The file shrank while it was parsed, or the two halves did not fit together:
+                // read it again, whole, and parse it on one thread before believing the error.
+                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: false)
             }
         case let .url(url):
             return try http.fetchPages(from: url, progress: progress, cancellation: cancellation)
         }
     }
 
-    /// `concurrently`: a large file is parsed on two cores, the thread that reads its second
-    /// half parsing it too (with `split`, or a split of its own).
+    /// `firstAttempt`: the file is mapped, and a large one parsed on two cores (with `split`,
+    /// or a split of its own); otherwise it is read whole and parsed on one.
     func parseFile(at path: String, source: LoadSource, progress: LoadProgress, cancellation: Cancellation,
-                   concurrently: Bool, split: JSONSplit? = nil) throws(LoadFailure) -> (JSONDocument, Int) {
+                   firstAttempt: Bool, split: JSONSplit? = nil) throws(LoadFailure) -> (JSONDocument, Int) {
         let lines = LineTracker()
-        let split = concurrently && !Self.isLines(path) ? split ?? JSONSplit() : nil
+        let split = firstAttempt && !Self.isLines(path) ? split ?? JSONSplit() : nil
         let secondHalf: FileContents.SecondHalfWork? = split.map { split in
             { bytes, middle, shouldStop in split.parseRest(of: bytes, from: middle, source: source.displayName, shouldStop: shouldStop) }
         }
         return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
-                                          lines: lines, concurrently: concurrently, secondHalf: secondHalf) { bytes, access throws(LoadFailure) in
+                                          lines: lines, mapped: firstAttempt, secondHalf: secondHalf) { bytes, access throws(LoadFailure) in
             var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
             let report: JSONParser.Progress = { consumed throws(CancelledError) in
                 progress.setBytes(done: consumed + (split?.bytesParsed ?? 0))
-                try access.ensure(consumed)
                 access.release(consumed)
                 try cancellation.checkpoint()
             }
             do throws(LoadFailure) {
                 try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines, split: split)
             } catch {
-                if error != .cancelled, concurrently, !access.complete() { throw .retry }
+                if error != .cancelled, firstAttempt, !access.complete() { throw .retry }
                 throw error
             }
             progress.setBytes(done: bytes.count)

@@ -1,15 +1,19 @@
 import Foundation
 import Synchronization
+import CGlibc
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A file's bytes for parsing, read into memory of our own. Not mapped: another program
-/// that shortens the file while it loads would make reading a mapped page past the new end a
-/// SIGBUS. Pages the parser has finished with are given back as it moves on (their lines
-/// counted first, for error messages), so memory stays near what is kept.
+/// A file's bytes for parsing. A regular file is mapped, which costs a tenth of reading it
+/// into memory of our own (no copy, no fresh pages to clear); under a guard, because another
+/// program that shortens the file while it loads would make touching a mapped page past its
+/// new end a SIGBUS: the guard puts zeros there instead (never valid JSON) and says so, and
+/// the caller reads the file again, whole, before believing the error. Pages the parser has
+/// finished with are given back as it moves on (their lines counted first, for error
+/// messages), so memory stays near what is kept.
 enum FileContents {
     /// Sources larger than this are refused: half the machine's memory (what is read is held
     /// while it parses), and never more than 64 GiB.
@@ -20,27 +24,26 @@ enum FileContents {
 
     static var limitText: String { ByteSize.text(maximumBytes) }
 
-    /// What the body learns besides the bytes: give back parsed pages (`release`), wait for
-    /// bytes not read yet (`ensure`), and whether the bytes it saw were all there (`complete`,
-    /// for deciding, after an error, whether to read again before believing it).
+    /// Files from this size on get a second thread (`SecondHalfWork`).
+    static let secondThreadFrom = 2 << 20
+
+    /// What the body learns besides the bytes: give back parsed pages (`release`), and
+    /// whether the bytes it saw were the file's (`complete`: false when the file shrank
+    /// under its mapping, so an error should be checked by reading the file again).
     struct Access {
         let release: (Int) -> Void
-        let ensure: (Int) throws(CancelledError) -> Void
         let complete: () -> Bool
     }
 
-    /// Bytes beyond the reader's position are zero until read, and NUL is never valid JSON:
-    /// a parser that runs ahead can only fail, never misread.
-    static let readAhead = 16 << 20
-
-    /// Work for the second thread once it has read the second half of a large file (which
-    /// starts at the given offset); it runs while the caller parses the first half, and
-    /// should return soon after the closure it gets says to stop.
+    /// Work for a second thread on a file's bytes from the given offset near the middle (the
+    /// second half of the parse); it runs while the caller parses the first half, and should
+    /// return soon after the closure it gets says to stop.
     typealias SecondHalfWork = (_ bytes: UnsafeBufferPointer<UInt8>, _ middle: Int, _ shouldStop: @escaping () -> Bool) -> Void
 
+    /// `mapped`: false to read the file into memory instead, whole, before `body` runs.
     static func withBytes<Result>(
         of path: String, name: String, progress: LoadProgress, cancellation: Cancellation, lines: LineTracker,
-        concurrently: Bool = true, secondHalf: SecondHalfWork? = nil,
+        mapped: Bool = true, secondHalf: SecondHalfWork? = nil,
         _ body: (UnsafeBufferPointer<UInt8>, Access) throws(LoadFailure) -> Result
     ) throws(LoadFailure) -> Result {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -55,58 +58,26 @@ enum FileContents {
             guard size <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(limitText) limit (half the memory)") }
             progress.setBytes(done: 0, total: size)
             if size == 0 {
-                return try body(UnsafeBufferPointer(start: nil, count: 0), Access(release: { _ in }, ensure: { _ in }, complete: { true }))
+                return try body(UnsafeBufferPointer(start: nil, count: 0), Access(release: { _ in }, complete: { true }))
+            }
+            if mapped, let mapping = GuardedMapping(descriptor: descriptor, size: size) {
+                defer { mapping.close() }
+                let bytes = mapping.bytes
+                let second = size >= secondThreadFrom ? secondHalf.map { work in
+                    SecondThread { stopped in work(bytes, size / 2, { stopped() || cancellation.isCancelled }) }
+                } : nil
+                defer { second?.stopAndWait() }
+                let access = Access(release: releaser(mapping.start, bytes, lines), complete: { mapping.isIntact })
+                return try body(bytes, access)
             }
             guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else {
                 throw .unreadable(path: name, reason: "not enough memory for \(size) bytes")
             }
             defer { munmap(memory, size) }
             let base = memory.assumingMemoryBound(to: UInt8.self)
-            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-            var released = 0
-            func release(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int) -> Void {
-                { consumed in
-                    // Give back parsed pages, keeping a margin behind the parser; count their lines first.
-                    let upTo = (max(0, consumed - (4 << 20)) / pageSize) * pageSize
-                    if upTo > released {
-                        lines.advance(to: upTo, in: bytes)
-                        _ = madvise(memory + released, upTo - released, MADV_DONTNEED)
-                        released = upTo
-                    }
-                }
-            }
-            guard concurrently, size > readAhead else {
-                let reader = FileReader(descriptor: descriptor, base: base, range: 0..<size, cancellation: cancellation)
-                reader.read(upTo: size)
-                if let failure = reader.failure {
-                    throw failure == ECANCELED ? .cancelled : .unreadable(path: name, reason: describe(failure))
-                }
-                let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: reader.filled.load(ordering: .acquiring))
-                return try body(bytes, Access(release: release(bytes), ensure: { _ in }, complete: { true }))
-            }
-            // Large files are read on two cores: the second half by another thread (which
-            // may then go on to parse it), the first half here, as the parser needs it.
-            let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: size)
-            let middle = (size / 2 / pageSize) * pageSize
-            let first = FileReader(descriptor: descriptor, base: base, range: 0..<middle, cancellation: cancellation)
-            let second = FileReader(descriptor: descriptor, base: base, range: middle..<size, cancellation: cancellation)
-            second.start { [second] in
-                guard let secondHalf, second.isComplete else { return }
-                secondHalf(bytes, middle, { second.isStopped || cancellation.isCancelled })
-            }
-            defer {
-                second.stop()
-                second.waitUntilDone()
-            }
-            let access = Access(release: release(bytes), ensure: { position throws(CancelledError) in
-                let target = min(size, position + readAhead)
-                first.read(upTo: min(target, middle))
-                if target > middle { try second.wait(until: target) }
-            }, complete: {
-                first.isComplete && second.isComplete
-            })
-            do { try access.ensure(0) } catch { throw .cancelled }
-            return try body(bytes, access)
+            let filled = try readWhole(descriptor, into: base, count: size, name: name, cancellation: cancellation)
+            let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: filled)
+            return try body(bytes, Access(release: releaser(memory, bytes, lines), complete: { true }))
         }
         // A pipe or device: read it all, checking for cancellation while waiting.
         var data: [UInt8] = []
@@ -128,8 +99,41 @@ enum FileContents {
         }
         progress.setBytes(done: 0, total: data.count)
         return try data.withUnsafeBufferPointer { bytes throws(LoadFailure) in
-            try body(bytes, Access(release: { _ in }, ensure: { _ in }, complete: { true }))
+            try body(bytes, Access(release: { _ in }, complete: { true }))
         }
+    }
+
+    /// Gives back the pages before the parser's position, keeping a margin behind it; counts
+    /// their lines first.
+    private static func releaser(_ start: UnsafeMutableRawPointer, _ bytes: UnsafeBufferPointer<UInt8>,
+                                 _ lines: LineTracker) -> (Int) -> Void {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var released = 0
+        return { consumed in
+            let upTo = (max(0, consumed - (4 << 20)) / pageSize) * pageSize
+            if upTo > released {
+                lines.advance(to: upTo, in: bytes)
+                _ = madvise(start + released, upTo - released, MADV_DONTNEED)
+                released = upTo
+            }
+        }
+    }
+
+    /// Reads up to `count` bytes (fewer when the file shrank meanwhile); returns how many.
+    private static func readWhole(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, name: String,
+                             cancellation: Cancellation) throws(LoadFailure) -> Int {
+        var filled = 0
+        while filled < count {
+            if cancellation.isCancelled { throw .cancelled }
+            let read = pread(descriptor, base + filled, min(4 << 20, count - filled), off_t(filled))
+            if read < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .unreadable(path: name, reason: describe(errno))
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        return filled
     }
 
     static func describe(_ code: Int32) -> String {
@@ -141,87 +145,68 @@ enum FileContents {
     }
 }
 
-/// Reads a range of a file into memory, on the calling thread or one of its own, publishing
-/// how far it has come.
-final class FileReader: @unchecked Sendable {
-    /// The offset up to which the range is read.
-    let filled: Atomic<Int>
-    private let done = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
-    /// errno of a failed read (ECANCELED when cancelled), set before `done`.
-    private(set) var failure: Int32?
+/// A read-only private mapping of a whole file, guarded against the file shrinking (see
+/// `FileContents`). Nil when the file cannot be mapped or no guard is free: read it instead.
+final class GuardedMapping {
+    let start: UnsafeMutableRawPointer
+    let size: Int
+    private let guardNumber: Int32
     private let descriptor: Int32
-    private let base: UnsafeMutablePointer<UInt8>
-    private let range: Range<Int>
-    private let cancellation: Cancellation
-    private let finished = DispatchSemaphore(value: 0)
-    private var started = false
 
-    init(descriptor: Int32, base: UnsafeMutablePointer<UInt8>, range: Range<Int>, cancellation: Cancellation) {
+    init?(descriptor: Int32, size: Int) {
+        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else { return nil }
+        let guardNumber = almanac_guard_mapping(start, size)
+        guard guardNumber >= 0 else {
+            munmap(start, size)
+            return nil
+        }
+        self.start = start
+        self.size = size
+        self.guardNumber = guardNumber
         self.descriptor = descriptor
-        self.base = base
-        self.range = range
-        self.cancellation = cancellation
-        filled = Atomic(range.lowerBound)
     }
 
-    /// Reading ended: all of the range, or early (a shorter file, a failure, a stop).
-    var isDone: Bool { done.load(ordering: .acquiring) }
-    var isComplete: Bool { isDone && failure == nil && filled.load(ordering: .acquiring) == range.upperBound }
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: size)
+    }
 
-    /// Nobody needs the rest: stop at the next chunk.
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    /// Whether a SIGBUS hit the mapping (the file shrank) and zeros stood in for some pages.
+    var wasHit: Bool { almanac_guard_was_hit(guardNumber) != 0 }
 
-    /// Reads the whole range on a thread of its own, then runs `then` there.
-    func start(then: @escaping () -> Void) {
-        started = true
-        // The caller keeps what `then` uses alive until `waitUntilDone`.
-        nonisolated(unsafe) let then = then
-        let thread = Thread { [self] in
-            read(upTo: range.upperBound)
-            then()
+    /// Whether the bytes are still the file's: no page went missing, and it has the size it
+    /// was mapped with (a cut inside the last page leaves zeros there without a SIGBUS).
+    var isIntact: Bool {
+        var status = stat()
+        return !wasHit && fstat(descriptor, &status) == 0 && Int(status.st_size) == size
+    }
+
+    /// Once nothing reads the bytes any more.
+    func close() {
+        almanac_unguard_mapping(guardNumber)
+        munmap(start, size)
+    }
+}
+
+/// Work on a thread of its own that the caller stops and waits for, so that the memory the
+/// work reads outlives it.
+final class SecondThread: @unchecked Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts `work`, which gets a closure telling it to stop.
+    init(_ work: @escaping (_ stopped: @escaping () -> Bool) -> Void) {
+        // The caller keeps what `work` uses alive until `stopAndWait`.
+        nonisolated(unsafe) let work = work
+        // The work may parse, which recurses once per nesting level.
+        BackgroundThread.start(name: "second half", stackSize: Catalog.parsingStackSize) { [self] in
+            work { self.stopped.load(ordering: .relaxed) }
             finished.signal()
         }
-        thread.name = "read"
-        thread.start()
     }
 
-    /// Reads on the calling thread until `position` (a file that shrinks meanwhile simply ends early).
-    func read(upTo position: Int) {
-        var next = filled.load(ordering: .relaxed)
-        let end = min(position, range.upperBound)
-        while next < end, !isDone {
-            if cancellation.isCancelled { return finish(failure: ECANCELED) }
-            if isStopped { return finish() }
-            let count = pread(descriptor, base + next, min(4 << 20, range.upperBound - next), off_t(next))
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return finish(failure: errno)
-            }
-            if count == 0 { return finish() }
-            next += count
-            filled.store(next, ordering: .releasing)
-        }
-        if next >= range.upperBound { finish() }
-    }
-
-    private func finish(failure: Int32? = nil) {
-        if let failure { self.failure = failure }
-        done.store(true, ordering: .releasing)
-    }
-
-    /// Waits until `position` bytes are read, or reading ended.
-    func wait(until position: Int) throws(CancelledError) {
-        while filled.load(ordering: .acquiring) < position, !isDone {
-            try cancellation.checkpoint()
-            usleep(50)
-        }
-    }
-
-    /// The descriptor is closed and the memory unmapped after this returns.
-    func waitUntilDone() {
-        if started { finished.wait() }
+    func stopAndWait() {
+        stopped.store(true, ordering: .relaxed)
+        finished.wait()
     }
 }
 

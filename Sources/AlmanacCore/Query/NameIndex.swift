@@ -45,9 +45,7 @@ public struct NameIndex: Sendable {
     /// Makes sure the index is being built, on a thread of its own, without waiting for it.
     public static func buildInBackground(_ dataset: Dataset) {
         _ = dataset.cached("name-index-started") {
-            let thread = Thread { _ = NameIndex.of(dataset) }
-            thread.name = "index \(dataset.name)"
-            thread.start()
+            BackgroundThread.start(name: "index \(dataset.name)") { _ = NameIndex.of(dataset) }
             return true
         }
     }
