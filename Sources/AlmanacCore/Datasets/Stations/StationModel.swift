@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The stations of the ticketing service: an object `{"citiesFrom": [City], "citiesTo": [City]}`
 /// whose cities hold stations. One record per `stationId`; a station listed under both gets
 /// both directions.
@@ -52,67 +54,92 @@ public enum StationModel: RecordModel {
     }
 
     public static func extract(from document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> Extraction {
+        try extract(from: document, source: source, cancellation: cancellation, twoThreadsFrom: 1024)
+    }
+
+    /// `twoThreadsFrom`: the number of cities from which two threads scan them.
+    static func extract(from document: JSONDocument, source: String, cancellation: Cancellation,
+                        twoThreadsFrom: Int) throws(LoadFailure) -> Extraction {
         guard document.roots.count == 1, let root = document.roots.first, document.kind(at: root) == .object,
               document.member("citiesFrom", of: root) != nil || document.member("citiesTo", of: root) != nil else {
             let found = document.roots.first.map { document.kind(at: $0).typeDescription } ?? "nothing"
             throw .shape(source: source, message: "expected an object with 'citiesFrom' and 'citiesTo' lists of cities; found \(found)")
         }
-        var records: [Int] = []
-        var directions: [Directions] = []
-        var cities: [(node: Int, direction: Directions)] = []
-        var rowByStation: [Int: Int] = [:]
-        rowByStation.reserveCapacity(document.nodes.count / 40)
-        var cityOfRow: [Int] = []
-        var warnings: [LoadWarning] = []
-        let specs = fieldSpecs.map { RecordExtraction.CompiledSpec($0, in: document) }
-        let nameKey = document.key(nameField)
-        let stationsKey = document.key("stations")
-        let stationIdKey = document.key("stationId")
-        let cityIdKey = document.key("cityId")
-        var entry = 0
-
+        var cities: [CityEntry] = []
         for (listName, direction) in [("citiesFrom", Directions.from), ("citiesTo", Directions.to)] {
             guard let list = document.member(listName, of: root) else { continue }
             guard document.kind(at: list) == .array else {
                 throw .shape(source: source, message: "'\(listName)' should be a list of cities; found \(document.kind(at: list).typeDescription)")
             }
-            for (cityOffset, city) in document.elements(of: list).enumerated() {
-                if cityOffset & 0xFFF == 0, cancellation.isCancelled { throw .cancelled }
-                guard document.kind(at: city) == .object else {
-                    warnings.append(LoadWarning(record: cityOffset + 1, message: "\(listName) entry skipped: expected a city object, found \(document.kind(at: city).typeDescription)"))
-                    continue
-                }
-                cities.append((city, direction))
-                let cityId = document.member(cityIdKey, of: city).flatMap { document.kind(at: $0) == .number ? Int(exactly: document.number(at: $0)) : nil }
-                guard let stations = document.member(stationsKey, of: city), document.kind(at: stations) == .array else { continue }
-                var child = stations + 2
-                for _ in 0..<document.count(at: stations) {
-                    let station = child
-                    child = document.end(of: child)
-                    entry += 1
-                    guard document.kind(at: station) == .object else {
-                        warnings.append(LoadWarning(record: entry, message: "skipped: expected a station object, found \(document.kind(at: station).typeDescription)"))
-                        continue
-                    }
-                    guard let idNode = document.member(stationIdKey, of: station), document.kind(at: idNode) == .number,
-                          let id = Int(exactly: document.number(at: idNode)) else {
-                        _ = RecordExtraction.check(station, number: entry, specs: specs, nameKey: nameKey, in: document, warnings: &warnings)
-                        continue
-                    }
-                    if let row = rowByStation[id] {
-                        directions[row].insert(direction)
-                        continue
-                    }
-                    guard RecordExtraction.check(station, number: entry, specs: specs, nameKey: nameKey, in: document, warnings: &warnings) else { continue }
-                    rowByStation[id] = records.count
-                    cityOfRow.append(cityId ?? Int.min)
-                    records.append(station)
-                    directions.append(direction)
-                }
+            cities.reserveCapacity(cities.count + document.count(at: list))
+            for (offset, city) in document.elements(of: list).enumerated() {
+                cities.append(CityEntry(node: city, direction: direction, list: listName, offset: offset))
             }
         }
+        // Reading the stations and checking their fields is most of the work, and each city
+        // is on its own: two threads scan a half each; de-duplicating by id then goes in order.
+        let scanner = StationScanner(document: document, specs: fieldSpecs.map { RecordExtraction.CompiledSpec($0, in: document) },
+                                     nameKey: document.key(nameField), stationsKey: document.key("stations"),
+                                     stationIdKey: document.key("stationId"), cityIdKey: document.key("cityId"))
+        let halves = cities.count >= twoThreadsFrom ? Self.halves(of: cities, in: document) : [cities.indices]
+        let allCities = cities
+        var scans = [StationScanner.Scan](repeating: StationScanner.Scan(), count: halves.count)
+        scans.withUnsafeMutableBufferPointer { scans in
+            nonisolated(unsafe) let scans = scans
+            DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+                scans[half] = scanner.scan(allCities[halves[half]], cancellation: cancellation)
+            }
+        }
+        if scans.contains(where: \.cancelled) || cancellation.isCancelled { throw .cancelled }
+
+        var records: [Int] = []
+        var directions: [Directions] = []
+        var cityNodes: [(node: Int, direction: Directions)] = []
+        var rowByStation: [Int: Int] = [:]
+        rowByStation.reserveCapacity(document.nodes.count / 40)
+        var cityOfRow: [Int] = []
+        var warnings: [LoadWarning] = []
+        var entriesBefore = 0
+        for scan in scans {
+            var warningStart = 0
+            for entry in scan.entries {
+                let entryWarnings = scan.warnings[warningStart..<entry.warningEnd]
+                warningStart = entry.warningEnd
+                func addWarnings() {
+                    for var warning in entryWarnings {
+                        // Station warnings number entries from the start of the file; city ones count in their list.
+                        if entry.station >= 0 { warning.record += entriesBefore }
+                        warnings.append(warning)
+                    }
+                }
+                guard entry.station >= 0, entry.hasIdentity else {
+                    addWarnings()
+                    continue
+                }
+                if let row = rowByStation[entry.id] {
+                    directions[row].insert(entry.direction)
+                    continue
+                }
+                addWarnings()
+                guard entry.passed else { continue }
+                rowByStation[entry.id] = records.count
+                cityOfRow.append(entry.cityId)
+                records.append(entry.station)
+                directions.append(entry.direction)
+            }
+            entriesBefore += scan.stationEntries
+            cityNodes.append(contentsOf: scan.cities)
+        }
         return Extraction(records: records, warnings: warnings,
-                          extras: Extras(directions: directions, cities: cities, cityOfRow: cityOfRow))
+                          extras: Extras(directions: directions, cities: cityNodes, cityOfRow: cityOfRow))
+    }
+
+    /// The city entries in two halves of about the same size in the document.
+    private static func halves(of cities: [CityEntry], in document: JSONDocument) -> [Range<Int>] {
+        guard let first = cities.first, let last = cities.last else { return [cities.indices] }
+        let middle = (first.node + document.end(of: last.node)) / 2
+        let split = cities.firstIndex { $0.node >= middle } ?? cities.count
+        return [0..<split, split..<cities.count]
     }
 
     public static func identities(of record: JSONValue) -> [String] {
