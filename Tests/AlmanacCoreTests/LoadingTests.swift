@@ -297,7 +297,7 @@ func failure(_ body: () throws -> Dataset) -> String {
         return text
     }
 
-    @Test func aLargeFileLoadsWhileItIsRead() throws {
+    @Test func aLargeFileLoadsOnTwoThreads() throws {
         let path = scratch.file("big.json", bigArray(records: 300_000))
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int > FileContents.secondThreadFrom)
         let dataset = try load("big", path)

@@ -107,14 +107,26 @@ public struct NameIndex: Sendable {
         self.text = text
         self.starts = starts
         self.nameEnds = nameEnds
-        // strcmp stops at the NUL after each name.
-        self.sortedRows = text.withUnsafeBufferPointer { bytes in
-            (0..<starts.count).sorted { a, b in
-                strcmp(UnsafeRawPointer(bytes.baseAddress! + starts[a]).assumingMemoryBound(to: CChar.self),
-                       UnsafeRawPointer(bytes.baseAddress! + starts[b]).assumingMemoryBound(to: CChar.self)) < 0
+        // The two halves of the work, the rows in name order (for completion) and the trigram
+        // lists (for search), need only the text: they run side by side, on both cores.
+        let (allText, allStarts) = (text, starts)
+        nonisolated(unsafe) var sortedRows: [Int] = []
+        nonisolated(unsafe) var trigrams: TrigramIndex?
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                // strcmp stops at the NUL after each name.
+                sortedRows = allText.withUnsafeBufferPointer { bytes in
+                    (0..<allStarts.count).sorted { a, b in
+                        strcmp(UnsafeRawPointer(bytes.baseAddress! + allStarts[a]).assumingMemoryBound(to: CChar.self),
+                               UnsafeRawPointer(bytes.baseAddress! + allStarts[b]).assumingMemoryBound(to: CChar.self)) < 0
+                    }
+                }
+            } else {
+                trigrams = TrigramIndex(rows: allStarts.count, texts: [(allText, allStarts)], cancellation: cancellation)
             }
         }
-        guard let trigrams = TrigramIndex(rows: starts.count, texts: [(text, starts)], cancellation: cancellation) else { return nil }
+        guard let trigrams else { return nil }
+        self.sortedRows = sortedRows
         self.trigrams = trigrams
     }
 
