@@ -7,12 +7,15 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <malloc.h>
 
 const void *almanac_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
 }
 
 pid_t almanac_gettid(void) { return gettid(); }
+
+int almanac_malloc_trim(void) { return malloc_trim(0); }
 
 // Guards: a few ranges at once (one per concurrent load). The handler only reads atomics and
 // calls mmap, a system call, so it is safe in a signal handler.

@@ -1,3 +1,4 @@
+import AlmanacCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -120,8 +121,5 @@ struct Memory: Codable {
 /// Hands memory freed by earlier runs back to the system, so the next reading is not inflated
 /// by the allocator's free lists.
 func trimHeap() {
-    // glibc's malloc_trim, which the Glibc module does not export (malloc.h).
-    typealias Trim = @convention(c) (Int) -> Int32
-    guard let symbol = dlsym(nil, "malloc_trim") else { return }
-    _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    FreedMemory.giveBack()
 }

@@ -20,12 +20,18 @@ public struct DatasetLoader: Sendable {
 
     public init(http: HTTPFetcher = HTTPFetcher()) { self.http = http }
 
+    /// Loads of this many bytes or more return freed memory to the system when they end.
+    static let trimAfter = 16 << 20
+
     public func load(_ request: LoadRequest, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> Dataset {
         let start = Date()
         let (document, bytes) = try parse(request.source, progress: progress, cancellation: cancellation)
         if cancellation.isCancelled { throw .cancelled }
         let model = Self.model(for: request.model, shape: document)
         let extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
+        // A large load leaves tens of MB of freed temporaries (the parse's second half, the
+        // extraction's scans) inside malloc's heaps.
+        if bytes >= Self.trimAfter { FreedMemory.giveBack() }
         let origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
         return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin)
     }

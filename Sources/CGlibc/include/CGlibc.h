@@ -11,6 +11,9 @@ const void *almanac_memmem(const void *haystack, size_t haystack_length, const v
 // The calling thread's id, for per-thread priorities.
 pid_t almanac_gettid(void);
 
+// malloc_trim: hands the allocator's free memory back to the system.
+int almanac_malloc_trim(void);
+
 // Mapped files that may shrink while they are read. Touching a mapped page past a file's new
 // end raises SIGBUS; inside a guarded range the handler maps a page of zeros there instead
 // (zeros are never valid JSON, so the parse fails) and records the hit, so the reader can

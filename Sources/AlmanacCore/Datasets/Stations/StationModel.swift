@@ -83,11 +83,11 @@ public enum StationModel: RecordModel {
                                      stationIdKey: document.key("stationId"), cityIdKey: document.key("cityId"))
         let halves = cities.count >= twoThreadsFrom ? Self.halves(of: cities, in: document) : [cities.indices]
         let allCities = cities
-        var scans = [StationScanner.Scan](repeating: StationScanner.Scan(), count: halves.count)
+        var scans = halves.map { StationScanner.Scan(reservingFor: $0.count) }
         scans.withUnsafeMutableBufferPointer { scans in
             nonisolated(unsafe) let scans = scans
             DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-                scans[half] = scanner.scan(allCities[halves[half]], cancellation: cancellation)
+                scanner.scan(allCities[halves[half]], into: &scans[half], cancellation: cancellation)
             }
         }
         if scans.contains(where: \.cancelled) || cancellation.isCancelled { throw .cancelled }

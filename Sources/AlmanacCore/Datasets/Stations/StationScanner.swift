@@ -40,15 +40,21 @@ struct StationScanner: @unchecked Sendable {
         var cities: [(node: Int, direction: Directions)] = []
         var stationEntries = 0
         var cancelled = false
+
+        /// Room for the entries of `cities` city entries, allocated by the thread that makes
+        /// it: memory a worker thread allocates stays in its malloc arena after it is freed.
+        init(reservingFor cities: Int = 0) {
+            entries.reserveCapacity(cities * 2)
+            self.cities.reserveCapacity(cities)
+        }
     }
 
-    func scan(_ cities: ArraySlice<CityEntry>, cancellation: Cancellation) -> Scan {
-        var scan = Scan()
-        scan.entries.reserveCapacity(cities.count * 2)
+    /// Scans `cities` into `scan` (made with room for them by the caller).
+    func scan(_ cities: ArraySlice<CityEntry>, into scan: inout Scan, cancellation: Cancellation) {
         for (index, city) in cities.enumerated() {
             if index & 0xFFF == 0, cancellation.isCancelled {
                 scan.cancelled = true
-                return scan
+                return
             }
             guard document.kind(at: city.node) == .object else {
                 scan.warnings.append(LoadWarning(record: city.offset + 1, message: "\(city.list) entry skipped: expected a city object, found \(document.kind(at: city.node).typeDescription)"))
@@ -81,6 +87,5 @@ struct StationScanner: @unchecked Sendable {
                 scan.entries.append(entry)
             }
         }
-        return scan
     }
 }
