@@ -103,7 +103,7 @@ struct AlmanacBench {
                                      probeCancellation: probeCancellation && file.scale == scales.max(), log: log)
             let result = try runner.run(baseline: results.first { $0.file.scale == 1 })
             results.append(result)
-            trimHeap()
+            FreedMemory.giveBack()
         }
         let targets = Report.targets(results)
         let loadAfter = loadAverage()

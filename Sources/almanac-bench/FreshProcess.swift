@@ -30,7 +30,7 @@ enum LoadOnce {
         }
         let milliseconds = Clock.milliseconds(since: started)
         let memory = Memory.current()
-        trimHeap()
+        FreedMemory.giveBack()
         let trimmed = Memory.current()
         let report = Report(tool: decoder ? "JSONDecoder" : "almanac", milliseconds: milliseconds, records: records,
                             resident: memory.resident, residentTrimmed: trimmed.resident, peak: memory.peak)

@@ -1,4 +1,3 @@
-import AlmanacCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -118,8 +117,3 @@ struct Memory: Codable {
     }
 }
 
-/// Hands memory freed by earlier runs back to the system, so the next reading is not inflated
-/// by the allocator's free lists.
-func trimHeap() {
-    FreedMemory.giveBack()
-}

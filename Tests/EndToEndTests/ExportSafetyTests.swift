@@ -15,8 +15,7 @@ struct ExportSafetyTests {
 
     init() throws {
         home = try TemporaryHome()
-        folder = home.root + "/out"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try home.makeFolder("out")
     }
 
     func run(_ commands: [String], in directory: String? = nil) throws -> PipeResult {

@@ -14,8 +14,7 @@ struct ExportTests {
 
     init() throws {
         home = try TemporaryHome()
-        folder = home.root + "/out"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try home.makeFolder("out")
     }
 
     /// Runs the -c `commands` in the export folder.

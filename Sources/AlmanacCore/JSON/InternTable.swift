@@ -45,14 +45,8 @@ struct InternTable {
     }
 
     private func lookup(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = slots[2 * slot + 1]
-            if entry == 0 { return nil }
-            let payload = entry & ~Self.occupied
-            if slots[2 * slot] & Self.hashMask == hash, Self.matches(payload, bytes, arena) { return payload }
-            slot = (slot + 1) & mask
-        }
+        let entry = slots[2 * find(hash: hash, bytes: bytes, arena: arena) + 1]
+        return entry == 0 ? nil : entry & ~Self.occupied
     }
 
     private static func slice(_ payload: UInt64, of arena: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
@@ -71,6 +65,7 @@ struct InternTable {
             let payload = recent[2 * cached + 1] & ~Self.occupied
             if Self.matches(payload, bytes, arena) { return (payload, Int(recent[2 * cached] >> 32)) }
         }
+        growWhenHalfFull()
         let slot = find(hash: hash, bytes: bytes, arena: arena)
         if slots[2 * slot + 1] == 0 {
             fill(slot, hash: hash, payload: UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count))
@@ -84,6 +79,7 @@ struct InternTable {
     /// The payload of the text at `payload` in `arena` (already there) in this table, adding
     /// that payload when the text is new. For merging another table's entries by their hash.
     mutating func adopt(hash: UInt64, payload: UInt64, arena: [UInt8]) -> UInt64 {
+        growWhenHalfFull()
         let slot = arena.withUnsafeBufferPointer { whole in
             find(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: whole), arena: arena)
         }
@@ -91,11 +87,9 @@ struct InternTable {
         return slots[2 * slot + 1] & ~Self.occupied
     }
 
-    /// The slot holding `bytes`, or the empty slot where they belong (growing first, so that
-    /// filling it keeps the table at most half full).
+    /// The slot holding `bytes`, or the empty slot where they belong.
     @inline(__always)
-    private mutating func find(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> Int {
-        if count * 2 >= mask + 1 { grow() }
+    private func find(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> Int {
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[2 * slot + 1]
@@ -127,6 +121,12 @@ struct InternTable {
         if length == 0 { return true }
         let offset = Int(payload >> JSONDocument.lengthBits)
         return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, length) == 0 }
+    }
+
+    /// Before a fill: the table stays at most half full.
+    @inline(__always)
+    private mutating func growWhenHalfFull() {
+        if count * 2 >= mask + 1 { grow() }
     }
 
     private mutating func grow() {

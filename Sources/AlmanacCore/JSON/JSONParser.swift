@@ -201,14 +201,7 @@ public struct JSONParser {
                     try parseColon()
                     _ = try parseValue(into: &builder)
                     members += 1
-                    skipWhitespace()
-                    guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or '}'"), offset: position) }
-                    let next = base[position]
-                    position += 1
-                    if next == UInt8(ascii: ",") { continue }
-                    if next == UInt8(ascii: "}") { break }
-                    position -= 1
-                    throw .syntax(.expected("',' or '}'", found: describeHere()), offset: position)
+                    if try endsContainer(UInt8(ascii: "}"), expected: "',' or '}'") { break }
                 }
             } catch .spliced {
                 try closeSpliced(container, .object, counted: members, into: &builder)
@@ -216,6 +209,19 @@ public struct JSONParser {
         }
         builder.closeContainer(at: container, count: members)
         depth -= 1
+    }
+
+    /// After a member or element: consumes ',' (false, more follow) or `closer` (true).
+    @inline(__always)
+    private mutating func endsContainer(_ closer: UInt8, expected: String) throws(ParseFailure) -> Bool {
+        skipWhitespace()
+        guard position < count else { throw .syntax(.unexpectedEnd(expected: expected), offset: position) }
+        let next = base[position]
+        if next == UInt8(ascii: ",") || next == closer {
+            position += 1
+            return next == closer
+        }
+        throw .syntax(.expected(expected, found: describeHere()), offset: position)
     }
 
     @inline(__always)
@@ -245,14 +251,7 @@ public struct JSONParser {
                     _ = try parseValue(into: &builder)
                     elements += 1
                     if position >= nextProgress { try reportProgress(builder) }
-                    skipWhitespace()
-                    guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or ']'"), offset: position) }
-                    let next = base[position]
-                    position += 1
-                    if next == UInt8(ascii: ",") { continue }
-                    if next == UInt8(ascii: "]") { break }
-                    position -= 1
-                    throw .syntax(.expected("',' or ']'", found: describeHere()), offset: position)
+                    if try endsContainer(UInt8(ascii: "]"), expected: "',' or ']'") { break }
                 }
             } catch .spliced {
                 try closeSpliced(container, .array, counted: elements, into: &builder)
@@ -350,7 +349,7 @@ public struct JSONParser {
             index += base[index] == UInt8(ascii: "\\") ? 2 : 1
         }
         index += 1
-        while index < count, base[index] == 0x20 || base[index] == 0x0A || base[index] == 0x0D || base[index] == 0x09 { index += 1 }
+        while index < count, Self.isWhitespace(base[index]) { index += 1 }
         return index < count && base[index] == UInt8(ascii: ":")
     }
 
@@ -653,18 +652,19 @@ public struct JSONParser {
 
     // MARK: - Whitespace and errors
 
+    /// JSON's four whitespace bytes.
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     @inline(__always)
     private mutating func skipWhitespace() {
-        while position < count {
-            let byte = base[position]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-            position += 1
-        }
+        while position < count, Self.isWhitespace(base[position]) { position += 1 }
     }
 
     private func isDelimiter(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
-            || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+        Self.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
     }
 
     /// What sits at the position, for "expected X, found Y".

@@ -37,9 +37,6 @@ public final class JSONSplit: @unchecked Sendable {
         }
     }
 
-    /// Texts smaller than this are parsed by one thread: starting another costs more than it saves.
-    public static let minimumBytes = 8 << 20
-
     private let position = Atomic<Int>(-1)
     private let abandoned = Atomic<Bool>(false)
     private let parsed = Atomic<Int>(0)
@@ -165,9 +162,7 @@ public final class JSONSplit: @unchecked Sendable {
 
     private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var index = from
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-            index += 1
-        }
+        while index < bytes.count, JSONParser.isWhitespace(bytes[index]) { index += 1 }
         return index
     }
 }

@@ -12,7 +12,8 @@ public enum LoadFailure: Error, Equatable, CustomStringConvertible {
     case network(source: String, message: String)
     /// The source was neither a readable path nor an http(s) URL.
     case unsupportedSource(String)
-    /// Internal: what was parsed was not all there yet; read again before judging.
+    /// Internal: the bytes parsed may not have been the file's (it shrank under its mapping),
+    /// or the two halves of a split parse did not fit: read it again, whole, before judging.
     case retry
 
     public var description: String {

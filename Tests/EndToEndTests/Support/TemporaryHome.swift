@@ -52,6 +52,13 @@ final class TemporaryHome: Sendable {
         return absolute
     }
 
+    /// Makes the folder `name` inside `root` (an export destination, say); returns its path.
+    func makeFolder(_ name: String) throws -> String {
+        let folder = root + "/" + name
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// The file's text, or nil when it does not exist.
     func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -73,7 +73,7 @@ public enum StationModel: RecordModel {
             }
             cities.reserveCapacity(cities.count + document.count(at: list))
             for (offset, city) in document.elements(of: list).enumerated() {
-                cities.append(CityEntry(node: city, direction: direction, list: listName, offset: offset))
+                cities.append(CityEntry(node: city, direction: direction, offset: offset))
             }
         }
         // Reading the stations and checking their fields is most of the work, and each city

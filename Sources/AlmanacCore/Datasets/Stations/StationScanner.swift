@@ -1,10 +1,12 @@
 /// One city entry of `citiesFrom` or `citiesTo`.
 struct CityEntry: Sendable {
     var node: Int
+    /// `.from` for an entry of `citiesFrom`, `.to` for one of `citiesTo`.
     var direction: Directions
-    var list: String
     /// Its position in its list, from 0.
     var offset: Int
+
+    var list: String { direction == .from ? "citiesFrom" : "citiesTo" }
 }
 
 /// Reads the station entries of a run of cities and checks their fields, without deciding
