@@ -589,17 +589,17 @@ public struct JSONParser {
             position += 1
             if position < count, isDigit(base[position]) { throw numberError(start) }
         } else {
-            while position < count, isDigit(base[position]) {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[position] - 48); digits += 1 } else { exponent += 1 }
+            while let digit = digit(at: position) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); digits += 1 } else { exponent += 1 }
                 position += 1
             }
         }
         if position < count, base[position] == UInt8(ascii: ".") {
             position += 1
             guard position < count, isDigit(base[position]) else { throw numberError(start) }
-            while position < count, isDigit(base[position]) {
+            while let digit = digit(at: position) {
                 if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(base[position] - 48)
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
                     if mantissa != 0 { digits += 1 }
                     exponent -= 1
                 }
@@ -616,8 +616,8 @@ public struct JSONParser {
             }
             guard position < count, isDigit(base[position]) else { throw numberError(start) }
             var written = 0
-            while position < count, isDigit(base[position]) {
-                if written < 100_000 { written = written * 10 + Int(base[position] - 48) } else { exact = false }
+            while let digit = digit(at: position) {
+                if written < 100_000 { written = written * 10 + Int(digit) } else { exact = false }
                 position += 1
             }
             exponent += exponentNegative ? -written : written
@@ -637,6 +637,17 @@ public struct JSONParser {
 
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
+
+    /// The digit at `index`, from one read of its byte. A mapped file can change under the
+    /// parser (another program cuts or rewrites it: the guard then puts zeros where its pages
+    /// were), so a byte checked and then read again may differ; arithmetic on the second read
+    /// trapped ("arithmetic overflow", status 132) when a '7' turned into a 0 in between.
+    @inline(__always)
+    private func digit(at index: Int) -> UInt8? {
+        guard index < count else { return nil }
+        let digit = base[index] &- 48
+        return digit < 10 ? digit : nil
+    }
 
     private func numberError(_ start: Int) -> ParseFailure {
         var end = position
