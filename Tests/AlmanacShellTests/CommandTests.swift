@@ -32,7 +32,7 @@ import Testing
         #expect(shell.output("use stations; show 9362").out.contains("Республика Татарстан"))
         #expect(shell.output("use species; show 3").out.hasPrefix("Wookie\n"))
         let hutt = shell.output("use species; show Hutt").out
-        #expect(hutt.contains("Their average lifespan is 1000 years."))
+        #expect(hutt.contains("Their average lifespan is 1,000 years."))
         #expect(hutt.contains("Nal Hutta"))
     }
 

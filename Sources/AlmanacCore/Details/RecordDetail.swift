@@ -37,27 +37,8 @@ public struct RecordDetail: Sendable, Equatable {
     public static func fields(of dataset: Dataset, row: Int) -> RecordDetail {
         let record = dataset.record(row)
         let rows = record.members.map { member in
-            RecordDetail.Row(member.key, member.value.displayText)
+            RecordDetail.Row(member.key, ValueText.text(of: member.value, field: member.key))
         }
         return RecordDetail(title: dataset.name(of: row), sections: [Section("Fields", rows: rows)])
-    }
-}
-
-extension JSONValue {
-    /// The value as a person reads it: text as is, lists joined by commas, objects as JSON.
-    public var displayText: String {
-        switch kind {
-        case .string, .number: return document.string(at: index)
-        case .true: return "true"
-        case .false: return "false"
-        case .null: return ""
-        case .array:
-            let elements = array ?? []
-            if elements.allSatisfy({ $0.kind != .object && $0.kind != .array }) {
-                return elements.map(\.displayText).filter { !$0.isEmpty }.joined(separator: ", ")
-            }
-            return JSONWriter.string(self)
-        case .object: return JSONWriter.string(self)
-        }
     }
 }

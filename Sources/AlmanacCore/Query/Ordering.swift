@@ -230,13 +230,30 @@ public enum Ordering {
 
     /// One group: the values of the grouping fields and how many records have them.
     public struct Group: Sendable, Equatable {
+        /// Each field's value as written in the source; "" when missing or absent.
         public var values: [String]
         public var count: Int
+        /// Whether each value is a number.
+        public var numbers: [Bool]
+
+        public init(values: [String], count: Int, numbers: [Bool]? = nil) {
+            self.values = values
+            self.count = count
+            self.numbers = numbers ?? values.map { _ in false }
+        }
+
+        /// The value of `fields[index]` as people read it (`ValueText`): numbers grouped in
+        /// thousands unless the field holds years or identifiers.
+        public func text(at index: Int, field: String) -> String {
+            numbers[index] ? ValueText.number(values[index], field: field) : values[index]
+        }
     }
 
     /// Counts records per combination of the fields' values, largest first; groups of equal
     /// size keep the order in which their first record came. A list field counts each of its
-    /// values; a missing field groups as "".
+    /// values. Numbers are named as written in the source (`Group.text` reads them for people);
+    /// a missing or absent value (`null`, `""`, `n/a`, `unknown`, `none`: see `ValueText`)
+    /// groups as "".
     ///
     /// Values are numbered once (equal short strings share a node, so a node is a value) and
     /// groups are counted by their numbers; text is made only once per distinct value.
@@ -251,7 +268,9 @@ public enum Ordering {
         // values once, then count packed pairs of numbers, with no allocation per record.
         if results.datasets.count == 1, fields.count <= 2, columns[0].allSatisfy({ $0 != nil }) {
             let dataset = results.datasets[0]
-            let numbered = columns[0].map { values.numbers(of: $0!, in: dataset) }
+            let numbered = columns[0].enumerated().map { field, column in
+                values.numbers(of: column!, in: dataset, path: paths[0][field], field: field)
+            }
             try numbered[0].withUnsafeBufferPointer { first throws(CancelledError) in
                 let second = numbered.count > 1 ? numbered[1] : []
                 try second.withUnsafeBufferPointer { second throws(CancelledError) in
@@ -274,19 +293,19 @@ public enum Ordering {
             var lists: [(index: Int, values: [Int32])] = []
             for (index, path) in paths[item.dataset].enumerated() {
                 if let column = columns[item.dataset][index] {
-                    combination.append(values.number(kind: column.kinds[item.row], word: column.words[item.row],
-                                                     in: dataset, datasetIndex: item.dataset))
+                    combination.append(values.number(kind: column.kinds[item.row], word: column.words[item.row], in: dataset,
+                                                     datasetIndex: item.dataset, path: path, row: item.row, field: index))
                     continue
                 }
                 switch dataset.scalar(of: path, row: item.row) {
                 case .missing:
                     combination.append(values.empty)
                 case let .node(node):
-                    combination.append(values.number(for: .node(node), in: dataset, datasetIndex: item.dataset))
+                    combination.append(values.number(for: .node(node), in: dataset, datasetIndex: item.dataset, path: path))
                 case .several:
                     var found: [Int32] = []
                     dataset.forEachValue(of: path, row: item.row) { value in
-                        let number = values.number(for: value, in: dataset, datasetIndex: item.dataset)
+                        let number = values.number(for: value, in: dataset, datasetIndex: item.dataset, path: path)
                         if !found.contains(number) { found.append(number) }
                     }
                     combination.append(found.first ?? values.empty)
@@ -326,12 +345,12 @@ public enum Ordering {
         guard spans else { return grouping }
         // Across datasets the same text came from different documents: one group per text.
         var merged: [[String]: Int] = [:]
-        var mergedOrder: [[String]] = []
+        var mergedOrder: [(values: [String], numbers: [Bool])] = []
         for group in grouping {
-            if merged[group.values] == nil { mergedOrder.append(group.values) }
+            if merged[group.values] == nil { mergedOrder.append((group.values, group.numbers)) }
             merged[group.values, default: 0] += group.count
         }
-        let groups = mergedOrder.map { Group(values: $0, count: merged[$0]!) }.enumerated()
+        let groups = mergedOrder.map { Group(values: $0.values, count: merged[$0.values]!, numbers: $0.numbers) }.enumerated()
             .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
             .map(\.element)
         return Grouping(groups: groups)
@@ -365,7 +384,8 @@ public enum Ordering {
             switch storage {
             case let .counted(counter, values, order):
                 let index = order[position]
-                return Group(values: counter.key(at: index).map { values.name(of: $0) }, count: counter.counts[index])
+                let key = counter.key(at: index)
+                return Group(values: key.map { values.name(of: $0) }, count: counter.counts[index], numbers: key.map { values.isNumber($0) })
             case let .listed(groups):
                 return groups[position]
             }
@@ -469,43 +489,72 @@ public enum Ordering {
             }
         }
 
-        /// The number of every row's value in a column.
-        mutating func numbers(of column: FieldCatalog.Column, in dataset: Dataset) -> [Int32] {
+        /// The number of every row's value in a column (the `field`th grouping field, at `path`).
+        mutating func numbers(of column: FieldCatalog.Column, in dataset: Dataset, path: Dataset.CompiledPath, field: Int) -> [Int32] {
             var numbers = [Int32](repeating: empty, count: column.kinds.count)
             column.kinds.withUnsafeBufferPointer { kinds in
                 column.words.withUnsafeBufferPointer { words in
                     for row in 0..<numbers.count {
-                        numbers[row] = number(kind: kinds[row], word: words[row], in: dataset, datasetIndex: 0)
+                        numbers[row] = number(kind: kinds[row], word: words[row], in: dataset, datasetIndex: 0,
+                                              path: path, row: row, field: field)
                     }
                 }
             }
             return numbers
         }
 
-        /// The number of a column's value: interned strings by their word, numbers by their bits.
-        mutating func number(kind: UInt8, word: UInt64, in dataset: Dataset, datasetIndex: Int) -> Int32 {
+        /// The number of a column's value: interned strings by their word, numbers by their
+        /// bits (per field: the same number reads `1,500` as a count and `1500` as a year),
+        /// named by their literal as written in the record at `row`.
+        mutating func number(kind: UInt8, word: UInt64, in dataset: Dataset, datasetIndex: Int,
+                             path: Dataset.CompiledPath, row: Int, field: Int) -> Int32 {
             switch kind {
-            case FieldCatalog.Column.missing:
+            case FieldCatalog.Column.missing, JSONDocument.Kind.null.rawValue:
                 return empty
             case JSONDocument.Kind.string.rawValue:
                 return number(stringWord: word, in: dataset.document, datasetIndex: datasetIndex)
             case JSONDocument.Kind.number.rawValue:
-                return number(forText: NumberFormat.plain(Double(bitPattern: word)))
+                let key = NumberKey(dataset: datasetIndex, field: field, bits: word)
+                if let known = numberNames[key] { return known }
+                let literal: String
+                if case let .node(node) = dataset.scalar(of: path, row: row), dataset.document.kind(at: node) == .number {
+                    literal = dataset.document.string(at: node)
+                } else {
+                    literal = NumberFormat.plain(Double(bitPattern: word))
+                }
+                let number = number(forText: literal, isNumber: true)
+                numberNames[key] = number
+                return number
             case JSONDocument.Kind.true.rawValue:
                 return number(forText: "true")
-            case JSONDocument.Kind.false.rawValue:
-                return number(forText: "false")
             default:
-                return number(forText: "null")
+                return number(forText: "false")
             }
         }
 
-        mutating func number(for value: FieldValue, in dataset: Dataset, datasetIndex: Int) -> Int32 {
-            if case let .node(node) = value, dataset.document.kind(at: node) == .string {
-                return number(stringWord: dataset.document.node(node), in: dataset.document, datasetIndex: datasetIndex)
+        mutating func number(for value: FieldValue, in dataset: Dataset, datasetIndex: Int, path: Dataset.CompiledPath) -> Int32 {
+            switch value {
+            case let .node(node):
+                switch dataset.document.kind(at: node) {
+                case .string: return number(stringWord: dataset.document.node(node), in: dataset.document, datasetIndex: datasetIndex)
+                case .number: return number(forText: dataset.document.string(at: node), isNumber: true)
+                case .null: return empty
+                default: return number(forText: dataset.text(of: value))
+                }
+            case let .text(text): return ValueText.isAbsent(text) ? empty : number(forText: text)
+            case let .number(number): return self.number(forText: NumberFormat.plain(number), isNumber: true)
             }
-            return number(forText: dataset.text(of: value))
         }
+
+        /// Whether value number `number` is a number (read with `ValueText.number`).
+        func isNumber(_ number: Int32) -> Bool { numeric.contains(number) }
+
+        struct NumberKey: Hashable {
+            var dataset: Int
+            var field: Int
+            var bits: UInt64
+        }
+        private var numberNames: [NumberKey: Int32] = [:]
 
         /// Short strings are numbered by their node word (equal ones share it), everything else
         /// by its UTF-8 bytes — never by `String` hashing, whose Unicode normalization would
@@ -518,6 +567,13 @@ public enum Ordering {
             }
             let key = word ^ UInt64(datasetIndex) << 56
             if let known = words[key] { return known }
+            if length <= 12 {
+                let text = String(decoding: document.arena[offset..<(offset + length)], as: UTF8.self)
+                if ValueText.isAbsent(text) {
+                    words[key] = empty
+                    return empty
+                }
+            }
             while documents.count <= datasetIndex { documents.append(nil) }
             documents[datasetIndex] = document
             let number = Int32(arenaRanges.count)
@@ -526,7 +582,12 @@ public enum Ordering {
             return number
         }
 
-        private mutating func number(forText text: String) -> Int32 { number(forBytes: Array(text.utf8)) }
+        private mutating func number(forText text: String, isNumber: Bool = false) -> Int32 {
+            let number = number(forBytes: Array(text.utf8))
+            if isNumber { numeric.insert(number) }
+            return number
+        }
+        private var numeric: Set<Int32> = []
 
         private mutating func number(forBytes key: [UInt8]) -> Int32 {
             if let known = bytes[key] { return known }

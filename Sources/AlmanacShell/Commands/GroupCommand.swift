@@ -21,7 +21,9 @@ public enum GroupCommand: Command {
         let output = session.output
         switch session.settings.format {
         case .table:
-            let rows = groups.map { $0.values.map { $0.isEmpty ? "(none)" : $0 } + [$0.count.grouped] }
+            let rows = groups.map { group in
+                fields.indices.map { group.values[$0].isEmpty ? "(none)" : group.text(at: $0, field: fields[$0]) } + [group.count.grouped]
+            }
             let table = Table(columns: fields.map { Table.Column($0) } + [Table.Column("count", alignRight: true)], rows: rows)
             output.print(table.render(width: output.terminal.isTerminal ? output.terminal.columns : nil, color: session.usesColor))
         case .json, .ndjson:

@@ -56,13 +56,14 @@ enum Listing {
         let rows = items.enumerated().map { offset, item -> [String] in
             var row = [String(firstNumber + offset)]
             for (index, path) in paths.enumerated() {
-                let values = dataset.values(of: path, row: item.row)
-                let texts = values.map { value -> String in
-                    if let number = dataset.number(of: value) { return NumberFormat.grouped(number) }
-                    numeric[index] = false
-                    return dataset.text(of: value)
+                // Read by the one rule for values (ValueText): absent values leave the cell empty.
+                var texts: [String] = []
+                dataset.forEachValue(of: path, row: item.row) { value in
+                    guard let text = dataset.displayText(of: value, in: path.path) else { return }
+                    if dataset.number(of: value) == nil { numeric[index] = false }
+                    texts.append(text)
                 }
-                if values.count != 1 { numeric[index] = numeric[index] && values.isEmpty }
+                if texts.count > 1 { numeric[index] = false }
                 row.append(texts.joined(separator: ", "))
             }
             return row

@@ -13,11 +13,24 @@ public enum SWAPI {
         return [id(fromURL: url).map(String.init), url.uppercased()].compactMap { $0 }
     }
 
-    /// A SWAPI list field: `"blue, green, yellow"` → three colours; `"none"` and `"n/a"` → none.
+    /// A SWAPI list field: `"blue, green, yellow"` → three colours; `"none"`, `"n/a"` and
+    /// `"unknown"` → none (absent, see `ValueText`).
     public static func list(_ text: String) -> [String] {
-        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if lowered == "none" || lowered == "n/a" || lowered.isEmpty { return [] }
-        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !ValueText.isAbsent($0) }
+    }
+
+    /// How a SWAPI text field reads: numbers as `ValueText` reads them (SWAPI writes them as
+    /// strings: `"1000"` → `1,000`), other text as is; nil when absent.
+    public static func reading(_ text: String, field: String) -> String? {
+        if ValueText.isAbsent(text) { return nil }
+        return NumericText.value(of: text) != nil ? ValueText.number(text, field: field) : text
+    }
+
+    /// The field `key` of `record`, read like `reading(_:field:)`.
+    public static func reading(_ record: JSONValue, _ key: String) -> String? {
+        guard let value = record[key] else { return nil }
+        if let text = value.string { return reading(text, field: key) }
+        return ValueText.text(of: value, field: key)
     }
 
     /// Text that may hold a number ("400") or a word ("indefinite", "unknown"): the number

@@ -6,11 +6,13 @@ extension SpeciesModel {
         let species = Species(dataset.record(row))
         typealias Row = RecordDetail.Row
         typealias Section = RecordDetail.Section
-        let homeworld = species.homeworld.map { links.name(ofURL: $0, in: "planets") ?? $0 }
+        // A planet named "unknown" (Yoda's) is no homeworld to speak of.
+        let homeworldName = species.homeworld.flatMap { links.name(ofURL: $0, in: "planets") }
+        let homeworld = homeworldName.map { ValueText.isAbsent($0) ? nil : $0 } ?? species.homeworld
         let people = species.people.map { links.name(ofURL: $0, in: "people") ?? $0 }
         let films = species.films.compactMap { SWAPI.id(fromURL: $0) }.map { "Episode \(Self.episode(film: $0))" }
         return RecordDetail(title: species.name, sections: [
-            Section("About", paragraph: species.description(homeworldName: species.homeworld.flatMap { links.name(ofURL: $0, in: "planets") })),
+            Section("About", paragraph: species.description(homeworldName: homeworld == species.homeworld ? nil : homeworld)),
             Section("Looks", rows: [
                 Row("Eye colours", species.eyeColors.joined(separator: ", ")),
                 Row("Hair colours", species.hairColors.joined(separator: ", ")),
@@ -19,8 +21,8 @@ extension SpeciesModel {
             Section("Kind", rows: [
                 Row("Classification", species.classification), Row("Designation", species.designation),
                 Row("Language", species.language),
-                Row("Average height", species.averageHeight.map { NumberFormat.plain($0) + " cm" } ?? species.averageHeightText),
-                Row("Average lifespan", species.averageLifespan.description),
+                Row("Average height", species.averageHeightText.map { species.averageHeight == nil ? $0 : $0 + " cm" }),
+                Row("Average lifespan", species.averageLifespan.reading),
             ]),
             Section("Homeworld", rows: [Row("Homeworld", homeworld)]),
             Section("People", rows: [Row("People", people.joined(separator: ", "))]),
