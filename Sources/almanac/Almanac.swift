@@ -29,7 +29,7 @@ struct Almanac: ParsableCommand {
     @Option(help: "Output format: table, json, csv, tsv or ndjson.")
     var format: OutputFormat?
 
-    @Option(help: ArgumentHelp("Folder with the datasets (default: $ALMANAC_DATA, else the package's Data).", valueName: "dir"),
+    @Option(help: ArgumentHelp("Folder with the datasets (default: $ALMANAC_DATA, else the installed data, else the checkout's Data).", valueName: "dir"),
             completion: .directory)
     var data: String?
 
@@ -63,7 +63,7 @@ struct Almanac: ParsableCommand {
         options.noStartupFile = noRc
         options.quiet = quiet
         options.verbose = verbose
-        let status = Launcher.run(options, defaultDataDirectory: Self.packageDataDirectory)
+        let status = Launcher.run(options, checkoutDataDirectory: Self.packageDataDirectory)
         Glibc.exit(status)
     }
 
@@ -80,7 +80,7 @@ struct Almanac: ParsableCommand {
         // parser saves most of the start-up (its reflection scans every protocol conformance
         // of the static binary).
         if CommandLine.arguments.count == 1 {
-            Glibc.exit(Launcher.run(LaunchOptions(), defaultDataDirectory: packageDataDirectory))
+            Glibc.exit(Launcher.run(LaunchOptions(), checkoutDataDirectory: packageDataDirectory))
         }
         do {
             var command = try parseAsRoot()

@@ -7,20 +7,23 @@ import Foundation
 /// itself then never loads libcurl and its dozens of libraries, which would cost its start-up
 /// about ten milliseconds. Cancelling kills the helper at once.
 public struct FetchProcessTransport: HTTPTransport {
-    /// `ALMANAC_FETCH`, else `almanac-fetch` next to the running executable.
-    public static func helperPath() -> String {
-        if let path = ProcessInfo.processInfo.environment["ALMANAC_FETCH"], !path.isEmpty { return path }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return (executable as NSString).deletingLastPathComponent + "/almanac-fetch"
+    /// Where the helper may be, best first: `ALMANAC_FETCH`, else `almanac-fetch` next to the
+    /// running executable (a build folder), then the install's `libexec/almanac/almanac-fetch`.
+    public static func helperCandidates() -> [String] {
+        if let path = ProcessInfo.processInfo.environment["ALMANAC_FETCH"], !path.isEmpty { return [path] }
+        return [InstallLayout.executableFolder + "/almanac-fetch", InstallLayout.helper]
     }
 
     public init() {}
 
     public func get(_ url: URL, limits: HTTPLimits, cancellation: Cancellation) throws(LoadFailure) -> HTTPOutcome {
         let shown = Redaction.redacted(url.absoluteString)
-        let helper = Self.helperPath()
-        guard access(helper, X_OK) == 0 else {
-            throw .network(source: shown, message: "cannot fetch URLs: the helper \(helper) is missing (build it: swift build --product almanac-fetch; make run does)")
+        let candidates = Self.helperCandidates()
+        guard let helper = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            throw .network(source: shown, message: """
+                cannot fetch URLs: the helper is missing (\(candidates.joined(separator: " or "))); \
+                build it: swift build --product almanac-fetch (make run and make install put it in place)
+                """)
         }
         // The request goes through standard input, so the URL (and any credentials in it)
         // never shows in the process list.

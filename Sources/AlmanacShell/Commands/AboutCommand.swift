@@ -13,7 +13,7 @@ public enum AboutCommand: Command {
         try arguments.expect(count: 0...0)
         let output = session.output
         output.print("almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets")
-        output.print("data: \(SafeText.escape(session.environment.dataDirectory))")
+        output.print(session.environment.dataFolderLine)
         output.print()
         let statuses = session.catalog.statuses()
         for source in DataSource.bundled {

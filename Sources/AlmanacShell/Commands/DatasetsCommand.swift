@@ -47,6 +47,7 @@ public enum DatasetsCommand: Command {
                                         .init("load time", alignRight: true), .init("warnings", alignRight: true)], rows: rows)
             session.output.print(table.render(width: session.output.terminal.isTerminal ? session.output.terminal.columns : nil,
                                               color: session.usesColor))
+            session.output.print(session.environment.dataFolderLine)
         }
         if arguments.count == 1, let dataset = statuses.first?.dataset, !dataset.warnings.isEmpty {
             session.output.print()

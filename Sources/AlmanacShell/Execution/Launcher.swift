@@ -6,14 +6,16 @@ import AlmanacCore
 /// Starts the shell in the mode the command line and standard input ask for.
 public enum Launcher {
     /// Runs almanac and returns its exit status: 0 when every command succeeded, 1 when any failed.
-    public static func run(_ options: LaunchOptions, defaultDataDirectory: String) -> Int32 {
+    /// `checkoutDataDirectory` is the package's own `Data`, for a binary run from its build folder.
+    public static func run(_ options: LaunchOptions, checkoutDataDirectory: String) -> Int32 {
         LocaleSetup.ensureUTF8()
         let notifier = Notifier()
         notifier.installSignalHandlers()
 
         let variables = ProcessInfo.processInfo.environment
-        let environment = ShellEnvironment.resolve(variables, dataDirectory: options.dataDirectory,
-                                                   defaultDataDirectory: defaultDataDirectory)
+        let environment = ShellEnvironment.resolve(
+            variables, dataDirectory: options.dataDirectory,
+            fallbacks: [(InstallLayout.dataFolder, .installed), (checkoutDataDirectory, .checkout)])
         let stdinIsTerminal = isatty(0) == 1
         let hasScripts = !options.commands.isEmpty || !options.files.isEmpty
         let interactive = stdinIsTerminal && (!hasScripts || options.interactive)

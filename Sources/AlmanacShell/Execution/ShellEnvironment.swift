@@ -1,3 +1,4 @@
+import Foundation
 /// Where the shell keeps its files, resolved once from the environment at start.
 public struct ShellEnvironment: Sendable, Equatable {
     /// The history file: `$ALMANAC_HISTORY`, else `$XDG_STATE_HOME/almanac/history`,
@@ -7,14 +8,22 @@ public struct ShellEnvironment: Sendable, Equatable {
     public var startupFilePath: String
     /// The folder with the bundled datasets.
     public var dataDirectory: String
+    /// Why that folder: `about` and `datasets` say it.
+    public var dataOrigin: DataOrigin
 
-    public init(historyPath: String, startupFilePath: String, dataDirectory: String) {
+    public init(historyPath: String, startupFilePath: String, dataDirectory: String, dataOrigin: DataOrigin = .option) {
         self.historyPath = historyPath
         self.startupFilePath = startupFilePath
         self.dataDirectory = dataDirectory
+        self.dataOrigin = dataOrigin
     }
 
-    public static func resolve(_ variables: [String: String], dataDirectory: String?, defaultDataDirectory: String) -> ShellEnvironment {
+    /// `fallbacks` are the data folders to use when neither `--data` nor `$ALMANAC_DATA` names
+    /// one, best first: the first that exists wins, else the last.
+    public static func resolve(
+        _ variables: [String: String], dataDirectory: String?, fallbacks: [(String, DataOrigin)],
+        exists: (String) -> Bool = ShellEnvironment.isFolder
+    ) -> ShellEnvironment {
         func nonEmpty(_ name: String) -> String? {
             guard let value = variables[name], !value.isEmpty else { return nil }
             return value
@@ -22,10 +31,35 @@ public struct ShellEnvironment: Sendable, Equatable {
         let home = nonEmpty("HOME") ?? "/"
         let state = nonEmpty("XDG_STATE_HOME") ?? home + "/.local/state"
         let config = nonEmpty("XDG_CONFIG_HOME") ?? home + "/.config"
+        let data: (String, DataOrigin)
+        if let dataDirectory {
+            data = (dataDirectory, .option)
+        } else if let variable = nonEmpty("ALMANAC_DATA") {
+            data = (variable, .environment)
+        } else {
+            data = fallbacks.first { exists($0.0) } ?? fallbacks.last ?? (".", .checkout)
+        }
         return ShellEnvironment(
             historyPath: nonEmpty("ALMANAC_HISTORY") ?? state + "/almanac/history",
             startupFilePath: config + "/almanac/almanacrc",
-            dataDirectory: dataDirectory ?? nonEmpty("ALMANAC_DATA") ?? defaultDataDirectory
+            dataDirectory: data.0,
+            dataOrigin: data.1
         )
     }
+
+    /// `data: FOLDER (why)`, as `about` and `datasets` show it.
+    public var dataFolderLine: String { "data: \(SafeText.escape(dataDirectory)) (\(dataOrigin.rawValue))" }
+
+    public static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+}
+
+/// Which rule chose the data folder, in the order they are tried.
+public enum DataOrigin: String, Sendable, Equatable {
+    case option = "--data"
+    case environment = "$ALMANAC_DATA"
+    case installed = "installed with almanac"
+    case checkout = "this checkout's Data"
 }
