@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: run test build deps completions
+.PHONY: run test build deps completions man
 
 run: deps
 	@$(SWIFT) build -c release --static-swift-stdlib --product almanac-fetch
@@ -26,3 +26,15 @@ completions: build
 	.build/debug/almanac --generate-completion-script bash > completions/almanac.bash
 	.build/debug/almanac --generate-completion-script zsh > completions/_almanac
 	.build/debug/almanac --generate-completion-script fish > completions/almanac.fish
+
+# Regenerates the committed man/almanac.1: swift-argument-parser's generate-manual plugin
+# writes the page for the command line, then almanac adds its command table, keys, files and
+# the rest (Sources/AlmanacShell/Manual). A page that changed only in its date is kept.
+GENERATED_MANUAL := .build/plugins/GenerateManual/outputs/almanac/almanac.1
+man: build
+	$(SWIFT) package generate-manual --configuration debug --date "$$(date +%F)"
+	.build/debug/almanac --experimental-manual-page $(GENERATED_MANUAL) > .build/almanac.1
+	@mkdir -p man; sed '/^\.Dd /d' .build/almanac.1 > .build/almanac.1.undated; \
+	if [ -f man/almanac.1 ] && sed '/^\.Dd /d' man/almanac.1 | cmp -s - .build/almanac.1.undated; then \
+		echo "man/almanac.1 is current"; \
+	else cp .build/almanac.1 man/almanac.1; echo "man/almanac.1 regenerated"; fi

@@ -51,7 +51,14 @@ struct Almanac: ParsableCommand {
     @Flag(help: "Print load summaries in scripts too.")
     var verbose = false
 
+    /// `make man`: the page generate-manual made from this declaration, completed (ManualPage).
+    @Option(name: .customLong("experimental-manual-page"), help: .private)
+    var generatedManualPage: String?
+
     func run() throws {
+        if let generatedManualPage {
+            Glibc.exit(ManualPage.run(generatedPath: generatedManualPage, commandLine: Self._dumpHelp()))
+        }
         var options = LaunchOptions()
         options.commands = commands
         options.files = files

@@ -23,17 +23,8 @@ struct CompletionScriptTests {
         let matches = committed == generated.stdout
         #expect(matches, """
             completions/\(file) differs from `almanac --generate-completion-script \(shell)` \
-            (first difference at line \(firstDifferentLine(committed, generated.stdout))): \
+            (first difference at line \(committed.firstDifferentLine(from: generated.stdout)?.number ?? 0)): \
             run `make completions` and commit the result
             """)
-    }
-
-    private func firstDifferentLine(_ one: String, _ other: String) -> Int {
-        let left = one.lines
-        let right = other.lines
-        for index in 0..<max(left.count, right.count) {
-            if index >= left.count || index >= right.count || left[index] != right[index] { return index + 1 }
-        }
-        return 0
     }
 }

@@ -1,5 +1,6 @@
 /// One command of the shell: what it is called, how it is used, how its arguments complete,
-/// and what it does. Adding a command is one new type plus one line in `CommandTable.standard`.
+/// and what it does. Adding a command is one new type plus one line in `CommandTable.standard`,
+/// then `make man`: the manual page lists every command's usage and examples.
 public protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
 

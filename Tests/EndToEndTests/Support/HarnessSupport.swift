@@ -182,4 +182,17 @@ extension String {
         if parts.last == "" { parts.removeLast() }
         return parts
     }
+
+    /// The first line (numbered from 1) where `other` differs, with both versions of it; nil
+    /// when the two have the same lines. For reporting drift in long generated files briefly.
+    func firstDifferentLine(from other: String) -> (number: Int, mine: String, theirs: String)? {
+        let mine = lines
+        let theirs = other.lines
+        for index in 0..<max(mine.count, theirs.count)
+        where index >= mine.count || index >= theirs.count || mine[index] != theirs[index] {
+            return (index + 1, index < mine.count ? mine[index] : "(end of file)",
+                    index < theirs.count ? theirs[index] : "(end of file)")
+        }
+        return nil
+    }
 }
