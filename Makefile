@@ -1,16 +1,23 @@
 # The README's two commands: `make run` builds and starts almanac, `make test` runs every test.
-# Each installs what it needs when it is missing.
+# Each installs what it needs when it is missing. `make install` puts almanac under PREFIX.
 
 SWIFT ?= swift
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The folder with the binaries `make install-files` installs.
+BUILT ?= .build/release
 
-.PHONY: run test build deps completions man
+.PHONY: run test test-deps build release deps completions man install install-files uninstall
 
-run: deps
-	@$(SWIFT) build -c release --static-swift-stdlib --product almanac-fetch
-	@$(SWIFT) build -c release --static-swift-stdlib --product almanac
+run: release
 	@.build/release/almanac
 
-test: deps
+# The release binaries, with the Swift runtime linked in (for a fast start).
+release: deps
+	@$(SWIFT) build -c release --static-swift-stdlib --product almanac-fetch
+	@$(SWIFT) build -c release --static-swift-stdlib --product almanac
+
+test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 	$(SWIFT) run -c release almanac-bench --quick
@@ -20,6 +27,21 @@ build: deps
 
 deps:
 	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --tests
+
+# Installs the release build under $(DESTDIR)$(PREFIX); `make uninstall` with the same
+# variables removes exactly what it put there (scripts/install-files).
+install: release
+	@scripts/install-files install "$(PREFIX)" "$(DESTDIR)" .build/release
+
+# `make install` without the build: the binaries in $(BUILT) (the tests install their debug build).
+install-files:
+	@scripts/install-files install "$(PREFIX)" "$(DESTDIR)" "$(BUILT)"
+
+uninstall:
+	@scripts/install-files uninstall "$(PREFIX)" "$(DESTDIR)"
 
 # Regenerates the committed completion scripts from the binary.
 completions: build

@@ -7,6 +7,28 @@ import Testing
 struct ManualPageTests {
     static let committedPath = PackageRoot.path + "/man/almanac.1"
 
+    /// One command as `help NAME` describes it.
+    struct CommandHelp {
+        var name: String
+        var usage: String
+        var examples: [String]
+    }
+
+    /// Every command `help` lists, with the usage and examples `help NAME` gives.
+    func commandsFromHelp(_ home: TemporaryHome) throws -> [CommandHelp] {
+        let list = try PipeRun.run(["-c", "help"], environment: home.environment())
+        #expect(list.status == 0, "\(list)")
+        let names = list.stdout.lines.filter { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.count > 10 && names.contains("filter"), "cannot read the command list from help:\n\(list.stdout)")
+        return try names.map { name in
+            let help = try PipeRun.run(["-c", "help \(name)"], environment: home.environment())
+            let lines = help.stdout.lines
+            let usage = lines.first { $0.hasPrefix("usage: ") }.map { String($0.dropFirst("usage: ".count)) }
+            let examples = lines.drop { $0 != "Examples:" }.dropFirst().filter { $0.hasPrefix("  ") }.map { String($0.dropFirst(2)) }
+            return CommandHelp(name: name, usage: try #require(usage, "help \(name) printed no usage:\n\(help)"), examples: examples)
+        }
+    }
+
     @Test("man/almanac.1 is what `make man` makes from the current binary")
     func committedPageIsCurrent() throws {
         let home = try TemporaryHome()
@@ -26,5 +48,41 @@ struct ManualPageTests {
               committed: \(old)
               now:       \(new)
             """)
+    }
+
+    @Test("man -l renders the installed page with every command's syntax and examples, and the sections around them")
+    func installedPageRendersEveryCommand() throws {
+        let install = try Installation()
+        let page = install.root + "/share/man/man1/almanac.1"
+        let rendered = try ShellCommand.run("man -l \(ShellCommand.quote(page))",
+                                            environment: install.home.environment().with("LC_ALL", "C.UTF-8").with("MANWIDTH", "250"),
+                                            directory: install.home.root)
+        guard rendered.status == 0 else {
+            Issue.record("man -l failed (\(rendered.status)): \(rendered.stderr) — make test installs man-db and groff-base (scripts/install-deps --tests)")
+            return
+        }
+        let text = rendered.stdout
+        for command in try commandsFromHelp(install.home) {
+            #expect(text.lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(command.usage) },
+                    "the page does not show `\(command.usage)`")
+            #expect(!command.examples.isEmpty, "help \(command.name) gives no example")
+            for example in command.examples {
+                #expect(text.lines.contains { $0.trimmingCharacters(in: .whitespaces) == example },
+                        "the page does not show the example `\(example)` of \(command.name)")
+            }
+        }
+        let help = try PipeRun.run(["--help"], environment: install.home.environment())
+        for option in ["--format", "--data", "--bail", "--interactive", "--no-color", "--no-rc", "--quiet", "--verbose"] {
+            #expect(help.stdout.contains(option) && text.contains(option), "\(option) is not on the page")
+        }
+        for section in ["SYNOPSIS", "DESCRIPTION", "COMMANDS", "KEYS AT THE PROMPT", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+            #expect(text.lines.contains(section), "no \(section) section")
+        }
+        for variable in ["ALMANAC_DATA", "ALMANAC_HISTORY", "ALMANAC_PAGER", "PAGER", "NO_COLOR"] {
+            #expect(text.contains(variable), "\(variable) is not in ENVIRONMENT")
+        }
+        for key in ["TAB", "Ctrl-R", "Ctrl-C", "Ctrl-D"] {
+            #expect(text.lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(key) }, "the key \(key) is not listed")
+        }
     }
 }
