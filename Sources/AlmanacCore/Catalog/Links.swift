@@ -9,6 +9,19 @@ public struct Links {
 
     private func dataset(_ name: String) -> Dataset? { lookup(name) }
 
+    /// How a SWAPI link reads (`https://swapi.dev/api/planets/1/` → `Tatooine`): the name of
+    /// the record it points at, in the dataset named like the resource (planets, people,
+    /// species, films, …) when that is loaded; nil when that record's name is absent (a planet
+    /// called "unknown"). Otherwise a film by its title (SWAPI's seven films are known by
+    /// heart), else the resource and its number (`vehicle 14`); text that is not a SWAPI URL
+    /// as it is.
+    public func swapiName(ofURL url: String) -> String? {
+        guard let resource = SWAPI.resource(ofURL: url) else { return url }
+        if let name = name(ofURL: url, in: resource.kind) { return ValueText.isAbsent(name) ? nil : name }
+        if resource.kind == "films", let title = SWAPI.filmTitles[resource.id] { return title }
+        return "\(SWAPI.singular(of: resource.kind)) \(resource.id)"
+    }
+
     /// The name of the SWAPI record at `url` in `dataset` (planets, people).
     public func name(ofURL url: String, in name: String) -> String? {
         guard let target = dataset(name) else { return nil }

@@ -7,6 +7,30 @@ public enum SWAPI {
         return Int(last)
     }
 
+    /// The resource a SWAPI URL names: `…/api/planets/1/` → ("planets", 1).
+    public static func resource(ofURL url: String) -> (kind: String, id: Int)? {
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else { return nil }
+        let parts = url.split(separator: "/")
+        guard parts.count >= 3, let id = Int(parts[parts.count - 1]) else { return nil }
+        return (String(parts[parts.count - 2]).lowercased(), id)
+    }
+
+    /// `planets` → `planet`, for links to records that are not loaded.
+    static func singular(of kind: String) -> String {
+        switch kind {
+        case "people": "person"
+        case "species": "species"
+        default: kind.hasSuffix("s") ? String(kind.dropLast()) : kind
+        }
+    }
+
+    /// SWAPI's films by number (release order), for when no `films` dataset is loaded: the
+    /// bundled data has none, and these seven never change.
+    static let filmTitles = [
+        1: "A New Hope", 2: "The Empire Strikes Back", 3: "Return of the Jedi", 4: "The Phantom Menace",
+        5: "Attack of the Clones", 6: "Revenge of the Sith", 7: "The Force Awakens",
+    ]
+
     /// The identities `show` accepts for a SWAPI record: its number, and its URL.
     static func identities(of record: JSONValue) -> [String] {
         guard let url = record["url"]?.string else { return [] }

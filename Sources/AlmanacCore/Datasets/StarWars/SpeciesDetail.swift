@@ -1,18 +1,16 @@
 import Foundation
 
 extension SpeciesModel {
-    /// A readable description, then looks, kind, homeworld and people by name, films, dates.
+    /// A readable description, then looks, kind, homeworld and people by name, films by title, dates.
     public static func detail(of dataset: Dataset, row: Int, links: Links) -> RecordDetail {
         let species = Species(dataset.record(row))
         typealias Row = RecordDetail.Row
         typealias Section = RecordDetail.Section
-        // A planet named "unknown" (Yoda's) is no homeworld to speak of.
-        let homeworldName = species.homeworld.flatMap { links.name(ofURL: $0, in: "planets") }
-        let homeworld = homeworldName.map { ValueText.isAbsent($0) ? nil : $0 } ?? species.homeworld
-        let people = species.people.map { links.name(ofURL: $0, in: "people") ?? $0 }
-        let films = species.films.compactMap { SWAPI.id(fromURL: $0) }.map { "Episode \(Self.episode(film: $0))" }
+        let homeworld = species.homeworld.flatMap { links.swapiName(ofURL: $0) }
+        let people = species.people.compactMap { links.swapiName(ofURL: $0) }
+        let films = species.films.compactMap { links.swapiName(ofURL: $0) }
         return RecordDetail(title: species.name, sections: [
-            Section("About", paragraph: species.description(homeworldName: homeworld == species.homeworld ? nil : homeworld)),
+            Section("About", paragraph: species.description(homeworldName: homeworld)),
             Section("Looks", rows: [
                 Row("Eye colours", species.eyeColors.joined(separator: ", ")),
                 Row("Hair colours", species.hairColors.joined(separator: ", ")),
@@ -31,12 +29,6 @@ extension SpeciesModel {
                 Row("Created", species.created.map(Self.dateText)), Row("Edited", species.edited.map(Self.dateText)),
             ]),
         ])
-    }
-
-    /// SWAPI numbers films in release order; people know them by episode.
-    static func episode(film: Int) -> String {
-        let episodes = [1: "IV", 2: "V", 3: "VI", 4: "I", 5: "II", 6: "III", 7: "VII"]
-        return episodes[film] ?? String(film)
     }
 
     static func dateText(_ date: Date) -> String {
