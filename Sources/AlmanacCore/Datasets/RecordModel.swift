@@ -36,14 +36,18 @@ public protocol RecordModel: Sendable, SendableMetatype {
     static func detail(of dataset: Dataset, row: Int, links: Links) -> RecordDetail
 }
 
-/// Which field names a record and which fields a listing shows.
+/// Which field names a record, which other fields search and `show` look at, and which
+/// fields a listing shows.
 public struct Layout: Sendable, Equatable {
     public var nameField: String
     public var listFields: [String]
+    /// Where search and `show` look after the name (dotted paths).
+    public var otherNameFields: [String]
 
-    public init(nameField: String, listFields: [String]) {
+    public init(nameField: String, listFields: [String], otherNameFields: [String] = []) {
         self.nameField = nameField
         self.listFields = listFields
+        self.otherNameFields = otherNameFields
     }
 }
 
@@ -59,7 +63,7 @@ extension RecordModel {
     public static func identities(of record: JSONValue) -> [String] { [] }
 
     public static func layout(of document: JSONDocument, records: [Int]) -> Layout {
-        Layout(nameField: nameField, listFields: listFields)
+        Layout(nameField: nameField, listFields: listFields, otherNameFields: otherNameFields)
     }
 
     public static func detail(of dataset: Dataset, row: Int, links: Links) -> RecordDetail {

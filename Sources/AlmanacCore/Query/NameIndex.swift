@@ -59,7 +59,7 @@ public struct NameIndex: Sendable {
         text.reserveCapacity(dataset.count * 48)
         starts.reserveCapacity(dataset.count)
         let nameKey = document.key(dataset.layout.nameField)
-        let others = dataset.model.otherNameFields.map { dataset.compile(FieldPath($0)) }
+        let others = dataset.layout.otherNameFields.map { dataset.compile(FieldPath($0)) }
         // Equal short strings share a node, and fold equally: fold each such node once.
         var folded: [UInt64: Range<Int>] = [:]
         var scratch: [UInt8] = []
@@ -220,7 +220,7 @@ public struct NameIndex: Sendable {
         guard let query = Query(text) else { return [] }
         let document = dataset.document
         let nameKey = document.key(dataset.layout.nameField)
-        let others = dataset.model.otherNameFields.map { dataset.compile(FieldPath($0)) }
+        let others = dataset.layout.otherNameFields.map { dataset.compile(FieldPath($0)) }
         var buffer: [UInt8] = []
         func append(_ value: FieldValue, ending: UInt8) {
             if case let .node(node) = value, document.kind(at: node) == .string {
@@ -248,6 +248,24 @@ public struct NameIndex: Sendable {
         }
         if cancelled { throw CancelledError() }
         return results
+    }
+
+    /// Rows with another name (not the primary one) equal to `text`, ignoring case and
+    /// diacritics, in row order: `show "Oscar Wilde"` in a file of quotes.
+    public func rows(withOtherName text: String, cancellation: Cancellation = .never) throws(CancelledError) -> [Int] {
+        guard let query = Query(text) else { return [] }
+        let phrase = query.phrase
+        return try search(text, cancellation: cancellation).map(\.row).filter { row in
+            let end = row + 1 < starts.count ? starts[row + 1] : self.text.count
+            var position = nameEnds[row] + 1
+            while position < end {
+                var next = position
+                while next < end, self.text[next] != Self.otherNameEnd, self.text[next] != Self.rowEnd { next += 1 }
+                if next - position == phrase.count, self.text[position..<next].elementsEqual(phrase) { return true }
+                position = next + 1
+            }
+            return false
+        }
     }
 
     /// Rows whose primary name starts with `prefix` (folded), in name order.

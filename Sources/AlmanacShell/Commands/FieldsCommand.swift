@@ -1,10 +1,11 @@
 import AlmanacCore
 
-/// `fields`: each field's type, how many records have it, and an example.
+/// `fields`: each field's type, how many records have it, and an example; then which field
+/// names the records and which others search and `show` look at.
 public enum FieldsCommand: Command {
     public static let spec = CommandSpec(
         name: "fields",
-        summary: "List the fields of the dataset in use: type, how many records have it, an example",
+        summary: "List the fields of the dataset in use: type, how many records have it, an example, and which names the records",
         usage: "fields",
         examples: ["fields"]
     )
@@ -23,9 +24,16 @@ public enum FieldsCommand: Command {
             }
             let table = Table(columns: [.init("field"), .init("type"), .init("records", alignRight: true), .init("example")], rows: rows)
             output.print(table.render(width: output.terminal.isTerminal ? output.terminal.columns : nil, color: session.usesColor))
+            output.print(nameNote(dataset.layout))
         }
         if datasets.contains(where: { $0.fields.fields.contains(where: \.isDerived) }) {
             output.print("* computed by almanac from the source fields")
         }
+    }
+
+    /// `names the records: quote; search and show also look at author`.
+    static func nameNote(_ layout: Layout) -> String {
+        let others = layout.otherNameFields.isEmpty ? "" : "; search and show also look at \(layout.otherNameFields.joined(separator: ", "))"
+        return SafeText.escape("names the records: \(layout.nameField)\(others)")
     }
 }

@@ -43,17 +43,22 @@ struct RecordTarget {
         let byIdentity = datasets.compactMap { dataset in dataset.row(forIdentity: trimmed).map { RecordTarget(dataset: dataset, row: $0) } }
             .filter { accept($0.dataset, $0.row) }
         if byIdentity.count == 1 { return byIdentity[0] }
-        // A name: exact first, then a unique beginning.
+        // A name: exact first, then exactly another name (an author, a city), then a unique beginning.
         let folded = Folding.fold(trimmed)
         var exact: [RecordTarget] = []
+        var otherName: [RecordTarget] = []
         var prefixed: [RecordTarget] = []
         for dataset in datasets {
-            for row in try NameIndex.of(dataset, cancellation: session.cancellation).rows(withNamePrefix: trimmed) where accept(dataset, row) {
+            let index = try NameIndex.of(dataset, cancellation: session.cancellation)
+            for row in index.rows(withNamePrefix: trimmed) where accept(dataset, row) {
                 let target = RecordTarget(dataset: dataset, row: row)
                 if Folding.fold(dataset.name(of: row)) == folded { exact.append(target) } else { prefixed.append(target) }
             }
+            for row in try index.rows(withOtherName: trimmed, cancellation: session.cancellation) where accept(dataset, row) {
+                otherName.append(RecordTarget(dataset: dataset, row: row))
+            }
         }
-        let candidates = exact.isEmpty ? (byIdentity.isEmpty ? prefixed : byIdentity) : exact
+        let candidates = !exact.isEmpty ? exact : !byIdentity.isEmpty ? byIdentity : !otherName.isEmpty ? otherName : prefixed
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
             throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — try search \(SafeText.escape(trimmed))")

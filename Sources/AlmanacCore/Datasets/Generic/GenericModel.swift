@@ -1,33 +1,59 @@
 /// Any other array of objects, or NDJSON: fields are whatever the records have. The name field
-/// is the first of `name`, `title`, a `…Name`/`…Title` key, or the first text field.
+/// is the first of `name`, `title`, a `…Name`/`…Title` key, or the first short text field;
+/// search and `show` look at every short text field (see `layout`).
 public enum GenericModel: RecordModel {
     public static let singular = "record"
     public static let plural = "records"
     public static let nameField = "name"
     public static let listFields: [String] = []
 
+    /// Text longer than this many bytes (about 200 characters) is prose — a description, an
+    /// article —, not something a record is known by.
+    static let shortTextLimit = 400
+    /// Records looked at to learn the fields.
+    static let sampleSize = 200
+
     public static func layout(of document: JSONDocument, records: [Int]) -> Layout {
-        // The keys of the first records, in order, with whether they hold text.
-        var keys: [(key: String, isText: Bool)] = []
-        for record in records.prefix(50) {
+        // The keys of the first records, in order, with whether they hold text and whether
+        // that text is short (strings, or lists of strings, that fit a line).
+        var keys: [(key: String, isText: Bool, isShort: Bool)] = []
+        for record in records.prefix(sampleSize) {
             for member in document.members(of: record) {
                 let key = document.string(at: member.key)
-                let isText = document.kind(at: member.value) == .string
+                let (isText, isShort) = textKind(of: member.value, in: document)
                 if let index = keys.firstIndex(where: { $0.key == key }) {
                     keys[index].isText = keys[index].isText || isText
+                    keys[index].isShort = keys[index].isShort && (isShort || !isText)
                 } else {
-                    keys.append((key, isText))
+                    keys.append((key, isText, isShort || !isText))
                 }
             }
         }
         let textKeys = keys.filter(\.isText).map(\.key)
+        let shortKeys = keys.filter { $0.isText && $0.isShort }.map(\.key)
         let lowered = textKeys.map { $0.lowercased() }
         let nameField = ["name", "title"].compactMap { wanted in lowered.firstIndex(of: wanted).map { textKeys[$0] } }.first
-            ?? textKeys.first { $0.lowercased().hasSuffix("name") || $0.lowercased().hasSuffix("title") }
+            ?? shortKeys.first { $0.lowercased().hasSuffix("name") || $0.lowercased().hasSuffix("title") }
+            ?? shortKeys.first
             ?? textKeys.first
             ?? keys.first?.key
             ?? "name"
         let scalarKeys = keys.map(\.key).filter { $0 != nameField }
-        return Layout(nameField: nameField, listFields: [nameField] + scalarKeys.prefix(5))
+        return Layout(nameField: nameField, listFields: [nameField] + scalarKeys.prefix(5),
+                      otherNameFields: shortKeys.filter { $0 != nameField })
+    }
+
+    /// Whether a value is text (a string, or a list of strings), and whether it is short.
+    private static func textKind(of node: Int, in document: JSONDocument) -> (isText: Bool, isShort: Bool) {
+        switch document.kind(at: node) {
+        case .string:
+            return (true, document.textRange(at: node).count <= shortTextLimit)
+        case .array:
+            let elements = document.elements(of: node)
+            guard !elements.isEmpty, elements.allSatisfy({ document.kind(at: $0) == .string }) else { return (false, false) }
+            return (true, elements.allSatisfy { document.textRange(at: $0).count <= shortTextLimit })
+        default:
+            return (false, false)
+        }
     }
 }
