@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <locale.h>
 #include <unistd.h>
+#include <wchar.h>
 
 // The test runner may ignore or block signals (SIGPIPE, SIGINT); ignored dispositions and the
 // mask survive execve, so the child starts from the defaults a shell would give it.
@@ -101,4 +103,13 @@ int cpty_echo_enabled(int master) {
     struct termios settings;
     if (tcgetattr(master, &settings) != 0) return -1;
     return (settings.c_lflag & ECHO) != 0;
+}
+
+int cpty_wcwidth(unsigned int character) {
+    static locale_t utf8;
+    if (!utf8) utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    locale_t previous = utf8 ? uselocale(utf8) : (locale_t)0;
+    int width = wcwidth((wchar_t)character);
+    if (previous) uselocale(previous);
+    return width;
 }

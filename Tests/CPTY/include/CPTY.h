@@ -22,4 +22,8 @@ int cpty_resize(int master, int rows, int columns);
 
 // Whether the terminal currently echoes input (libedit turns echo off once it is ready for keys).
 int cpty_echo_enabled(int master);
+
+// Cells a character takes on a terminal, as libc's wcwidth says in a UTF-8 locale (whatever
+// the test process's own locale): 2 for wide characters, 0 for combining marks, -1 for controls.
+int cpty_wcwidth(unsigned int character);
 #endif

@@ -15,6 +15,9 @@ enum Key {
     static let bell = "\u{07}"
     static let up = "\u{1B}[A"
     static let down = "\u{1B}[B"
+    static let right = "\u{1B}[C"
+    static let left = "\u{1B}[D"
+    static let ctrlG = "\u{07}"
 }
 
 /// almanac running on a pseudo-terminal, driven like a person at the keyboard.
@@ -29,7 +32,10 @@ final class PseudoTerminalSession {
 
     let pid: pid_t
     let arguments: [String]
-    let columns: Int
+    private(set) var columns: Int
+    private(set) var rows: Int
+    /// The terminal's sizes and from which byte of `raw` on each applied.
+    private var sizes: [(offset: Int, rows: Int, columns: Int)] = []
     /// The prompt `waitForPrompt` and `enter` wait for: `almanac> ` until a test says otherwise
     /// (the prompt names the dataset in use).
     var currentPrompt: String = PseudoTerminalSession.prompt
@@ -50,6 +56,8 @@ final class PseudoTerminalSession {
         let binary = AlmanacBinary.path
         self.arguments = arguments
         self.columns = columns
+        self.rows = rows
+        sizes = [(0, rows, columns)]
         var master: Int32 = -1
         let pid = withCStringArray([binary] + arguments) { argv in
             withCStringArray(environment.entries) { envp in
@@ -210,7 +218,7 @@ final class PseudoTerminalSession {
 
     /// The terminal's lines as a terminal would show them (see `TerminalScreen`), from the start.
     var screen: TerminalScreen {
-        TerminalScreen(raw, columns: columns)
+        TerminalScreen(raw, sizes: sizes)
     }
 
     /// Waits until the screen (as `TerminalScreen` replays everything received) satisfies
@@ -281,9 +289,14 @@ final class PseudoTerminalSession {
 
     /// Changes the terminal's size; the child gets SIGWINCH.
     func resize(rows: Int, columns: Int) throws {
+        // What arrived before the resize was drawn at the old size.
+        drain()
         guard cpty_resize(master, Int32(rows), Int32(columns)) == 0 else {
             throw failure("cannot resize the terminal: \(String(cString: strerror(errno)))")
         }
+        self.rows = rows
+        self.columns = columns
+        sizes.append((raw.count, rows, columns))
     }
 
     // MARK: - Exit
