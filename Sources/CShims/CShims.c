@@ -1,10 +1,10 @@
-#define _XOPEN_SOURCE 700
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
 #include "CShims.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -48,6 +48,73 @@ int almanac_history_op(HistoryW *h, HistEventW *ev, int op) { return history_w(h
 int almanac_history_int(HistoryW *h, HistEventW *ev, int op, int value) { return history_w(h, ev, op, value); }
 int almanac_history_string(HistoryW *h, HistEventW *ev, int op, const wchar_t *value) {
     return history_w(h, ev, op, value);
+}
+
+struct almanac_capture {
+    FILE *stream;
+    char *bytes;
+    size_t count, capacity;
+};
+
+static ssize_t capture_write(void *cookie, const char *data, size_t size) {
+    almanac_capture *capture = cookie;
+    if (capture->count + size > capture->capacity) {
+        size_t capacity = capture->capacity ? capture->capacity : 4096;
+        while (capacity < capture->count + size) capacity *= 2;
+        char *grown = realloc(capture->bytes, capacity);
+        if (!grown) return -1;
+        capture->bytes = grown;
+        capture->capacity = capacity;
+    }
+    memcpy(capture->bytes + capture->count, data, size);
+    capture->count += size;
+    return (ssize_t)size;
+}
+
+almanac_capture *almanac_capture_open(void) {
+    almanac_capture *capture = calloc(1, sizeof *capture);
+    if (!capture) return NULL;
+    cookie_io_functions_t functions = {.read = NULL, .write = capture_write, .seek = NULL, .close = NULL};
+    capture->stream = fopencookie(capture, "w", functions);
+    if (!capture->stream) {
+        free(capture);
+        return NULL;
+    }
+    // Unbuffered: every write lands in `bytes` at once, in order with the shell's own.
+    setvbuf(capture->stream, NULL, _IONBF, 0);
+    return capture;
+}
+
+FILE *almanac_capture_stream(almanac_capture *capture) { return capture->stream; }
+
+size_t almanac_capture_pending(almanac_capture *capture) { return capture->count; }
+
+int almanac_capture_flush(almanac_capture *capture, int fd) {
+    fflush(capture->stream);
+    size_t offset = 0;
+    int result = 0;
+    while (offset < capture->count) {
+        ssize_t written = write(fd, capture->bytes + offset, capture->count - offset);
+        if (written > 0) { offset += (size_t)written; continue; }
+        if (written < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        result = -1;
+        break;
+    }
+    capture->count = 0;
+    if (capture->capacity > (1 << 20)) {
+        // A huge redraw once (a pasted megabyte): give the memory back.
+        free(capture->bytes);
+        capture->bytes = NULL;
+        capture->capacity = 0;
+    }
+    return result;
+}
+
+void almanac_capture_close(almanac_capture *capture) {
+    if (!capture) return;
+    fclose(capture->stream);
+    free(capture->bytes);
+    free(capture);
 }
 
 static int wake_descriptor = -1;

@@ -26,7 +26,7 @@ struct ScriptingTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         #expect(result.stdout.contains("help"), "\(result)")
-        #expect(result.stdout.contains("format   table"), "\(result)")
+        #expect(result.stdout.contains("format     table"), "\(result)")
         #expect(!result.stdout.contains("almanac>"), "no prompt in a script\n\(result)")
         #expect(!result.stdout.contains("Ctrl-D to leave"), "no banner in a script\n\(result)")
         #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"), "no escapes in a script\n\(result)")
@@ -49,7 +49,7 @@ struct ScriptingTests {
         let result = try run(arguments, input: "set\n")
         #expect(result.status == 2, "\(result)")
         #expect(!result.stderr.isEmpty, "\(result)")
-        #expect(!result.stdout.contains("format   table"), "nothing ran\n\(result)")
+        #expect(!result.stdout.contains("format     table"), "nothing ran\n\(result)")
     }
 
     @Test("--version and --help exit 0", arguments: ["--version", "--help"])

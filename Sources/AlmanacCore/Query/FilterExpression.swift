@@ -27,10 +27,18 @@ public indirect enum FilterExpression: Sendable, Equatable {
 public struct FilterToken: Sendable, Equatable {
     public var text: String
     public var isQuoted: Bool
+    /// Which word the token came from and which characters of it (for colouring the line);
+    /// not part of its identity.
+    public var word = 0
+    public var characters = 0..<0
 
     public init(_ text: String, isQuoted: Bool = false) {
         self.text = text
         self.isQuoted = isQuoted
+    }
+
+    public static func == (lhs: FilterToken, rhs: FilterToken) -> Bool {
+        lhs.text == rhs.text && lhs.isQuoted == rhs.isQuoted
     }
 }
 
@@ -43,31 +51,38 @@ extension FilterExpression {
     /// Splits unquoted words at operators and parentheses.
     public static func tokens(_ words: [(text: String, isQuoted: Bool)]) -> [FilterToken] {
         var tokens: [FilterToken] = []
-        for word in words {
-            if word.isQuoted { tokens.append(FilterToken(word.text, isQuoted: true)); continue }
+        for (index, word) in words.enumerated() {
+            func add(_ text: String, from start: Int, isQuoted: Bool = false) {
+                var token = FilterToken(text, isQuoted: isQuoted)
+                token.word = index
+                token.characters = start..<(start + text.count)
+                tokens.append(token)
+            }
+            if word.isQuoted { add(word.text, from: 0, isQuoted: true); continue }
             var current = ""
-            var characters = Array(word.text)[...]
-            while let character = characters.first {
+            let characters = Array(word.text)
+            var position = 0
+            func flush() {
+                if !current.isEmpty { add(current, from: position - current.count); current = "" }
+            }
+            while position < characters.count {
+                let character = characters[position]
                 if character == "(" || character == ")" {
-                    if !current.isEmpty { tokens.append(FilterToken(current)); current = "" }
-                    tokens.append(FilterToken(String(character)))
-                    characters = characters.dropFirst()
+                    flush()
+                    add(String(character), from: position)
+                    position += 1
                 } else if "=!~<>".contains(character) {
-                    if !current.isEmpty { tokens.append(FilterToken(current)); current = "" }
-                    let two = String(characters.prefix(2))
-                    if ["!=", "!~", "<=", ">="].contains(two) {
-                        tokens.append(FilterToken(two))
-                        characters = characters.dropFirst(2)
-                    } else {
-                        tokens.append(FilterToken(String(character)))
-                        characters = characters.dropFirst()
-                    }
+                    flush()
+                    let two = String(characters[position..<min(characters.count, position + 2)])
+                    let length = ["!=", "!~", "<=", ">="].contains(two) ? 2 : 1
+                    add(String(characters[position..<(position + length)]), from: position)
+                    position += length
                 } else {
                     current.append(character)
-                    characters = characters.dropFirst()
+                    position += 1
                 }
             }
-            if !current.isEmpty { tokens.append(FilterToken(current)) }
+            flush()
         }
         return tokens
     }

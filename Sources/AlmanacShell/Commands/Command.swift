@@ -7,11 +7,19 @@ public protocol Command: SendableMetatype {
     /// Candidates for the word being typed. The default completes nothing.
     static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate]
 
+    /// What each argument is, for colouring the line as it is typed. The default: numbers
+    /// and quoted text.
+    static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole]
+
     static func run(_ arguments: Arguments, in session: Session) throws
 }
 
 extension Command {
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] { [] }
+
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        arguments.enumerated().map { ArgumentRole.literal($1, at: $0) }
+    }
 }
 
 /// What `help` shows about a command.

@@ -14,6 +14,10 @@ public enum DatasetsCommand: Command {
         request.arguments.isEmpty ? CompletionSources.datasets(request, in: session) : []
     }
 
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .dataset : .plain) }
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws {
         try arguments.expect(count: 0...1)
         var statuses = session.catalog.statuses()

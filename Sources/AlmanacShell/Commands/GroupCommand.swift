@@ -13,6 +13,21 @@ public enum GroupCommand: Command {
         CompletionSources.fields(request, in: session)
     }
 
+    /// Each name between commas is a field; the commas are punctuation.
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        var roles: [ArgumentRole] = []
+        for (index, word) in arguments.enumerated() {
+            let characters = Array(word.text)
+            var start = 0
+            for offset in 0...characters.count where offset == characters.count || characters[offset] == "," {
+                if offset > start { roles.append(ArgumentRole(word: index, characters: start..<offset, role: .field)) }
+                if offset < characters.count { roles.append(ArgumentRole(word: index, characters: offset..<(offset + 1), role: .operator)) }
+                start = offset + 1
+            }
+        }
+        return roles
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws {
         let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard !fields.isEmpty else { throw arguments.usageError("missing FIELD") }

@@ -12,6 +12,10 @@ public enum HelpCommand: Command {
         return request.matching(session.commands.commands.map { $0.spec.name })
     }
 
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 && session.commands.lookup(arguments[0].text) != nil ? .command : .plain) }
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws {
         try arguments.expect(count: 0...1)
         let output = session.output

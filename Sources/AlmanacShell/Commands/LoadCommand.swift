@@ -27,6 +27,15 @@ public enum LoadCommand: Command {
         }
     }
 
+    /// A known name is a dataset (a new one makes a generic dataset, so it is not an error).
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        arguments.enumerated().map { index, word in
+            if !word.isQuoted, word.text.lowercased() == "from" { return ArgumentRole(word: index, role: .keyword) }
+            if index == 0, session.catalog.contains(word.text) { return ArgumentRole(word: index, role: .dataset) }
+            return ArgumentRole(word: index, role: word.isQuoted ? .string : .plain)
+        }
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws {
         let words = arguments.words.map(\.text)
         var requests: [LoadRequest] = []

@@ -2,12 +2,14 @@
 public enum SetCommand: Command {
     public static let spec = CommandSpec(
         name: "set",
-        summary: "Show or change a setting (format, pagesize, color, pager)",
+        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight)",
         usage: "set [NAME [VALUE]]",
-        examples: ["set", "set format json", "set pagesize 20", "set color off", "set pager off"],
+        examples: ["set", "set format json", "set pagesize 20", "set color off", "set pager off", "set hints off"],
         discussion: """
         format: table, json, csv, tsv or ndjson. pagesize: rows per page, or auto (the terminal's \
-        height; everything when output is not a terminal). color: on or off. pager: on or off.
+        height; everything when output is not a terminal). color: on or off. pager: on or off. \
+        hints: on or off (the rest of a matching history line, dimmed after the cursor). \
+        highlight: on or off (colours as you type; off without colour).
         """
     )
 
@@ -19,12 +21,21 @@ public enum SetCommand: Command {
         }
     }
 
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        arguments.enumerated().map { index, word in
+            let known = index == 0 ? Settings.names.contains(word.text.lowercased())
+                : index == 1 && Settings.choices(for: arguments[0].text.lowercased()).contains(word.text.lowercased())
+            return known ? ArgumentRole(word: index, role: .keyword) : .literal(word, at: index)
+        }
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws {
         try arguments.expect(count: 0...2)
         switch arguments.count {
         case 0:
+            let width = (Settings.names.map(\.count).max() ?? 0) + 2
             for name in Settings.names {
-                session.output.print(TextWidth.pad(name, to: 9) + (session.settings.value(of: name) ?? ""))
+                session.output.print(TextWidth.pad(name, to: width) + (session.settings.value(of: name) ?? ""))
             }
         case 1:
             guard let value = session.settings.value(of: arguments[0].lowercased()) else {

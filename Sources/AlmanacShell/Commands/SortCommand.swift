@@ -17,6 +17,10 @@ public enum SortCommand: Command {
         }
     }
 
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .field : .keyword) }
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws {
         try arguments.expect(count: 1...2)
         var descending = false

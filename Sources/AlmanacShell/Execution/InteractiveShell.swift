@@ -26,6 +26,9 @@ final class InteractiveShell {
         let editor = LineEditor(history: history, notifier: notifier) { [session] text in
             completer.complete(text, in: session)
         }
+        var hints = HistoryHints(history.entries)
+        let decorator = LineDecorator(session: session)
+        if decorator.terminalCanDraw { editor.decorate = { decorator.decoration(of: $0, cursor: $1, hints: hints) } }
         editor.onFirstKeyWait = { [session] in session.startPendingLoads() }
         if !session.quiet {
             session.output.print("almanac \(AlmanacVersion.current) — type 'help' for commands, Ctrl-D to leave")
@@ -36,7 +39,7 @@ final class InteractiveShell {
             switch editor.readLine(prompt: prompt()) {
             case let .line(text):
                 let warnings = history.warnings.count
-                editor.remember(text)
+                if let entry = editor.remember(text) { hints.append(entry, context: session.currentName) }
                 for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
                 session.output.refreshTerminal()
                 session.output.pager = session.settings.pager ? pagerCommand : nil

@@ -20,7 +20,8 @@ public enum Launcher {
         let hasScripts = !options.commands.isEmpty || !options.files.isEmpty
         let interactive = stdinIsTerminal && (!hasScripts || options.interactive)
         let output = Output.standard()
-        let colorWanted = !options.noColor && variables["NO_COLOR"].map(\.isEmpty) ?? true
+        // NO_COLOR (set and not empty), --no-color and a dumb terminal mean no colour escapes at all.
+        let colorWanted = !options.noColor && variables["NO_COLOR"].map(\.isEmpty) ?? true && variables["TERM"] != "dumb"
         var settings = Settings(color: interactive && colorWanted && output.terminal.isTerminal)
         if let format = options.format { settings.format = format }
 

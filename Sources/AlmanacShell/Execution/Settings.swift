@@ -5,11 +5,14 @@ public struct Settings: Sendable, Equatable {
     public var pageSize: Int?
     public var color: Bool
     public var pager: Bool = true
+    /// Hints from history after the cursor, and colours as the line is typed (at the prompt).
+    public var hints: Bool = true
+    public var highlight: Bool = true
 
     public init(color: Bool) { self.color = color }
 
     /// Every setting, in the order `set` lists them.
-    public static let names = ["format", "pagesize", "color", "pager"]
+    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight"]
 
     public func value(of name: String) -> String? {
         switch name {
@@ -17,6 +20,8 @@ public struct Settings: Sendable, Equatable {
         case "pagesize": pageSize.map(String.init) ?? "auto"
         case "color": color ? "on" : "off"
         case "pager": pager ? "on" : "off"
+        case "hints": hints ? "on" : "off"
+        case "highlight": highlight ? "on" : "off"
         default: nil
         }
     }
@@ -26,7 +31,7 @@ public struct Settings: Sendable, Equatable {
         switch name {
         case "format": OutputFormat.allCases.map(\.rawValue)
         case "pagesize": ["auto"]
-        case "color", "pager": ["on", "off"]
+        case "color", "pager", "hints", "highlight": ["on", "off"]
         default: []
         }
     }
@@ -49,6 +54,10 @@ public struct Settings: Sendable, Equatable {
             color = try Self.onOff(value, for: "color")
         case "pager":
             pager = try Self.onOff(value, for: "pager")
+        case "hints":
+            hints = try Self.onOff(value, for: "hints")
+        case "highlight":
+            highlight = try Self.onOff(value, for: "highlight")
         default:
             let suggestion = Suggestion.closest(to: name, among: Self.names)
             throw .invalid("unknown setting '\(SafeText.escape(name))'"

@@ -24,6 +24,38 @@ public enum Tokenizer {
             openQuote: scanner.openQuote
         )
     }
+
+    /// Where each word, separator and comment of `line` lies, for drawing the line in colour
+    /// as it is typed: never fails; an unfinished quote is reported as such.
+    public static func layout(of line: String) -> LineLayout {
+        var scanner = Scanner(line)
+        scanner.recordsLayout = true
+        try? scanner.run(stopAtEnd: true)
+        var pieces = scanner.pieces
+        if let word = scanner.openWord, let start = scanner.openWordStart {
+            let range = start..<scanner.characters.count
+            pieces.append(scanner.openQuote != nil
+                ? .unclosedQuote(range)
+                : .word(word, range, statement: scanner.statements.count - 1))
+        }
+        return LineLayout(pieces: pieces, statements: scanner.statements)
+    }
+}
+
+/// The parts of a line and where they are (offsets in characters), in order.
+public struct LineLayout: Sendable {
+    public enum Piece: Equatable, Sendable {
+        /// A word of statement `statement` (0-based, counting every `;`).
+        case word(Word, Range<Int>, statement: Int)
+        case separator(Int)
+        case comment(Range<Int>)
+        /// A word whose quote is still open, to the end of the line.
+        case unclosedQuote(Range<Int>)
+    }
+
+    public var pieces: [Piece]
+    /// The statements' finished words (empty statements kept, so `statement` indexes them).
+    public var statements: [Statement]
 }
 
 /// What completion needs to know about a half-typed statement.
@@ -59,6 +91,9 @@ private struct Scanner {
     var openWord: Word?
     var openWordStart: Int?
     var openQuote: Character?
+    /// Set for `Tokenizer.layout`: each finished word, separator and comment goes into `pieces`.
+    var recordsLayout = false
+    var pieces: [LineLayout.Piece] = []
 
     init(_ line: String) { characters = Array(line) }
 
@@ -67,8 +102,13 @@ private struct Scanner {
         var word: Word?
         var wordStart = 0
 
-        func finishWord(_ statements: inout [Statement], _ word: inout Word?) {
-            if let finished = word { statements[statements.count - 1].words.append(finished) }
+        func finishWord(_ scanner: inout Scanner, _ word: inout Word?) {
+            if let finished = word {
+                scanner.statements[scanner.statements.count - 1].words.append(finished)
+                if scanner.recordsLayout {
+                    scanner.pieces.append(.word(finished, wordStart..<index, statement: scanner.statements.count - 1))
+                }
+            }
             word = nil
         }
 
@@ -76,14 +116,16 @@ private struct Scanner {
             let character = characters[index]
             switch character {
             case " ", "\t", "\n", "\r":
-                finishWord(&statements, &word)
+                finishWord(&self, &word)
                 index += 1
             case ";":
-                finishWord(&statements, &word)
+                finishWord(&self, &word)
+                if recordsLayout { pieces.append(.separator(index)) }
                 statements.append(Statement(words: []))
                 index += 1
             case "#" where word == nil && !(index + 1 < characters.count && characters[index + 1].isASCII && characters[index + 1].isNumber):
                 // A comment, except `#3`: a row of the last listing.
+                if recordsLayout { pieces.append(.comment(index..<characters.count)) }
                 index = characters.count
             case "\\":
                 if word == nil { word = Word("", column: index + 1); wordStart = index }
@@ -128,6 +170,6 @@ private struct Scanner {
             openWordStart = wordStart
             return
         }
-        finishWord(&statements, &word)
+        finishWord(&self, &word)
     }
 }

@@ -4,8 +4,12 @@ import Glibc
 import CLibEdit
 import CShims
 
-/// The prompt: libedit's wide-character editor with our history, completion, Ctrl-R,
-/// and a read loop that also prints messages from background work above the line.
+/// The prompt: libedit's wide-character editor with our history, completion, Ctrl-R, hints
+/// and colours, and a read loop that also prints messages from background work above the line.
+///
+/// libedit draws into a memory stream (`almanac_capture`), not on the terminal: the shell
+/// adds its decorations to what libedit drew and the terminal gets each key's redraw in one
+/// write when the editor next waits for a key, so colours never flicker.
 ///
 /// Everything here runs on the main thread; libedit calls back into it from `el_wgets`.
 public final class LineEditor {
@@ -25,20 +29,37 @@ public final class LineEditor {
     /// Called once, when the prompt has been drawn and the editor first waits for a key.
     public var onFirstKeyWait: (() -> Void)?
 
-    private let editLine: OpaquePointer
+    /// What to draw over the line after each key: colours and a hint (nil: nothing). Called
+    /// with the line and the cursor's offset in characters.
+    public var decorate: ((_ line: String, _ cursor: Int) -> LineDecoration)?
+
+    let editLine: OpaquePointer
     private let libeditHistory: OpaquePointer
     private let historyEvent = UnsafeMutablePointer<HistEventW>.allocate(capacity: 1)
-    private let store: HistoryStore
+    let store: HistoryStore
     private let notifier: Notifier
     private let completion: CompletionHandler
-    private let outputDescriptor: Int32
+    let outputDescriptor: Int32
+    /// Where libedit and the decorations draw until the next flush.
+    private let capture: OpaquePointer
     private var input = InputDecoder()
 
-    private var promptText = ""
+    var promptText = ""
     private var promptBuffer: UnsafeMutablePointer<wchar_t>
-    private var lastTab: (line: String, cursor: Int)?
+    /// Our functions' names and descriptions, which libedit points at.
+    private var functionNames: [UnsafeMutablePointer<wchar_t>] = []
+    var lastTab: (line: String, cursor: Int)?
     private var seenInterrupts: UInt
     private var seenResizes: UInt
+
+    /// Whether this key's decorations are drawn (libedit redraws after every key).
+    var decorated = false
+    /// Set while the line is not a command (Ctrl-R's search, a question).
+    var decorationsSuspended = false
+    /// The hint shown for `line`, which →, End, Ctrl-F and Alt-F accept.
+    var shownHint: (line: String, hint: String)?
+    /// Whether a hint is drawn after the cursor now (it is erased before libedit gets a key).
+    var hintOnScreen = false
 
     /// Sets up libedit on the process's terminal. The locale must already be UTF-8 (see `Locale.ensureUTF8`).
     public init(history store: HistoryStore, notifier: Notifier, completion: @escaping CompletionHandler) {
@@ -46,9 +67,9 @@ public final class LineEditor {
         self.notifier = notifier
         self.completion = completion
         // libedit draws on the output only when it is a terminal; else the prompt goes to stderr.
-        let drawOnStandardOutput = isatty(1) == 1
-        outputDescriptor = drawOnStandardOutput ? 1 : 2
-        editLine = el_init("almanac", almanac_stdin(), drawOnStandardOutput ? almanac_stdout() : almanac_stderr(), almanac_stderr())
+        outputDescriptor = isatty(1) == 1 ? 1 : 2
+        capture = almanac_capture_open()
+        editLine = el_init_fd("almanac", almanac_stdin(), almanac_capture_stream(capture), almanac_stderr(), 0, outputDescriptor, 2)
         libeditHistory = history_winit()
         promptBuffer = Self.wideCopy("")
         seenInterrupts = almanac_signal_count(SIGINT)
@@ -69,32 +90,62 @@ public final class LineEditor {
         almanac_el_set_getc(editLine) { editLine, character in
             LineEditor.owner(of: editLine)?.readCharacter(into: character) ?? -1
         }
-        almanac_el_add_function(editLine, "almanac-complete".wide, "Complete the word before the cursor".wide) { editLine, _ in
-            LineEditor.owner(of: editLine)?.completeWord() ?? UInt8(CC_ERROR)
-        }
-        almanac_el_add_function(editLine, "almanac-search".wide, "Search history backwards".wide) { editLine, _ in
-            LineEditor.owner(of: editLine)?.searchHistory() ?? UInt8(CC_ERROR)
-        }
-        almanac_el_bind(editLine, "^I".wide, "almanac-complete".wide)
-        almanac_el_bind(editLine, "^R".wide, "almanac-search".wide)
+        bindKeys()
     }
 
     deinit {
         el_end(editLine)
+        flushOutput()
+        almanac_capture_close(capture)
         history_wend(libeditHistory)
         historyEvent.deallocate()
         promptBuffer.deallocate()
+        functionNames.forEach { $0.deallocate() }
+    }
+
+    /// Our functions and the keys that call them.
+    private func bindKeys() {
+        func add(_ name: String, _ help: String, keys: [String], _ function: @escaping almanac_editor_fn) {
+            // libedit keeps the name and help pointers (not copies) as long as it lives.
+            let (kept, description) = (Self.wideCopy(name), Self.wideCopy(help))
+            functionNames += [kept, description]
+            almanac_el_add_function(editLine, kept, description, function)
+            for key in keys { almanac_el_bind(editLine, key.wide, name.wide) }
+        }
+        add("almanac-complete", "Complete the word before the cursor", keys: ["^I"]) { editLine, _ in
+            LineEditor.owner(of: editLine)?.completeWord() ?? UInt8(CC_ERROR)
+        }
+        add("almanac-search", "Search history backwards", keys: ["^R"]) { editLine, _ in
+            LineEditor.owner(of: editLine)?.searchHistory() ?? UInt8(CC_ERROR)
+        }
+        // → and Ctrl-F, End and Ctrl-E accept the hint whole; Alt-F and Alt-→ its next word.
+        add("almanac-forward", "Accept the hint, or move right", keys: ["^F", "\\e[C", "\\eOC"]) { editLine, _ in
+            LineEditor.owner(of: editLine)?.acceptHint(.whole, orMove: .character) ?? UInt8(CC_ERROR)
+        }
+        add("almanac-end", "Accept the hint, or go to the end of the line",
+            keys: ["^E", "\\e[F", "\\eOF", "\\e[4~", "\\e[8~"]) { editLine, _ in
+            LineEditor.owner(of: editLine)?.acceptHint(.whole, orMove: .endOfLine) ?? UInt8(CC_ERROR)
+        }
+        add("almanac-forward-word", "Accept the hint's next word, or move to the end of the next word",
+            keys: ["\\ef", "\\eF", "\\e[1;3C", "\\e\\e[C"]) { editLine, _ in
+            LineEditor.owner(of: editLine)?.acceptHint(.word, orMove: .word) ?? UInt8(CC_ERROR)
+        }
     }
 
     /// Reads one line at `prompt`. `prompt` may hold colour escapes between `\u{1}` markers.
     public func readLine(prompt: String) -> Event {
         setPrompt(prompt)
         lastTab = nil
+        shownHint = nil
+        hintOnScreen = false
+        decorated = false
         // A Ctrl-C that cancelled the last command was handled there; it must not also clear
         // the new line.
         seenInterrupts = almanac_signal_count(SIGINT)
         var count: Int32 = 0
-        guard let line = el_wgets(editLine, &count), count > 0 else {
+        let line = el_wgets(editLine, &count)
+        defer { flushOutput() }
+        guard let line, count > 0 else {
             let failure = errno
             if notifierSaysTerminate() { return .terminated }
             if count < 0, failure == EINTR {
@@ -111,26 +162,35 @@ public final class LineEditor {
 
     /// Stores an accepted line in the history file and in libedit's recall list.
     /// Trailing blanks (a completion's space) are dropped, so `help ` and `help` are one entry.
-    public func remember(_ line: String) {
+    /// Returns the entry when it was stored (not empty, private or a repeat).
+    @discardableResult
+    public func remember(_ line: String) -> String? {
         var entry = Substring(line)
         while entry.last?.isWhitespace == true { entry.removeLast() }
-        if store.add(String(entry)) { enterIntoLibedit(String(entry)) }
+        guard store.add(String(entry)) else { return nil }
+        enterIntoLibedit(String(entry))
+        return String(entry)
     }
 
     // MARK: - Reading keys
 
     /// libedit's read function: waits on standard input and the notifier's pipe, so messages
-    /// and signals are handled while the user types.
+    /// and signals are handled while the user types. Before waiting it draws the decorations
+    /// and sends the terminal everything drawn since the last key; before handing libedit a
+    /// key it erases the hint, which libedit does not know is there.
     private func readCharacter(into character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
         while true {
             if let scalar = input.next() {
+                eraseHint()
+                decorated = false
                 character?.pointee = wchar_t(bitPattern: scalar.value)
                 return 1
             }
-            if notifierSaysTerminate() { errno = EINTR; return -1 }
+            if notifierSaysTerminate() { eraseHint(); errno = EINTR; return -1 }
             let interrupts = almanac_signal_count(SIGINT)
             if interrupts != seenInterrupts {
                 seenInterrupts = interrupts
+                eraseHint()
                 errno = EINTR
                 return -1
             }
@@ -140,6 +200,8 @@ public final class LineEditor {
                 redrawKeepingLine(above: [])
             }
             if notifier.hasMessages { redrawKeepingLine(above: notifier.takeMessages()) }
+            decorateIfNeeded()
+            flushOutput()
 
             if let ready = onFirstKeyWait {
                 onFirstKeyWait = nil
@@ -155,8 +217,8 @@ public final class LineEditor {
             if descriptors[0].revents != 0 {
                 switch input.fill(from: 0) {
                 case .bytes: continue
-                case .endOfFile: return 0
-                case .failed: return -1
+                case .endOfFile: eraseHint(); return 0
+                case .failed: eraseHint(); return -1
                 }
             }
         }
@@ -170,25 +232,20 @@ public final class LineEditor {
 
     /// Moves to the first row of the input, clears below, prints `messages`, applies `change`
     /// (a new prompt or line), and has libedit draw the prompt and the line again.
-    private func redrawKeepingLine(above messages: [String], after change: () -> Void = {}) {
+    func redrawKeepingLine(above messages: [String], after change: () -> Void = {}) {
         var text = "\r"
-        let rows = cursorRow()
+        let rows = cursorPosition().row
         if rows > 0 { text += "\u{1B}[\(rows)A" }
         text += "\u{1B}[J"
         for message in messages { text += SafeText.escapeLines(message).replacingNewlines() + "\r\n" }
         change()
         writeOut(text)
+        hintOnScreen = false
+        decorated = false
         almanac_el_refresh(editLine)
     }
 
-    /// Which row of the input area the cursor is on (0 for the prompt's row).
-    private func cursorRow() -> Int {
-        let (beforeCursor, _) = currentLine()
-        let columns = max(1, TerminalInfo.current(descriptor: outputDescriptor).columns)
-        return (TextWidth.of(visiblePrompt) + TextWidth.of(beforeCursor)) / columns
-    }
-
-    private var visiblePrompt: String {
+    var visiblePrompt: String {
         // The text between \u{1} markers is escape sequences that take no room.
         var visible = ""
         var inEscape = false
@@ -198,14 +255,20 @@ public final class LineEditor {
         return visible
     }
 
-    private func setPrompt(_ prompt: String) {
+    func setPrompt(_ prompt: String) {
         promptText = prompt
         promptBuffer.deallocate()
         promptBuffer = Self.wideCopy(prompt)
     }
 
-    private func writeOut(_ text: String) {
-        FileDescriptorWriter.write(text, to: outputDescriptor)
+    /// Adds `text` to what the terminal gets at the next flush, after what libedit drew.
+    func writeOut(_ text: String) {
+        fputs(text, almanac_capture_stream(capture))
+    }
+
+    /// Sends the terminal everything drawn since the last flush, in one write.
+    func flushOutput() {
+        if almanac_capture_pending(capture) > 0 { almanac_capture_flush(capture, outputDescriptor) }
     }
 
     // MARK: - Completion
@@ -238,97 +301,20 @@ public final class LineEditor {
     }
 
     /// The escape that moves the cursor from where it is to the last row of the input.
-    private func moveBelowInput() -> String {
-        let (before, after) = currentLine()
-        let columns = max(1, TerminalInfo.current(descriptor: outputDescriptor).columns)
-        let promptWidth = TextWidth.of(visiblePrompt)
-        let lastRow = (promptWidth + TextWidth.of(before) + TextWidth.of(after)) / columns
-        let down = lastRow - (promptWidth + TextWidth.of(before)) / columns
+    func moveBelowInput() -> String {
+        let down = endPosition().row - cursorPosition().row
         return down > 0 ? "\u{1B}[\(down)B" : ""
     }
 
     /// The line being edited, split at the cursor.
-    private func currentLine() -> (String, String) {
+    func currentLine() -> (String, String) {
         guard let info = el_wline(editLine)?.pointee else { return ("", "") }
         let before = Self.string(from: info.buffer, count: info.cursor - info.buffer)
         let after = Self.string(from: info.cursor, count: info.lastchar - info.cursor)
         return (before, after)
     }
 
-    // MARK: - Ctrl-R
-
-    /// Incremental search backwards through history. Our own, because libedit's indexes its
-    /// key map with `(unsigned char)ch` and stops at many Cyrillic letters.
-    private func searchHistory() -> UInt8 {
-        let (before, after) = currentLine()
-        let original = before + after
-        let normalPrompt = promptText
-        var query = ""
-        var found: Int?
-        var failed = false
-
-        func show(prompt: String, line: String) {
-            redrawKeepingLine(above: []) {
-                setPrompt(prompt)
-                replaceLine(with: line)
-            }
-        }
-
-        func showSearch() {
-            let label = failed ? "failing reverse-i-search" : "reverse-i-search"
-            show(prompt: "(\(label))`\(query)': ", line: found.map { store.entries[$0] } ?? original)
-        }
-
-        /// Finds the newest entry below index `start` that contains the query (ignoring case).
-        func search(below start: Int) {
-            guard !query.isEmpty else { found = nil; failed = false; return }
-            let needle = query.lowercased()
-            if let index = store.entries[..<min(start, store.entries.count)].lastIndex(where: { $0.lowercased().contains(needle) }) {
-                found = index
-                failed = false
-            } else {
-                failed = true
-            }
-        }
-
-        func finish(keeping keep: Bool) {
-            show(prompt: normalPrompt, line: keep ? (found.map { store.entries[$0] } ?? original) : original)
-        }
-
-        showSearch()
-        while true {
-            var key: wchar_t = 0
-            guard el_wgetc(editLine, &key) == 1 else {
-                // Ctrl-C or end of input: abandon the search with the line as it was.
-                finish(keeping: false)
-                return UInt8(CC_REFRESH)
-            }
-            switch key {
-            case 0x12:  // Ctrl-R: the next older match
-                search(below: found ?? store.entries.count)
-            case 0x07:  // Ctrl-G: cancel
-                finish(keeping: false)
-                return UInt8(CC_REFRESH)
-            case 0x08, 0x7F:  // Backspace
-                if !query.isEmpty { query.removeLast() }
-                found = nil
-                search(below: store.entries.count)
-            case 0x0A, 0x0D:  // Enter: run the match (libedit's own newline handling ends the line)
-                finish(keeping: true)
-                el_wpush(editLine, "\n".wide)
-                return UInt8(CC_REFRESH)
-            case 0x00..<0x20:  // other control keys end the search and leave the match to edit
-                finish(keeping: true)
-                return UInt8(CC_REFRESH)
-            default:
-                if let scalar = Unicode.Scalar(UInt32(bitPattern: key)) { query.unicodeScalars.append(scalar) }
-                search(below: found.map { $0 + 1 } ?? store.entries.count)
-            }
-            showSearch()
-        }
-    }
-
-    private func replaceLine(with text: String) {
+    func replaceLine(with text: String) {
         guard let info = el_wline(editLine)?.pointee else { return }
         el_cursor(editLine, Int32(info.lastchar - info.cursor))
         el_deletestr(editLine, Int32(info.lastchar - info.buffer))
@@ -341,7 +327,7 @@ public final class LineEditor {
         almanac_history_string(libeditHistory, historyEvent, H_ENTER, entry.wide)
     }
 
-    private static func owner(of editLine: OpaquePointer?) -> LineEditor? {
+    static func owner(of editLine: OpaquePointer?) -> LineEditor? {
         guard let editLine, let data = almanac_el_get_clientdata(editLine) else { return nil }
         return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
     }
@@ -369,55 +355,5 @@ extension String {
     /// Newlines as carriage return plus newline: the terminal is in raw mode at the prompt.
     func replacingNewlines() -> String {
         split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
-    }
-}
-
-/// Turns bytes from standard input into Unicode scalars, one key at a time.
-struct InputDecoder {
-    enum Fill { case bytes, endOfFile, failed }
-
-    private var bytes: [UInt8] = []
-    private var start = 0
-
-    /// Reads what is there without blocking: Ctrl-C can discard the input poll() just reported
-    /// (and put the terminal back in line mode), and a blocking read would then hang.
-    mutating func fill(from descriptor: Int32) -> Fill {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let flags = fcntl(descriptor, F_GETFL)
-        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        let failure = errno
-        _ = fcntl(descriptor, F_SETFL, flags)
-        errno = failure
-        if count > 0 {
-            if start > 0 { bytes.removeFirst(start); start = 0 }
-            bytes.append(contentsOf: chunk[0..<count])
-            return .bytes
-        }
-        if count < 0, errno == EINTR || errno == EAGAIN { return .bytes }
-        return count == 0 ? .endOfFile : .failed
-    }
-
-    /// The next whole scalar, or nil when more bytes are needed. Invalid bytes become U+FFFD.
-    mutating func next() -> Unicode.Scalar? {
-        guard start < bytes.count else { return nil }
-        let lead = bytes[start]
-        let length: Int
-        switch lead {
-        case 0..<0x80: start += 1; return Unicode.Scalar(lead)
-        case 0xC2...0xDF: length = 2
-        case 0xE0...0xEF: length = 3
-        case 0xF0...0xF4: length = 4
-        default: start += 1; return "\u{FFFD}"
-        }
-        guard bytes.count - start >= length else { return nil }
-        var decoder = UTF8()
-        var iterator = bytes[start..<(start + length)].makeIterator()
-        if case let .scalarValue(scalar) = decoder.decode(&iterator) {
-            start += length
-            return scalar
-        }
-        start += 1
-        return "\u{FFFD}"
     }
 }

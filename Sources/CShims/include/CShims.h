@@ -35,6 +35,18 @@ int almanac_history_op(HistoryW *h, HistEventW *ev, int op);
 int almanac_history_int(HistoryW *h, HistEventW *ev, int op, int value);
 int almanac_history_string(HistoryW *h, HistEventW *ev, int op, const wchar_t *value);
 
+// A stdio stream whose writes collect in memory until flushed to a descriptor in one write:
+// libedit draws into it, the shell adds its decorations (hints, colours), and the terminal
+// receives a key's whole redraw at once, so nothing flickers.
+typedef struct almanac_capture almanac_capture;
+almanac_capture *almanac_capture_open(void);
+FILE *almanac_capture_stream(almanac_capture *capture);
+// Writes what collected to `fd` (retrying short writes); returns -1 when that failed.
+int almanac_capture_flush(almanac_capture *capture, int fd);
+// Bytes collected and not yet flushed.
+size_t almanac_capture_pending(almanac_capture *capture);
+void almanac_capture_close(almanac_capture *capture);
+
 // Signals. The handler only counts and writes the signal number to `wake_fd`,
 // so a poll() on the read end wakes on any thread's delivery.
 // Installed without SA_RESTART: el_wgets and poll return EINTR, the hook for "clear the line".

@@ -1,0 +1,63 @@
+/// Hints from history, as fish's autosuggestions: the rest of the newest entry that begins
+/// with what is typed, preferring entries typed while the same dataset was in use.
+///
+/// Each entry's dataset is worked out by replaying the `use` commands of the history in order
+/// (the file keeps only the lines), and recorded as the session goes. Entries are kept as
+/// UTF-8 bytes, so a key costs a few thousand short `memcmp`s, not String comparisons.
+public struct HistoryHints {
+    private var entries: [(bytes: [UInt8], context: String?)] = []
+    /// The dataset in use after the last entry, as its `use` commands say.
+    private var replayedContext: String?
+
+    public init(_ history: [String]) {
+        for entry in history { append(entry, context: replayedContext) }
+    }
+
+    /// Records an entry typed while `context` (the dataset in use) was current.
+    public mutating func append(_ entry: String, context: String?) {
+        let context = Self.normalized(context)
+        // Lines with control characters (a pasted tab, a joined newline) are never offered:
+        // drawn after the cursor they would move it.
+        if !entry.unicodeScalars.contains(where: { SafeText.needsEscape($0) }) {
+            entries.append((Array(entry.utf8), context))
+            if entries.count > HistoryStore.capacity { entries.removeFirst(entries.count - HistoryStore.capacity) }
+        }
+        replayedContext = Self.context(after: entry, startingFrom: context)
+    }
+
+    /// The text to show after `typed`: the rest of the newest entry under `context` that starts
+    /// with it, else of the newest under any dataset. Nil for an empty line, or when none fits.
+    public func hint(for typed: String, context: String?) -> String? {
+        let context = Self.normalized(context)
+        let prefix = Array(typed.utf8)
+        guard !prefix.isEmpty else { return nil }
+        var fallback: [UInt8]?
+        for entry in entries.reversed() where entry.bytes.count > prefix.count && entry.bytes.starts(with: prefix) {
+            if entry.context == context { return Self.rest(of: entry.bytes, after: prefix.count) }
+            if fallback == nil { fallback = entry.bytes }
+        }
+        return fallback.flatMap { Self.rest(of: $0, after: prefix.count) }
+    }
+
+    private static func rest(of bytes: [UInt8], after count: Int) -> String? {
+        // A prefix that ends inside a character cannot be continued.
+        guard let text = String(validating: bytes[count...], as: UTF8.self) else { return nil }
+        return text
+    }
+
+    /// The dataset in use after `line` runs, when `context` was before: its last `use NAME`.
+    static func context(after line: String, startingFrom context: String?) -> String? {
+        guard line.lowercased().contains("use"), let statements = try? Tokenizer.statements(in: line) else { return context }
+        var current = context
+        for statement in statements where statement.words.count == 2 && statement.words[0].text.lowercased() == "use" {
+            current = normalized(statement.words[1].text)
+        }
+        return current
+    }
+
+    /// `use all` and no `use` at all are the same scope.
+    private static func normalized(_ context: String?) -> String? {
+        guard let name = context?.lowercased(), name != "all" else { return nil }
+        return name
+    }
+}
