@@ -1,5 +1,5 @@
-/// The keys at the prompt, as the manual page lists them. The line editor binds them (see
-/// `LineEditor.init` and its Ctrl-R search); a key bound there belongs here too.
+/// The keys at the prompt, as the manual page lists them. The line editor binds them
+/// (`LineEditor.bindKeys`, `ReverseSearch`); a key bound there belongs here too (then `make man`).
 public enum PromptKeys {
     public struct Key: Sendable {
         public var keys: String
@@ -16,8 +16,13 @@ public enum PromptKeys {
             Search the history backwards as you type; Ctrl-R again finds the next older match, Enter \
             runs it, another control key leaves it to edit, Ctrl-G cancels.
             """),
+        Key(keys: "Right, Ctrl-F, End, Ctrl-E", meaning: """
+            Accept the hint (the rest of a matching history line, dimmed after the cursor) whole; \
+            without a hint, move right or to the end of the line.
+            """),
+        Key(keys: "Alt-F, Alt-Right", meaning: "Accept the hint's next word; without a hint, move past the next word."),
         Key(keys: "Ctrl-C", meaning: "Clear the line, or cancel the running command or load."),
         Key(keys: "Ctrl-D", meaning: "Leave almanac, on an empty line."),
-        Key(keys: "Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-W, ...", meaning: "Edit the line as in Emacs (libedit's emacs key map)."),
+        Key(keys: "Ctrl-A, Ctrl-B, Ctrl-K, Ctrl-W, ...", meaning: "Edit the line as in Emacs (libedit's emacs key map)."),
     ]
 }
