@@ -27,6 +27,13 @@ let package = Package(
         .target(name: "AlmanacCore", dependencies: ["CGlibc"]),
         // The terminal layer: line editor, commands, rendering, progress.
         .target(name: "AlmanacShell", dependencies: ["AlmanacCore", "CShims", "CLibEdit"]),
+        // libpq's header. Not through pkg-config: its `-lpq` would load libpq and the twenty
+        // libraries it needs at every start of almanac (3 ms, 400 page faults); CLibPQLoader
+        // opens it when a database is first used. Debian: libpq-dev.
+        .systemLibrary(name: "CLibPQ"),
+        .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], cSettings: [.headerSearchPath("../CLibPQ")]),
+        // PostgreSQL tables as datasets: connections, catalog, SQL for every query, COPY.
+        .target(name: "AlmanacPostgres", dependencies: ["AlmanacCore", "CLibPQ", "CLibPQLoader"]),
         // URLSession, kept out of the shell's own binary: libcurl's libraries cost its start-up.
         .target(name: "AlmanacNetwork", dependencies: ["AlmanacCore"]),
         .executableTarget(name: "almanac-fetch", dependencies: ["AlmanacCore", "AlmanacNetwork"]),
@@ -42,6 +49,9 @@ let package = Package(
         .testTarget(name: "AlmanacShellTests", dependencies: ["AlmanacShell", "AlmanacCore"]),
         // Test-only C helper: spawns a process on a pseudo-terminal.
         .target(name: "CPTY", path: "Tests/CPTY"),
+        // Test-only: the throwaway PostgreSQL cluster every database test shares.
+        .target(name: "PostgresCluster", dependencies: ["AlmanacPostgres"], path: "Tests/PostgresCluster"),
+        .testTarget(name: "AlmanacPostgresTests", dependencies: ["AlmanacPostgres", "AlmanacCore", "PostgresCluster"]),
         .testTarget(name: "EndToEndTests", dependencies: ["CPTY", "almanac", "almanac-fetch"]),
     ]
 )

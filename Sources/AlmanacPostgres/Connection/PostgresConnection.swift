@@ -1,0 +1,393 @@
+import AlmanacCore
+import CLibPQ
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to a server, used by one statement at a time.
+///
+/// Sessions are read-only (`default_transaction_read_only`) unless opened for writing, and
+/// every statement has a `statement_timeout`. A running statement stops when its
+/// `Cancellation` says so or when `cancel()` is called from another thread: PQcancel asks the
+/// server to stop it, and control returns within a fraction of a second even if the server
+/// does not answer (the connection is then given up). A connection that breaks gives a
+/// `connectionLost` error and is opened again by the next statement.
+public final class PostgresConnection: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// `default_transaction_read_only`: nothing can change the database through it.
+        public var readOnly: Bool
+        /// The server stops any statement running longer (0: no limit).
+        public var statementTimeout: Double
+        /// Giving up on a server that does not answer.
+        public var connectTimeout: Double
+
+        public init(readOnly: Bool = true, statementTimeout: Double = 300, connectTimeout: Double = 10) {
+            self.readOnly = readOnly
+            self.statementTimeout = statementTimeout
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    public let url: PostgresURL
+    public let settings: Settings
+
+    /// Held for the whole of a statement: one at a time per connection.
+    private let statementLock = NSLock()
+    /// The PGconn; used only while holding `statementLock`.
+    private var connection: OpaquePointer?
+    /// The PGcancel of the open connection, reachable from any thread.
+    private let cancelHandle = Mutex<CancelHandle>(CancelHandle())
+    /// Set by `cancel()`; cleared when a statement starts.
+    private let cancelRequested = Atomic<Bool>(false)
+
+    private struct CancelHandle: @unchecked Sendable {
+        var pointer: OpaquePointer?
+    }
+
+    /// After asking the server to cancel, how long to wait for it before giving up the connection.
+    static let cancelGrace: Double = 0.15
+    /// How often a waiting statement looks at its cancellation.
+    static let pollMilliseconds: Int32 = 10
+
+    public init(url: PostgresURL, settings: Settings = Settings()) throws(PostgresError) {
+        try LibPQ.open()
+        self.url = url
+        self.settings = settings
+    }
+
+    deinit {
+        cancelHandle.withLock { handle in
+            if let pointer = handle.pointer { PQfreeCancel(pointer) }
+            handle.pointer = nil
+        }
+        if let connection { PQfinish(connection) }
+    }
+
+    /// Whether a connection is open now (it may still have broken since its last statement).
+    public var isOpen: Bool {
+        statementLock.withLock { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
+    }
+
+    /// Opens the connection now rather than at the first statement.
+    public func open(cancellation: Cancellation = .never) throws {
+        try statementLock.withLock { _ = try opened(cancellation: cancellation) }
+    }
+
+    /// Closes the connection; the next statement opens a new one.
+    public func close() {
+        statementLock.withLock { drop() }
+    }
+
+    /// Asks the server to stop the statement running now, from any thread.
+    public func cancel() {
+        cancelRequested.store(true, ordering: .releasing)
+        sendCancel()
+    }
+
+    /// `name` quoted as an identifier by libpq (PQescapeIdentifier).
+    public func quote(_ name: String) throws -> String {
+        guard !name.contains(where: { $0.asciiValue.map { $0 < 0x20 } ?? false }) else {
+            throw PostgresError.invalid("a name with control characters cannot be used: \(name.debugDescription)")
+        }
+        return try statementLock.withLock {
+            let connection = try opened(cancellation: .never)
+            guard let quoted = PQescapeIdentifier(connection, name, name.utf8.count) else {
+                throw PostgresError.invalid(url.scrub(String(cString: PQerrorMessage(connection)).trimmed))
+            }
+            defer { PQfreemem(quoted) }
+            return String(cString: quoted)
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Runs one statement and returns its rows. `timeout` (seconds) stops it sooner than the
+    /// session's statement_timeout (completion asks with a short one).
+    @discardableResult
+    public func query(_ sql: SQL, cancellation: Cancellation = .never, timeout: Double? = nil) throws -> PostgresResult {
+        try statementLock.withLock {
+            let connection = try opened(cancellation: cancellation)
+            return try run(sql, on: connection, cancellation: cancellation, timeout: timeout)
+        }
+    }
+
+    /// Runs `body` with the connection held: its statements run back to back, nothing else in
+    /// between (transactions, cursors).
+    public func session<Result>(_ body: (Session) throws -> Result) throws -> Result {
+        try statementLock.withLock {
+            let connection = try opened(cancellation: .never)
+            return try body(Session(owner: self, connection: connection))
+        }
+    }
+
+    /// The connection while `session` holds it.
+    public struct Session {
+        let owner: PostgresConnection
+        let connection: OpaquePointer
+
+        @discardableResult
+        public func query(_ sql: SQL, cancellation: Cancellation = .never, timeout: Double? = nil) throws -> PostgresResult {
+            try owner.run(sql, on: connection, cancellation: cancellation, timeout: timeout)
+        }
+
+        /// `COPY … FROM STDIN`: sends what `produce` writes, then ends the copy. Returns the
+        /// rows copied.
+        public func copyIn(_ sql: SQL, cancellation: Cancellation = .never,
+                           produce: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
+            try owner.copyIn(sql, on: connection, cancellation: cancellation, produce: produce)
+        }
+    }
+
+    private enum StopReason {
+        case user, deadline(Double)
+    }
+
+    private func run(_ sql: SQL, on connection: OpaquePointer, cancellation: Cancellation, timeout: Double?) throws -> PostgresResult {
+        cancelRequested.store(false, ordering: .releasing)
+        try send(sql, on: connection)
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        var last: PostgresResult?
+        var failure: Error?
+        while true {
+            try waitForResult(connection, cancellation: cancellation, deadline: deadline, timeout: timeout)
+            guard let result = PQgetResult(connection) else { break }
+            switch PQresultStatus(result) {
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+                last = PostgresResult(result)
+            case PGRES_COPY_IN:
+                // Only copyIn starts copies; end one that arrives here.
+                PQclear(result)
+                _ = PQputCopyEnd(connection, "unexpected COPY")
+            default:
+                if failure == nil { failure = error(of: result, connection: connection) }
+                PQclear(result)
+            }
+        }
+        if let stopped = stopReason {
+            stopReason = nil
+            if PQstatus(connection) != CONNECTION_OK { drop() }
+            switch stopped {
+            case .user: throw CancelledError()
+            case let .deadline(seconds): throw PostgresError.timedOut(seconds: seconds)
+            }
+        }
+        if PQstatus(connection) != CONNECTION_OK {
+            let message = url.scrub(String(cString: PQerrorMessage(connection)).trimmed)
+            drop()
+            throw PostgresError.connectionLost(server: url.server, message: message.isEmpty ? "no answer" : Self.firstLine(message))
+        }
+        if let failure { throw failure }
+        guard let last else { throw PostgresError.server(message: "the server sent no result", sqlState: nil) }
+        return last
+    }
+
+    private var stopReason: StopReason?
+
+    private func send(_ sql: SQL, on connection: OpaquePointer) throws {
+        let values = sql.parameters.map { $0.flatMap { strdup($0) } }
+        defer { for value in values { free(value) } }
+        let sent = values.map { $0.map { UnsafePointer<CChar>($0) } }.withUnsafeBufferPointer { pointers in
+            PQsendQueryParams(connection, sql.text, Int32(values.count), nil, pointers.baseAddress, nil, nil, 0)
+        }
+        guard sent == 1 else { throw lostOrFailed(connection) }
+    }
+
+    /// Waits until a result can be read without blocking, watching for cancellation.
+    private func waitForResult(_ connection: OpaquePointer, cancellation: Cancellation, deadline: Date?, timeout: Double?) throws {
+        var cancelSentAt: Date?
+        while PQisBusy(connection) == 1 {
+            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Self.pollMilliseconds)
+            if cancelSentAt == nil {
+                if cancelRequested.load(ordering: .acquiring) || cancellation.isCancelled {
+                    stopReason = .user
+                } else if let deadline, Date() >= deadline {
+                    stopReason = .deadline(timeout ?? 0)
+                }
+                if stopReason != nil {
+                    sendCancel()
+                    cancelSentAt = Date()
+                }
+            } else if let sent = cancelSentAt, Date().timeIntervalSince(sent) > Self.cancelGrace {
+                // The server did not stop in time: give the connection up rather than keep the
+                // person waiting; the next statement opens a new one.
+                drop()
+                throw stopReason.map { reason -> Error in
+                    stopReason = nil
+                    if case let .deadline(seconds) = reason { return PostgresError.timedOut(seconds: seconds) }
+                    return CancelledError()
+                } ?? CancelledError()
+            }
+            if PQconsumeInput(connection) == 0 { return }
+        }
+    }
+
+    private func sendCancel() {
+        cancelHandle.withLock { handle in
+            guard let pointer = handle.pointer else { return }
+            var buffer = [CChar](repeating: 0, count: 256)
+            _ = PQcancel(pointer, &buffer, Int32(buffer.count))
+        }
+    }
+
+    private func copyIn(_ sql: SQL, on connection: OpaquePointer, cancellation: Cancellation,
+                        produce: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
+        cancelRequested.store(false, ordering: .releasing)
+        try send(sql, on: connection)
+        try waitForResult(connection, cancellation: cancellation, deadline: nil, timeout: nil)
+        guard let started = PQgetResult(connection) else { throw lostOrFailed(connection) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else {
+            let failure = error(of: started, connection: connection)
+            PQclear(started)
+            while let extra = PQgetResult(connection) { PQclear(extra) }
+            throw failure
+        }
+        PQclear(started)
+        var producerError: Error?
+        do {
+            try produce { bytes in
+                try cancellation.checkpoint()
+                guard PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) == 1 else {
+                    throw lostOrFailed(connection)
+                }
+            }
+        } catch {
+            producerError = error
+        }
+        _ = PQputCopyEnd(connection, producerError == nil ? nil : "almanac stopped the copy")
+        var copied = 0
+        var failure: Error?
+        while true {
+            try waitForResult(connection, cancellation: .never, deadline: nil, timeout: nil)
+            guard let result = PQgetResult(connection) else { break }
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                copied = PostgresResult(result).affectedRows
+            } else {
+                if failure == nil { failure = error(of: result, connection: connection) }
+                PQclear(result)
+            }
+        }
+        if let producerError { throw producerError }
+        if PQstatus(connection) != CONNECTION_OK { throw lostOrFailed(connection) }
+        if let failure { throw failure }
+        return copied
+    }
+
+    // MARK: - Connecting
+
+    /// The open connection, opening it (again) when there is none or it broke.
+    private func opened(cancellation: Cancellation) throws -> OpaquePointer {
+        if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
+        drop()
+        let connection = try connect(cancellation: cancellation)
+        self.connection = connection
+        cancelHandle.withLock { $0.pointer = PQgetCancel(connection) }
+        do {
+            try configure(connection)
+        } catch {
+            drop()
+            throw error
+        }
+        return connection
+    }
+
+    private func drop() {
+        cancelHandle.withLock { handle in
+            if let pointer = handle.pointer { PQfreeCancel(pointer) }
+            handle.pointer = nil
+        }
+        if let connection { PQfinish(connection) }
+        connection = nil
+    }
+
+    /// What the URL says, and what almanac adds unless the URL sets it.
+    private var connectionOptions: [(String, String)] {
+        var options = url.options.map { ($0.keyword, $0.value) }
+        func add(_ keyword: String, _ value: String) {
+            if !options.contains(where: { $0.0 == keyword }) { options.append((keyword, value)) }
+        }
+        add("application_name", "almanac")
+        add("client_encoding", "UTF8")
+        return options
+    }
+
+    /// Connects without blocking, so Ctrl-C and the time limit can stop it.
+    private func connect(cancellation: Cancellation) throws -> OpaquePointer {
+        let options = connectionOptions
+        let keywords = options.map { strdup($0.0) } + [nil]
+        let values = options.map { strdup($0.1) } + [nil]
+        defer { for pointer in keywords + values { free(pointer) } }
+        let started: OpaquePointer? = keywords.map { $0.map { UnsafePointer<CChar>($0) } }.withUnsafeBufferPointer { keywordPointers in
+            values.map { $0.map { UnsafePointer<CChar>($0) } }.withUnsafeBufferPointer { valuePointers in
+                PQconnectStartParams(keywordPointers.baseAddress, valuePointers.baseAddress, 0)
+            }
+        }
+        guard let connection = started else { throw PostgresError.connect(server: url.server, message: "out of memory") }
+        let deadline = Date().addingTimeInterval(settings.connectTimeout)
+        var status = PGRES_POLLING_WRITING
+        while status != PGRES_POLLING_OK {
+            if status == PGRES_POLLING_FAILED || PQstatus(connection) == CONNECTION_BAD {
+                let message = url.scrub(String(cString: PQerrorMessage(connection)).trimmed)
+                PQfinish(connection)
+                throw PostgresError.connect(server: url.server, message: Self.firstLine(message))
+            }
+            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(status == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+            while true {
+                let ready = poll(&descriptor, 1, Self.pollMilliseconds)
+                if ready != 0 { break }
+                if cancellation.isCancelled {
+                    PQfinish(connection)
+                    throw CancelledError()
+                }
+                if Date() >= deadline {
+                    PQfinish(connection)
+                    throw PostgresError.connect(server: url.server, message: "no answer in \(NumberText.seconds(settings.connectTimeout))")
+                }
+            }
+            status = PQconnectPoll(connection)
+        }
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        return connection
+    }
+
+    /// Read-only, the statement time limit, and ISO dates, in one round trip.
+    private func configure(_ connection: OpaquePointer) throws {
+        var sql = SQL("SELECT set_config('default_transaction_read_only', ")
+        sql.bind(settings.readOnly ? "on" : "off")
+        sql.append(", false), set_config('statement_timeout', ")
+        sql.bind(String(Int((settings.statementTimeout * 1000).rounded())))
+        sql.append(", false), set_config('DateStyle', 'ISO', false)")
+        _ = try run(sql, on: connection, cancellation: .never, timeout: settings.connectTimeout)
+    }
+
+    // MARK: - Errors
+
+    private func error(of result: OpaquePointer, connection: OpaquePointer) -> Error {
+        let state = PQresultErrorField(result, 67 /* PG_DIAG_SQLSTATE */).map { String(cString: $0) }
+        if state == "57014" {
+            // query_canceled, not asked for by us: the statement_timeout.
+            return PostgresError.timedOut(seconds: settings.statementTimeout)
+        }
+        var message = PQresultErrorField(result, 77 /* PG_DIAG_MESSAGE_PRIMARY */).map { String(cString: $0) }
+            ?? String(cString: PQresultErrorMessage(result)).trimmed
+        if let detail = PQresultErrorField(result, 68 /* PG_DIAG_MESSAGE_DETAIL */) {
+            message += " (\(String(cString: detail)))"
+        }
+        return PostgresError.server(message: url.scrub(message), sqlState: state)
+    }
+
+    private func lostOrFailed(_ connection: OpaquePointer) -> Error {
+        let message = url.scrub(String(cString: PQerrorMessage(connection)).trimmed)
+        if PQstatus(connection) != CONNECTION_OK {
+            drop()
+            return PostgresError.connectionLost(server: url.server, message: Self.firstLine(message))
+        }
+        return PostgresError.server(message: message, sqlState: nil)
+    }
+
+    static func firstLine(_ message: String) -> String {
+        message.split(separator: "\n").first.map(String.init)?.trimmed ?? message
+    }
+}

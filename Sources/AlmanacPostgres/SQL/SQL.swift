@@ -1,0 +1,85 @@
+/// A statement and its parameters, built so that text a user typed only ever travels as a
+/// parameter: fragments are appended with their own parameters, and the placeholders are
+/// numbered (`$1`, `$2`, …) when the statement is sent. Identifiers come quoted from the
+/// catalog (`PostgresConnection.quote`), never from what was typed.
+public struct SQL: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The statement with each placeholder as `marker`.
+    private var template: String
+    public private(set) var parameters: [String?]
+
+    /// Stands for a parameter until the statement is numbered; never part of generated SQL
+    /// (identifiers holding control characters are refused).
+    static let marker: Character = "\u{1}"
+
+    public init(_ trusted: String = "") {
+        template = trusted
+        parameters = []
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// Appends SQL the program wrote (keywords, quoted identifiers, constants).
+    public mutating func append(_ trusted: String) { template += trusted }
+
+    /// Appends another fragment with its parameters.
+    public mutating func append(_ fragment: SQL) {
+        template += fragment.template
+        parameters += fragment.parameters
+    }
+
+    /// Appends a parameter holding `value`, cast to `type` so the server never has to guess it.
+    public mutating func bind(_ value: String?, as type: String = "text") {
+        template.append(Self.marker)
+        template += "::" + type
+        parameters.append(value)
+    }
+
+    public static func + (left: SQL, right: SQL) -> SQL {
+        var result = left
+        result.append(right)
+        return result
+    }
+
+    public static func + (left: SQL, right: String) -> SQL {
+        var result = left
+        result.append(right)
+        return result
+    }
+
+    /// Fragments joined by a separator.
+    public static func joined(_ fragments: [SQL], separator: String) -> SQL {
+        var result = SQL()
+        for (index, fragment) in fragments.enumerated() {
+            if index > 0 { result.append(separator) }
+            result.append(fragment)
+        }
+        return result
+    }
+
+    /// A parameter alone: `$n::type`.
+    public static func value(_ value: String?, as type: String = "text") -> SQL {
+        var result = SQL()
+        result.bind(value, as: type)
+        return result
+    }
+
+    public var isEmpty: Bool { template.isEmpty }
+
+    /// The statement with numbered placeholders, as sent to the server.
+    public var text: String {
+        var result = ""
+        result.reserveCapacity(template.utf8.count + parameters.count * 2)
+        var number = 0
+        for character in template {
+            if character == Self.marker {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    public var description: String { text }
+}
