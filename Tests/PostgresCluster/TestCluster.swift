@@ -9,7 +9,7 @@ import Glibc
 /// by Tests/Fixtures/pg_cluster.sh and stopped when the test process ends (the script waits
 /// for its standard input, which closes with the process, however it ends).
 ///
-/// The database `almanac` has the unaccent and pg_trgm extensions; the role `almanac_password`
+/// The database `almanac` has the pg_trgm extension; the role `almanac_password`
 /// (password `Sesame-Open-42`) must give its password, everyone else is trusted.
 public final class TestCluster: Sendable {
     public let port: Int
@@ -69,7 +69,6 @@ public final class TestCluster: Sendable {
         server.close()
         admin = try PostgresConnection(url: PostgresURL("postgresql://postgres@127.0.0.1:\(port)/\(Self.database)"),
                                        settings: .init(readOnly: false, statementTimeout: 600))
-        try admin.query("CREATE EXTENSION unaccent")
         try admin.query("CREATE EXTENSION pg_trgm")
         try admin.query(SQL("CREATE ROLE \(Self.passwordRole) LOGIN PASSWORD '\(Self.password)'"))
         try admin.query(SQL("GRANT pg_read_all_data TO \(Self.passwordRole)"))

@@ -65,7 +65,10 @@ public final class Dataset: Sendable {
     /// The storage of `records`, read without reference counting (see `JSONDocument.node`).
     nonisolated(unsafe) private let recordBase: UnsafePointer<Int>
 
-    public init(name: String, model: any RecordModel.Type, document: JSONDocument, extraction: Extraction, origin: LoadOrigin) {
+    /// `layout` replaces the model's choice (rows fetched from a database table keep the
+    /// table's name field, whatever one page of them holds).
+    public init(name: String, model: any RecordModel.Type, document: JSONDocument, extraction: Extraction, origin: LoadOrigin,
+                layout: Layout? = nil) {
         self.name = name
         self.model = model
         self.document = document
@@ -74,7 +77,7 @@ public final class Dataset: Sendable {
         self.warnings = extraction.warnings
         self.extras = extraction.extras
         self.origin = origin
-        self.layout = model.layout(of: document, records: extraction.records)
+        self.layout = layout ?? model.layout(of: document, records: extraction.records)
     }
 
     public var count: Int { records.count }

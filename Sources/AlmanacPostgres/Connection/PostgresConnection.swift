@@ -122,21 +122,32 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// The connection while `session` holds it.
+    /// The connection while `session` holds it. If it breaks, the session's later statements
+    /// fail (a transaction does not continue on a new connection).
     public struct Session {
         let owner: PostgresConnection
         let connection: OpaquePointer
 
         @discardableResult
         public func query(_ sql: SQL, cancellation: Cancellation = .never, timeout: Double? = nil) throws -> PostgresResult {
-            try owner.run(sql, on: connection, cancellation: cancellation, timeout: timeout)
+            try owner.run(sql, on: try current(), cancellation: cancellation, timeout: timeout)
         }
 
         /// `COPY … FROM STDIN`: sends what `produce` writes, then ends the copy. Returns the
         /// rows copied.
         public func copyIn(_ sql: SQL, cancellation: Cancellation = .never,
                            produce: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
-            try owner.copyIn(sql, on: connection, cancellation: cancellation, produce: produce)
+            try owner.copyIn(sql, on: try current(), cancellation: cancellation, produce: produce)
+        }
+
+        /// Whether the session's connection is still the open one, in a usable state.
+        public var isUsable: Bool { owner.connection == connection && PQstatus(connection) == CONNECTION_OK }
+
+        private func current() throws -> OpaquePointer {
+            guard owner.connection == connection else {
+                throw PostgresError.connectionLost(server: owner.url.server, message: "the connection was closed")
+            }
+            return connection
         }
     }
 

@@ -29,6 +29,12 @@ public enum GenericModel: RecordModel {
                 }
             }
         }
+        return layout(keys: keys)
+    }
+
+    /// The name field and listing columns for records with these keys, in order, and whether
+    /// each holds text (a database table's columns are chosen the same way).
+    public static func layout(keys: [(key: String, isText: Bool)]) -> Layout {
         let textKeys = keys.filter(\.isText).map(\.key)
         let shortKeys = keys.filter { $0.isText && $0.isShort }.map(\.key)
         let lowered = textKeys.map { $0.lowercased() }

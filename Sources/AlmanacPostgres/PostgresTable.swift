@@ -1,0 +1,212 @@
+import AlmanacCore
+import Foundation
+
+/// A table or view attached as a dataset: nothing of it is copied. Every operation is one
+/// statement in the database, and what comes back is counts, groups, or a page of rows as a
+/// small in-memory `Dataset`.
+public final class PostgresTable: Sendable {
+    /// The dataset's name in almanac.
+    public let name: String
+    public let url: PostgresURL
+    public let connection: PostgresConnection
+    public let schema: TableSchema
+
+    private var builder: QueryBuilder { QueryBuilder(schema: schema) }
+
+    init(name: String, url: PostgresURL, connection: PostgresConnection, schema: TableSchema) {
+        self.name = name
+        self.url = url
+        self.connection = connection
+        self.schema = schema
+    }
+
+    /// Connects and reads the table's columns, key and indexes from the catalog.
+    public static func attach(name: String, url: PostgresURL, settings: PostgresConnection.Settings = .init(),
+                              cancellation: Cancellation = .never) throws -> PostgresTable {
+        guard let table = url.table else {
+            throw PostgresError.badURL("which table? add ?table=TABLE to \(url.shown)")
+        }
+        let connection = try PostgresConnection(url: url, settings: settings)
+        do {
+            let schema = try TableSchema.read(table, on: connection, cancellation: cancellation)
+            return PostgresTable(name: name, url: url, connection: connection, schema: schema)
+        } catch PostgresError.noSuchTable {
+            throw PostgresError.noSuchTable(try suggestion(for: table, on: connection, cancellation: cancellation))
+        }
+    }
+
+    /// `contries — did you mean countries?`, from the tables the user can see.
+    private static func suggestion(for table: TableName, on connection: PostgresConnection, cancellation: Cancellation) throws -> String {
+        let visible = try connection.query("""
+            SELECT CASE WHEN pg_catalog.pg_table_is_visible(c.oid) THEN c.relname ELSE n.nspname || '.' || c.relname END
+            FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.relkind IN ('r', 'v', 'm', 'f', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+            LIMIT 5000
+            """, cancellation: cancellation).column(0).compactMap { $0 }
+        guard let closest = Suggestion.closest(to: table.description, among: visible) else { return table.description }
+        return "\(table.description)' — did you mean '\(closest)"
+    }
+
+    /// Where the rows live, for `datasets`: the URL with its password replaced.
+    public var source: String { url.shown }
+
+    // MARK: - Operations
+
+    public func count(_ query: TableQuery = TableQuery(), cancellation: Cancellation = .never) throws -> Int {
+        Int(try connection.query(builder.count(query), cancellation: cancellation).scalar ?? "0") ?? 0
+    }
+
+    /// One page: rows `offset+1…offset+limit` of the query, or the `limit` rows after `after`
+    /// (the last row's key, from the previous page) when the table's key orders them.
+    public func page(_ query: TableQuery = TableQuery(), offset: Int = 0, limit: Int, after: [String?]? = nil,
+                     cancellation: Cancellation = .never) throws -> RowPage {
+        let started = Date()
+        let result = try connection.query(builder.page(query, offset: offset, limit: limit, after: after), cancellation: cancellation)
+        let rows = try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started)
+        let keys = (0..<result.rowCount).map { row in (0..<schema.primaryKey.count).map { result.value(row, $0 + 1) } }
+        return RowPage(rows: rows, keys: keys)
+    }
+
+    /// Groups, largest first (at most `limit` of them).
+    public func group(_ query: TableQuery = TableQuery(), by spec: GroupSpec, limit: Int? = nil,
+                      cancellation: Cancellation = .never) throws -> [GroupRow] {
+        guard !spec.fields.isEmpty else { throw PostgresError.invalid("group needs a field") }
+        let result = try connection.query(builder.group(query, spec: spec, limit: limit), cancellation: cancellation)
+        let fields = spec.fields.count
+        return (0..<result.rowCount).map { row in
+            GroupRow(values: (0..<fields).map { result.value(row, $0) ?? "" },
+                     count: Int(result.value(row, fields) ?? "0") ?? 0,
+                     percent: Double(result.value(row, fields + 1) ?? "0") ?? 0,
+                     aggregates: (0..<spec.aggregates.count).map { result.value(row, fields + 2 + $0) })
+        }
+    }
+
+    /// What each field's values are like: counts, distinct values, number statistics, and
+    /// for text and other non-numbers the `common` most common values.
+    public func describe(_ query: TableQuery = TableQuery(), fields: [String]? = nil, common: Int = 5,
+                         cancellation: Cancellation = .never) throws -> [FieldProfile] {
+        let fields = fields ?? schema.columns.map(\.name)
+        guard !fields.isEmpty else { return [] }
+        let result = try connection.query(builder.describe(query, fields: fields), cancellation: cancellation)
+        var profiles: [FieldProfile] = []
+        for row in 0..<result.rowCount {
+            let field = fields[Int(result.value(row, 0) ?? "0") ?? 0]
+            let reference = try FieldReference.resolve(field, in: schema)
+            let number = { (column: Int) in result.value(row, column).flatMap(Double.init) }
+            let quartiles = [number(7), number(8), number(9)].compactMap { $0 }
+            var profile = FieldProfile(
+                field: field, type: reference.path.isEmpty ? reference.column.typeName : "json",
+                present: Int(result.value(row, 1) ?? "0") ?? 0, absent: Int(result.value(row, 2) ?? "0") ?? 0,
+                distinct: Int(result.value(row, 3) ?? "0") ?? 0, minimum: number(4), maximum: number(5), mean: number(6),
+                quartiles: quartiles.count == 3 ? quartiles : nil, common: [])
+            if profile.minimum == nil, common > 0 {
+                let values = try connection.query(builder.commonValues(query, field: field, limit: common), cancellation: cancellation)
+                profile.common = (0..<values.rowCount).map { (values.value($0, 0) ?? "", Int(values.value($0, 1) ?? "0") ?? 0) }
+            }
+            profiles.append(profile)
+        }
+        return profiles
+    }
+
+    /// What `show TARGET` finds: the row whose primary key is TARGET, else rows named TARGET
+    /// (ignoring case and accents), else rows whose names begin with it. At most `limit` rows
+    /// come back; `total` says how many matched.
+    public func find(_ target: String, limit: Int = 9, cancellation: Cancellation = .never) throws -> Found {
+        let started = Date()
+        if let sql = builder.byIdentity(target) {
+            do {
+                let result = try connection.query(sql, cancellation: cancellation)
+                if result.rowCount == 1 {
+                    return Found(rows: try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started),
+                                 total: 1, match: .identity)
+                }
+            } catch let PostgresError.server(_, state?) where state.hasPrefix("22") {
+                // Not a value of the key's type (`show Norway` against an integer key).
+            }
+        }
+        for prefix in [false, true] {
+            guard let sql = builder.byName(target, prefix: prefix, limit: limit) else { break }
+            let result = try connection.query(sql, cancellation: cancellation)
+            if result.rowCount > 0 {
+                return Found(rows: try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started),
+                             total: Int(result.value(0, 1) ?? "0") ?? result.rowCount, match: prefix ? .namePrefix : .name)
+            }
+        }
+        return Found(rows: RowDocument.empty(name: name, layout: schema.layout, source: source), total: 0, match: .none)
+    }
+
+    /// Names beginning with `prefix`, for TAB: quick or nothing (a short time limit, and no
+    /// error ever reaches the prompt).
+    public func completeNames(_ prefix: String, limit: Int = 50, timeout: Double = 1) -> [String] {
+        guard let sql = builder.names(startingWith: prefix, limit: limit) else { return [] }
+        return sortedCandidates((try? connection.query(sql, timeout: timeout))?.column(0))
+    }
+
+    /// Values of `field` beginning with `prefix`, for TAB.
+    public func completeValues(of field: String, prefix: String, limit: Int = 50, timeout: Double = 1) -> [String] {
+        guard let sql = try? builder.values(of: field, startingWith: prefix, limit: limit) else { return [] }
+        return sortedCandidates((try? connection.query(sql, timeout: timeout))?.column(0))
+    }
+
+    private func sortedCandidates(_ values: [String?]?) -> [String] {
+        (values ?? []).compactMap { $0 }.sorted { Folding.fold($0) < Folding.fold($1) }
+    }
+
+    /// Every row of the query, in order, `batch` rows at a time through a cursor in one
+    /// read-only transaction, each batch as a small dataset: memory stays bounded whatever
+    /// the table's size. Returns the rows read.
+    @discardableResult
+    public func export(_ query: TableQuery = TableQuery(), batch: Int = 1000, cancellation: Cancellation = .never,
+                       _ body: (Dataset) throws -> Void) throws -> Int {
+        let rows = try builder.rows(query)
+        return try connection.session { session in
+            try session.query("BEGIN READ ONLY")
+            do {
+                try session.query(SQL("DECLARE almanac_export NO SCROLL CURSOR FOR ") + rows, cancellation: cancellation)
+                var total = 0
+                while true {
+                    let started = Date()
+                    let fetched = try session.query(SQL("FETCH FORWARD \(max(1, batch)) FROM almanac_export"), cancellation: cancellation)
+                    if fetched.rowCount == 0 { break }
+                    total += fetched.rowCount
+                    try body(try RowDocument.dataset(fetched, name: name, layout: schema.layout, source: source, started: started))
+                }
+                try session.query("COMMIT")
+                return total
+            } catch {
+                if session.isUsable { _ = try? session.query("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    // MARK: - The SQL, for tests and benchmarks (psql runs the same statements)
+
+    public func countSQL(_ query: TableQuery = TableQuery()) throws -> SQL { try builder.count(query) }
+
+    public func pageSQL(_ query: TableQuery = TableQuery(), offset: Int = 0, limit: Int, after: [String?]? = nil) throws -> SQL {
+        try builder.page(query, offset: offset, limit: limit, after: after)
+    }
+
+    public func groupSQL(_ query: TableQuery = TableQuery(), by spec: GroupSpec, limit: Int? = nil) throws -> SQL {
+        try builder.group(query, spec: spec, limit: limit)
+    }
+}
+
+/// A page of rows, and each row's primary key (for continuing after the last one).
+public struct RowPage: Sendable {
+    public let rows: Dataset
+    public let keys: [[String?]]
+
+    public var count: Int { rows.count }
+    /// The key to continue after, nil without a primary key or an empty page.
+    public var lastKey: [String?]? { keys.last.flatMap { $0.isEmpty ? nil : $0 } }
+}
+
+/// What `show` found.
+public struct Found: Sendable {
+    public enum Match: Sendable { case identity, name, namePrefix, none }
+    public let rows: Dataset
+    public let total: Int
+    public let match: Match
+}

@@ -1,0 +1,109 @@
+import AlmanacCore
+
+/// One `FIELD OP VALUE` on one value, in SQL, with almanac's in-memory meaning (see `Filter`):
+/// text compares folded (no case; no accents with unaccent), numbers numerically when the
+/// value is a number, and as the text of their literal otherwise (`population ~ 537`);
+/// ordering text against a number reads the text as a number (`"200" > 100`) or fails;
+/// `true`, `false` and null compare as those words. `!=` and `!~` are the negations of
+/// `=` and `~` over all the values a field has (see `FilterSQL`).
+struct Comparison {
+    /// `=`, `~`, `<`, `<=`, `>`, `>=` (negations are applied around it).
+    let op: FilterExpression.Operator
+    let value: String
+    let folding: TextFolding
+
+    init(op: FilterExpression.Operator, value: String, folding: TextFolding) {
+        self.op = op == .notEqual ? .equal : (op == .notContains ? .contains : op)
+        self.value = value
+        self.folding = folding
+    }
+
+    /// The value as a number, as almanac reads it (`Double`), when it is one.
+    var number: Double? { Double(value) }
+
+    private var comparesNumerically: Bool { number != nil && op != .contains }
+
+    /// Whether a null compares true: null is the word "null" (`field = null`, `field ~ nul`),
+    /// decided here with almanac's own folding, like every literal.
+    var matchesNull: Bool { Self.literalMatches("null", op: op, value: value) }
+
+    static func literalMatches(_ literal: String, op: FilterExpression.Operator, value: String) -> Bool {
+        if op.isOrderingOperator, Double(value) != nil { return false }
+        let text = Folding.fold(literal)
+        let wanted = Folding.fold(value)
+        switch op {
+        case .equal: return text == wanted
+        case .contains: return wanted.isEmpty || text.contains(wanted)
+        case .less: return Array(text.utf8).lexicographicallyPrecedes(Array(wanted.utf8))
+        case .lessOrEqual: return !Array(wanted.utf8).lexicographicallyPrecedes(Array(text.utf8))
+        case .greater: return Array(wanted.utf8).lexicographicallyPrecedes(Array(text.utf8))
+        case .greaterOrEqual: return !Array(text.utf8).lexicographicallyPrecedes(Array(wanted.utf8))
+        default: return false
+        }
+    }
+
+    /// The comparison on `expression`, a value of `kind` (never NULL here: callers handle it).
+    func on(_ expression: SQL, kind: TableSchema.ValueKind, typeName: String) -> SQL {
+        switch kind {
+        case .text: return text(expression)
+        case .number: return number(expression, typeName: typeName)
+        case .boolean: return text(SQL("CASE WHEN ") + expression + " THEN 'true' ELSE 'false' END")
+        case .other: return text(SQL("(to_jsonb(") + expression + ") #>> '{}')")
+        case .json:
+            // A jsonb scalar: by its JSON type.
+            var sql = SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN "
+            sql.append(number(SQL("(") + expression + ")::numeric", typeName: "numeric"))
+            sql.append(matchesNull ? " WHEN 'null' THEN true" : " WHEN 'null' THEN false")
+            sql.append(" ELSE ")
+            sql.append(text(SQL("(") + expression + " #>> '{}')"))
+            sql.append(" END")
+            return sql
+        }
+    }
+
+    /// Text against the value.
+    func text(_ expression: SQL) -> SQL {
+        if op.isOrderingOperator, let number {
+            // Text ordered against a number counts only when it reads as one.
+            guard number.isFinite else { return "false" }
+            let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
+            var sql = SQL("(CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN "
+            sql.append(cleaned + "::numeric END \(op.rawValue) ")
+            sql.bind(Self.numberText(number), as: "numeric")
+            sql.append(")")
+            return sql
+        }
+        let folded = folding.fold(expression)
+        // The value is folded once, not per row.
+        let wanted = SQL("(SELECT ") + folding.fold(SQL.value(value)) + ")"
+        switch op {
+        case .equal: return folded + " = " + wanted
+        case .contains: return SQL("strpos(") + folded + ", " + wanted + ") > 0"
+        default: return SQL("(") + folded + " COLLATE \"C\") \(op.rawValue) " + wanted
+        }
+    }
+
+    /// A number against the value: numerically when it is a number, else by the number's text.
+    func number(_ expression: SQL, typeName: String) -> SQL {
+        guard comparesNumerically, let number else { return text(SQL("(") + expression + ")::text") }
+        guard number.isFinite else { return "false" }
+        // The column's own kind of number where that is exact, so an index on it can be used.
+        let integral = number == number.rounded() && abs(number) < 9e15
+        let type: String
+        switch typeName {
+        case "smallint", "integer", "bigint": type = integral ? "bigint" : "numeric"
+        case "real", "double precision": type = "double precision"
+        default: type = "numeric"
+        }
+        return SQL("(") + expression + " \(op.rawValue) " + SQL.value(Self.numberText(number), as: type) + ")"
+    }
+
+    /// A number as PostgreSQL reads it: digits for whole numbers, else Swift's shortest form.
+    static func numberText(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 9e15 ? String(Int64(number)) : "\(number)"
+    }
+}
+
+extension FilterExpression.Operator {
+    var isOrderingOperator: Bool { self == .less || self == .lessOrEqual || self == .greater || self == .greaterOrEqual }
+}

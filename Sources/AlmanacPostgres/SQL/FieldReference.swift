@@ -1,0 +1,121 @@
+import AlmanacCore
+
+/// A field as a user names it (`population`, `info.address.city`), resolved against a
+/// table's columns: the column, and the keys below it when the column holds JSON.
+struct FieldReference {
+    let field: String
+    let column: TableSchema.Column
+    /// Keys into a json/jsonb column; empty for the column itself.
+    let path: [String]
+
+    /// Finds the column: the whole name, else the longest dotted beginning that names a JSON
+    /// column. Anything else is an unknown field, with the closest name as a suggestion.
+    static func resolve(_ field: String, in schema: TableSchema) throws -> FieldReference {
+        if let index = schema.column(named: field) { return FieldReference(field: field, column: schema.columns[index], path: []) }
+        let parts = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if parts.count > 1 {
+            for length in stride(from: parts.count - 1, through: 1, by: -1) {
+                let head = parts.prefix(length).joined(separator: ".")
+                if let index = schema.column(named: head), schema.columns[index].kind == .json {
+                    return FieldReference(field: field, column: schema.columns[index], path: Array(parts.dropFirst(length)))
+                }
+            }
+        }
+        throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: schema.columns.map(\.name)))
+    }
+
+    /// What a comparison with a number needs: `number`, `list of number`; nil when the type
+    /// is not known from the catalog (JSON).
+    var numericDescription: String? {
+        guard path.isEmpty, column.kind == .number else { return nil }
+        return column.isArray ? "list of number" : "number"
+    }
+
+    /// Where the field's values come from, for one row of the table aliased `t`.
+    func source(aliases: inout Aliases) -> ValueSource {
+        let columnSQL = SQL("t." + column.quoted)
+        switch (column.kind, column.isArray) {
+        case (.json, false):
+            return .set(Self.jsonValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)
+        case (.json, true):
+            let element = aliases.next("e")
+            let from = SQL("unnest(") + columnSQL + ") AS \(element)(x), "
+            return .set(Self.jsonValues(of: SQL("\(element).x::jsonb"), before: from, path: path, aliases: &aliases), column: columnSQL)
+        case (let kind, true):
+            let element = aliases.next("e")
+            return .set(ValueSet(from: SQL("unnest(") + columnSQL + ") AS \(element)(v)", condition: nil,
+                                 value: SQL("\(element).v"), kind: kind, typeName: column.typeName), column: columnSQL)
+        case (let kind, false):
+            return .scalar(columnSQL, kind: kind, typeName: column.typeName)
+        }
+    }
+
+    /// Every scalar the path reaches in `json` (jsonb): arrays on the way are looked through
+    /// (jsonpath's lax mode), and what the path ends on is walked whole (`strict $.**`), as
+    /// almanac walks a record's lists and objects in memory.
+    private static func jsonValues(of json: SQL, before: SQL, path: [String], aliases: inout Aliases) -> ValueSet {
+        let node = aliases.next("n")
+        let scalar = aliases.next("s")
+        var from = before + "jsonb_path_query(" + json + ", "
+        from.bind(jsonPath(path), as: "jsonpath")
+        from.append(") AS \(node)(v), jsonb_path_query(\(node).v, 'strict $.**') AS \(scalar)(j)")
+        return ValueSet(from: from, condition: SQL("jsonb_typeof(\(scalar).j) NOT IN ('object', 'array')"),
+                        value: SQL("\(scalar).j"), kind: .json, typeName: "jsonb")
+    }
+
+    /// `lax $."info"."address"`: every key a quoted jsonpath string, so a key is never syntax.
+    static func jsonPath(_ keys: [String]) -> String {
+        var path = "lax $"
+        for key in keys {
+            path += ".\""
+            for scalar in key.unicodeScalars {
+                switch scalar {
+                case "\"": path += "\\\""
+                case "\\": path += "\\\\"
+                case _ where scalar.value < 0x20: path += String(format: "\\u%04x", scalar.value)
+                default: path.unicodeScalars.append(scalar)
+                }
+            }
+            path += "\""
+        }
+        return path
+    }
+}
+
+/// Where a field's values come from in a row.
+enum ValueSource {
+    /// One value: the column itself (NULL when the row has none).
+    case scalar(SQL, kind: TableSchema.ValueKind, typeName: String)
+    /// Several: an array's elements, or the scalars a JSON path reaches. `column` is the
+    /// column they come from (NULL when the row has none).
+    case set(ValueSet, column: SQL)
+}
+
+/// Values as rows of a `FROM` fragment (set-returning functions, implicitly lateral).
+struct ValueSet {
+    let from: SQL
+    /// What the rows must satisfy to be values (JSON: scalars only).
+    let condition: SQL?
+    /// One value; for `.json`, a jsonb scalar.
+    let value: SQL
+    let kind: TableSchema.ValueKind
+    let typeName: String
+
+    /// `FROM … WHERE …` with `extra` added to the condition.
+    func fromWhere(_ extra: SQL?) -> SQL {
+        var sql = SQL(" FROM ") + from
+        let conditions = [condition, extra].compactMap { $0 }
+        if !conditions.isEmpty { sql.append(" WHERE "); sql.append(SQL.joined(conditions, separator: " AND ")) }
+        return sql
+    }
+}
+
+/// Table aliases for subqueries, unique within one statement.
+struct Aliases {
+    private var used = 0
+
+    mutating func next(_ prefix: String) -> String {
+        used += 1
+        return "\(prefix)\(used)"
+    }
+}

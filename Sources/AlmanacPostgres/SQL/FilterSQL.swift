@@ -1,0 +1,105 @@
+import AlmanacCore
+
+/// A `FilterExpression` as a `WHERE` condition over the table aliased `t`.
+///
+/// Conditions may be NULL where SQL's three-valued logic allows it, which a `WHERE` reads as
+/// false; `not` is written `IS NOT TRUE`, so NULL is false there too. A field with several
+/// values (an array, a JSON path) matches when any value does; `!=` and `!~` match when none
+/// does, so rows without the field match them, as in memory.
+struct FilterSQL {
+    let schema: TableSchema
+
+    /// Unknown fields, and numbers compared with words, are errors before anything runs.
+    func validate(_ expression: FilterExpression) throws {
+        switch expression {
+        case let .and(left, right), let .or(left, right):
+            try validate(left)
+            try validate(right)
+        case let .not(inner):
+            try validate(inner)
+        case let .comparison(field, op, value):
+            let reference = try FieldReference.resolve(field, in: schema)
+            if op != .contains, op != .notContains, let type = reference.numericDescription,
+               Double(value) == nil, value.lowercased() != "null" {
+                throw QueryError.typeMismatch(field: field, type: type, message: "'\(value)' is not a number")
+            }
+        }
+    }
+
+    func condition(_ expression: FilterExpression, aliases: inout Aliases) throws -> SQL {
+        switch expression {
+        case let .and(left, right):
+            return SQL("(") + (try condition(left, aliases: &aliases)) + " AND " + (try condition(right, aliases: &aliases)) + ")"
+        case let .or(left, right):
+            return SQL("(") + (try condition(left, aliases: &aliases)) + " OR " + (try condition(right, aliases: &aliases)) + ")"
+        case let .not(inner):
+            return SQL("((") + (try condition(inner, aliases: &aliases)) + ") IS NOT TRUE)"
+        case let .comparison(field, op, value):
+            let reference = try FieldReference.resolve(field, in: schema)
+            let comparison = Comparison(op: op, value: value, folding: schema.folding)
+            let any = anyValue(reference.source(aliases: &aliases), matches: comparison)
+            return op == .notEqual || op == .notContains ? SQL("((") + any + ") IS NOT TRUE)" : any
+        }
+    }
+
+    /// Whether any of the field's values satisfies the comparison; a field that is NULL is
+    /// the value null.
+    private func anyValue(_ source: ValueSource, matches comparison: Comparison) -> SQL {
+        switch source {
+        case let .scalar(column, kind, typeName):
+            let test = comparison.on(column, kind: kind, typeName: typeName)
+            return comparison.matchesNull ? SQL("(") + column + " IS NULL OR " + test + ")" : test
+        case let .set(values, column):
+            var test = comparison.on(values.value, kind: values.kind, typeName: values.typeName)
+            if comparison.matchesNull, values.kind != .json { test = SQL("(") + values.value + " IS NULL OR " + test + ")" }
+            let exists = SQL("EXISTS (SELECT 1") + values.fromWhere(test) + ")"
+            return comparison.matchesNull ? SQL("(") + column + " IS NULL OR " + exists + ")" : exists
+        }
+    }
+
+    // MARK: - search
+
+    /// `search TEXT`: the name contains every word. A pg_trgm index on the name column is used
+    /// through `ILIKE` (which ignores case but not accents); without one, names are folded.
+    func searchCondition(_ text: String) -> SQL {
+        let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard !words.isEmpty, let name = schema.nameColumn else { return "false" }
+        let column = schema.columns[name]
+        let nameText = Self.text(of: SQL("t." + column.quoted), kind: column.kind)
+        let conditions = words.map { word -> SQL in
+            if schema.trigramIndexed.contains(name) {
+                return nameText + " ILIKE " + SQL.value("%" + Self.escapeLike(word) + "%")
+            }
+            return SQL("strpos(") + schema.folding.fold(nameText) + ", (SELECT " + schema.folding.fold(SQL.value(word)) + ")) > 0"
+        }
+        return SQL("(") + SQL.joined(conditions, separator: " AND ") + ")"
+    }
+
+    /// How well a name matched, best first: the whole name, its beginning, anywhere.
+    func searchRank(_ text: String) -> SQL {
+        guard let name = schema.nameColumn else { return "0" }
+        let column = schema.columns[name]
+        let folded = schema.folding.fold(Self.text(of: SQL("t." + column.quoted), kind: column.kind))
+        let phrase = SQL("(SELECT ") + schema.folding.fold(SQL.value(text)) + ")"
+        return SQL("CASE WHEN ") + folded + " = " + phrase + " THEN 0 WHEN starts_with(" + folded + ", " + phrase + ") THEN 1 ELSE 2 END"
+    }
+
+    /// A value as text, as it reads in JSON.
+    static func text(of expression: SQL, kind: TableSchema.ValueKind) -> SQL {
+        switch kind {
+        case .text: expression
+        case .number: SQL("(") + expression + ")::text"
+        default: SQL("(to_jsonb(") + expression + ") #>> '{}')"
+        }
+    }
+
+    /// `%`, `_` and `\` taken literally by LIKE.
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

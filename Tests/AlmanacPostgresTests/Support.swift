@@ -1,0 +1,40 @@
+import AlmanacCore
+import AlmanacPostgres
+import PostgresCluster
+
+/// A filter as typed: words split at spaces, `"…"` quoting.
+func parseFilter(_ text: String) throws -> FilterExpression {
+    var words: [(text: String, isQuoted: Bool)] = []
+    var current = ""
+    var quoted = false
+    var inQuotes = false
+    for character in text {
+        if character == "\"" { inQuotes.toggle(); quoted = true; continue }
+        if character == " ", !inQuotes {
+            if !current.isEmpty || quoted { words.append((current, quoted)) }
+            current = ""
+            quoted = false
+            continue
+        }
+        current.append(character)
+    }
+    if !current.isEmpty || quoted { words.append((current, quoted)) }
+    return try FilterExpression.parse(FilterExpression.tokens(words))
+}
+
+/// Each record's name field (nil when it has none), in order: how two answers are compared.
+func names(_ dataset: Dataset, rows: [Int]? = nil) -> [String?] {
+    let key = dataset.document.key(dataset.layout.nameField)
+    return (rows ?? Array(0..<dataset.count)).map { row in
+        dataset.document.member(key, of: dataset.records[row]).map { dataset.text(of: .node($0)) }
+    }
+}
+
+func names(_ results: ResultSet) -> [String?] {
+    names(results.datasets[0], rows: results.items.map(\.row))
+}
+
+/// Every row of a query, as names in order.
+func allNames(_ table: PostgresTable, _ query: TableQuery) throws -> [String?] {
+    names(try table.page(query, limit: 1_000_000).rows)
+}
