@@ -246,7 +246,8 @@ struct QueryBuilder {
 
     private func describeSet(index: Int, set: ValueSet, condition: SQL?) -> SQL {
         // Rows with at least one value; then statistics over all the values of all rows.
-        let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(nil) + ") AS has FROM \(table)" + whereClause(condition)
+        let present = Self.text(of: set.value, kind: set.kind) + " IS NOT NULL"
+        let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(present) + ") AS has FROM \(table)" + whereClause(condition)
         let number = Self.number(of: set.value, kind: set.kind)
         let values = SQL("SELECT d.v, d.x FROM \(table) CROSS JOIN LATERAL (SELECT ") + Self.text(of: set.value, kind: set.kind)
             + " AS v, " + number + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
@@ -282,9 +283,10 @@ struct QueryBuilder {
                 + Self.text(of: set.value, kind: set.kind) + " AS v" + set.fromWhere(nil) + ") AS d"
             sql.append(whereClause(condition))
         }
-        sql.append(" GROUP BY 1 ORDER BY 2 DESC, 1 COLLATE \"C\" LIMIT ")
-        sql.bind(String(limit), as: "bigint")
-        return sql
+        sql.append(" GROUP BY 1")
+        var ordered = SQL("SELECT v, n FROM (") + sql + ") AS counted ORDER BY n DESC, v COLLATE \"C\" LIMIT "
+        ordered.bind(String(limit), as: "bigint")
+        return ordered
     }
 
     // MARK: - show and completion
