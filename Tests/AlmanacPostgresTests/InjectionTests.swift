@@ -1,0 +1,78 @@
+import AlmanacCore
+import Foundation
+import PostgresCluster
+import Testing
+@testable import AlmanacPostgres
+
+/// Text a user types travels as parameters, field names resolve against the catalog, JSON keys
+/// are quoted inside a jsonpath parameter: SQL in any of them matches nothing, changes
+/// nothing, and names nothing.
+@Suite struct InjectionTests {
+    static let hostile = [
+        "x' OR '1'='1", "x'; DROP TABLE kinds; --", "\\'; SELECT pg_sleep(5); --", "$1", "\u{1}", "%", "_", "\"", "' OR 1=1 --",
+        "\") OR true --", "x\" ? (@ == @) || \"",
+    ]
+
+    func kinds() throws -> PostgresTable {
+        let cluster = try TestCluster.shared()
+        try cluster.kindsTable()
+        return try PostgresTable.attach(name: "kinds", url: PostgresURL(cluster.url(table: "kinds")))
+    }
+
+    @Test func hostileValuesMatchOnlyThemselvesAndChangeNothing() throws {
+        let table = try kinds()
+        let before = try fingerprint()
+        for value in Self.hostile {
+            for op in FilterExpression.Operator.allCases where op != .notEqual && op != .notContains {
+                let query = TableQuery(filters: [.comparison(field: "name", op: op, value: value)])
+                let found = try allNames(table, query)
+                if op == .equal {
+                    // Only the row whose name is that very text.
+                    #expect(found == (value == "x' OR '1'='1" ? ["x' OR '1'='1"] : []), "\(value)")
+                }
+                if op == .contains { #expect(found.allSatisfy { $0 == "x' OR '1'='1" }, "\(value)") }
+            }
+            #expect(try allNames(table, TableQuery(search: value)).allSatisfy { $0 == "x' OR '1'='1" }, "\(value)")
+            #expect(try table.find(value).total <= 1)
+            #expect(try table.count(TableQuery(filters: [.comparison(field: "info.address.city", op: .equal, value: value)])) == 0)
+            #expect(try table.count(TableQuery(filters: [.comparison(field: "tags", op: .contains, value: value)])) == (value == "\"" ? 1 : 0))
+            _ = table.completeNames(value)
+            _ = table.completeValues(of: "city", prefix: value)
+        }
+        #expect(try fingerprint() == before)
+    }
+
+    @Test func hostileFieldNamesAreUnknownFields() throws {
+        let table = try kinds()
+        for field in ["name'; DROP TABLE kinds; --", "name\" OR true --", "t.name", "ctid", "(name)"] {
+            #expect(throws: QueryError.self, "\(field)") {
+                try table.count(TableQuery(filters: [.comparison(field: field, op: .equal, value: "x")]))
+            }
+            #expect(throws: QueryError.self, "\(field)") { try table.page(TableQuery(sort: [SortKey(field)]), limit: 1) }
+        }
+        // Inside a JSON column a key is any text, quoted in the jsonpath: it names a key, never syntax.
+        for key in Self.hostile {
+            #expect(try table.count(TableQuery(filters: [.comparison(field: "info." + key, op: .equal, value: "x")])) == 0, "\(key)")
+            #expect(try table.count(TableQuery(filters: [.comparison(field: "info." + key, op: .notEqual, value: "x")])) == 5, "\(key)")
+        }
+        #expect(FieldReference.jsonPath(["a\"b", "c\\d", "e\u{1}"]) == #"lax $."a\"b"."c\\d"."e\u0001""#)
+    }
+
+    @Test func aHostileTableNameIsATableThatDoesNotExist() throws {
+        let cluster = try TestCluster.shared()
+        try cluster.kindsTable()
+        for name in ["kinds; DROP TABLE kinds", "kinds%22%3B%20DROP%20TABLE%20kinds%3B%20--", "pg_sleep(5)"] {
+            #expect(throws: PostgresError.self) { try PostgresTable.attach(name: "x", url: PostgresURL(cluster.url(table: name))) }
+        }
+        #expect(try kinds().count() == 5)
+    }
+
+    /// Rows written, updated, deleted and tables created since the cluster started.
+    private func fingerprint() throws -> String {
+        let admin = try TestCluster.shared().admin
+        return try admin.query("""
+            SELECT count(*) || ':' || coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) || ':' || (SELECT count(*) FROM kinds)
+            FROM pg_stat_user_tables WHERE relname = 'kinds'
+            """).scalar ?? ""
+    }
+}
