@@ -72,12 +72,13 @@ public final class PostgresTable: Sendable {
                       cancellation: Cancellation = .never) throws -> [GroupRow] {
         guard !spec.fields.isEmpty else { throw PostgresError.invalid("group needs a field") }
         let result = try connection.query(builder.group(query, spec: spec, limit: limit), cancellation: cancellation)
-        let fields = spec.fields.count
+        let columns = spec.fields.count * 2
         return (0..<result.rowCount).map { row in
-            GroupRow(values: (0..<fields).map { result.value(row, $0) ?? "" },
-                     count: Int(result.value(row, fields) ?? "0") ?? 0,
-                     percent: Double(result.value(row, fields + 1) ?? "0") ?? 0,
-                     aggregates: (0..<spec.aggregates.count).map { result.value(row, fields + 2 + $0) })
+            GroupRow(values: (0..<spec.fields.count).map { result.value(row, $0 * 2) ?? "" },
+                     numbers: (0..<spec.fields.count).map { result.value(row, $0 * 2 + 1) == "true" },
+                     count: Int(result.value(row, columns) ?? "0") ?? 0,
+                     percent: Double(result.value(row, columns + 1) ?? "0") ?? 0,
+                     aggregates: (0..<spec.aggregates.count).map { result.value(row, columns + 2 + $0) })
         }
     }
 
@@ -124,12 +125,17 @@ public final class PostgresTable: Sendable {
                 // Not a value of the key's type (`show Norway` against an integer key).
             }
         }
-        for prefix in [false, true] {
-            guard let sql = builder.byName(target, prefix: prefix, limit: limit) else { break }
+        // An exact name, then exactly another name (an author, a city), then a beginning.
+        let attempts: [(SQL?, Found.Match)] = [
+            (builder.byName(target, prefix: false, limit: limit), .name),
+            (builder.byOtherName(target, limit: limit), .otherName),
+            (builder.byName(target, prefix: true, limit: limit), .namePrefix),
+        ]
+        for case let (sql?, match) in attempts {
             let result = try connection.query(sql, cancellation: cancellation)
             if result.rowCount > 0 {
                 return Found(rows: try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started),
-                             total: Int(result.value(0, 1) ?? "0") ?? result.rowCount, match: prefix ? .namePrefix : .name)
+                             total: Int(result.value(0, 1) ?? "0") ?? result.rowCount, match: match)
             }
         }
         return Found(rows: RowDocument.empty(name: name, layout: schema.layout, source: source), total: 0, match: .none)
@@ -205,7 +211,7 @@ public struct RowPage: Sendable {
 
 /// What `show` found.
 public struct Found: Sendable {
-    public enum Match: Sendable { case identity, name, namePrefix, none }
+    public enum Match: Sendable { case identity, name, otherName, namePrefix, none }
     public let rows: Dataset
     public let total: Int
     public let match: Match

@@ -152,10 +152,31 @@ public struct TableSchema: Sendable {
 
         let folding = try TextFolding.detect(on: connection, cancellation: cancellation)
         let quotedName = try connection.quote(schema) + "." + connection.quote(relation)
-        let layout = GenericModel.layout(keys: columns.map { ($0.name, $0.kind == .text && !$0.isArray) })
+        let short = try shortTextColumns(columns, in: quotedName, on: connection, cancellation: cancellation)
+        let layout = GenericModel.layout(keys: columns.enumerated().map { index, column in
+            (column.name, column.kind == .text, short.contains(index) || column.kind != .text)
+        })
         return TableSchema(name: TableName(schema: schema, name: relation), quotedName: quotedName, kind: kind,
                            columns: columns, primaryKey: primaryKey, trigramIndexed: trigramIndexed,
                            layout: layout, folding: folding, estimatedRows: estimated)
+    }
+
+    /// Text columns (and text arrays) whose values in the first rows are all short enough to
+    /// be names (`GenericModel.shortTextLimit`), as the generic model decides for a file.
+    static func shortTextColumns(_ columns: [Column], in table: String, on connection: PostgresConnection,
+                                 cancellation: Cancellation) throws -> Set<Int> {
+        let text = columns.indices.filter { columns[$0].kind == .text }
+        guard !text.isEmpty else { return [] }
+        let limit = GenericModel.shortTextLimit
+        let tests = text.map { index -> String in
+            let column = "s." + columns[index].quoted
+            return columns[index].isArray
+                ? "coalesce(bool_and(NOT EXISTS (SELECT 1 FROM unnest(\(column)) AS e(v) WHERE octet_length(v) > \(limit))), true)"
+                : "coalesce(bool_and(octet_length(\(column)) <= \(limit)), true)"
+        }
+        let sample = "SELECT \(text.map { columns[$0].quoted }.joined(separator: ", ")) FROM \(table) LIMIT \(GenericModel.sampleSize)"
+        let result = try connection.query(SQL("SELECT \(tests.joined(separator: ", ")) FROM (\(sample)) AS s"), cancellation: cancellation)
+        return Set(text.enumerated().filter { result.value(0, $0.offset) == "t" }.map(\.element))
     }
 
     /// A column's kind from its type category and type.

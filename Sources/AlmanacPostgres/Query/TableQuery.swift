@@ -57,11 +57,12 @@ public struct Aggregate: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(function.rawValue) \(field)" }
 }
 
-/// One group: the values of the grouping fields, how many rows have them, their share of all
-/// the rows in percent, and the aggregates in the order asked (nil where there was nothing
-/// to aggregate).
+/// One group: the values of the grouping fields ("" for none) and whether each is a number,
+/// how many rows have them, their share of all the rows in percent, and the aggregates in the
+/// order asked (nil where there was nothing to aggregate).
 public struct GroupRow: Sendable, Equatable {
     public var values: [String]
+    public var numbers: [Bool]
     public var count: Int
     public var percent: Double
     public var aggregates: [String?]

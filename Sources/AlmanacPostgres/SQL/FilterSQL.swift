@@ -44,7 +44,7 @@ struct FilterSQL {
 
     /// Whether any of the field's values satisfies the comparison; a field that is NULL is
     /// the value null.
-    private func anyValue(_ source: ValueSource, matches comparison: Comparison) -> SQL {
+    func anyValue(_ source: ValueSource, matches comparison: Comparison) -> SQL {
         switch source {
         case let .scalar(column, kind, typeName):
             let test = comparison.on(column, kind: kind, typeName: typeName)
@@ -59,29 +59,53 @@ struct FilterSQL {
 
     // MARK: - search
 
-    /// `search TEXT`: the name contains every word. A pg_trgm index on the name column is used
-    /// through `ILIKE` (which ignores case but not accents); without one, names are folded.
-    func searchCondition(_ text: String) -> SQL {
-        let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        guard !words.isEmpty, let name = schema.nameColumn else { return "false" }
-        let column = schema.columns[name]
-        let nameText = Self.text(of: SQL("t." + column.quoted), kind: column.kind)
+    /// `search TEXT`: every word is in the name or in another name field (`Layout`), folded.
+    /// A pg_trgm index on a text column is used through `ILIKE` (which ignores case but not
+    /// accents).
+    func searchCondition(_ text: String, aliases: inout Aliases) -> SQL {
+        let words = Self.words(text)
+        guard !words.isEmpty, schema.nameColumn != nil else { return "false" }
+        let others = schema.layout.otherNameFields.compactMap { try? FieldReference.resolve($0, in: schema) }
         let conditions = words.map { word -> SQL in
-            if schema.trigramIndexed.contains(name) {
-                return nameText + " ILIKE " + SQL.value("%" + Self.escapeLike(word) + "%")
+            var places = [inName(word)]
+            for other in others {
+                if other.path.isEmpty, !other.column.isArray, let index = schema.column(named: other.column.name),
+                   schema.trigramIndexed.contains(index) {
+                    places.append(SQL("t.\(other.column.quoted) ILIKE ") + SQL.value("%" + Self.escapeLike(word) + "%"))
+                } else {
+                    places.append(anyValue(other.source(aliases: &aliases), matches: Comparison(op: .contains, value: word, folding: schema.folding)))
+                }
             }
-            return SQL("strpos(") + schema.folding.fold(nameText) + ", (SELECT " + schema.folding.fold(SQL.value(word)) + ")) > 0"
+            return places.count == 1 ? places[0] : SQL("(") + SQL.joined(places, separator: " OR ") + ")"
         }
         return SQL("(") + SQL.joined(conditions, separator: " AND ") + ")"
     }
 
-    /// How well a name matched, best first: the whole name, its beginning, anywhere.
+    /// How well a row matched, best first: the whole name, its beginning, every word in the
+    /// name, words only in other names.
     func searchRank(_ text: String) -> SQL {
         guard let name = schema.nameColumn else { return "0" }
         let column = schema.columns[name]
         let folded = schema.folding.fold(Self.text(of: SQL("t." + column.quoted), kind: column.kind))
         let phrase = SQL("(SELECT ") + schema.folding.fold(SQL.value(text)) + ")"
-        return SQL("CASE WHEN ") + folded + " = " + phrase + " THEN 0 WHEN starts_with(" + folded + ", " + phrase + ") THEN 1 ELSE 2 END"
+        let inName = SQL.joined(Self.words(text).map(inName), separator: " AND ")
+        return SQL("CASE WHEN ") + folded + " = " + phrase + " THEN 0 WHEN starts_with(" + folded + ", " + phrase + ") THEN 1 WHEN "
+            + inName + " THEN 2 ELSE 3 END"
+    }
+
+    /// Whether the name contains `word`.
+    private func inName(_ word: String) -> SQL {
+        guard let name = schema.nameColumn else { return "false" }
+        let column = schema.columns[name]
+        let nameText = Self.text(of: SQL("t." + column.quoted), kind: column.kind)
+        if schema.trigramIndexed.contains(name) {
+            return nameText + " ILIKE " + SQL.value("%" + Self.escapeLike(word) + "%")
+        }
+        return SQL("strpos(") + schema.folding.fold(nameText) + ", (SELECT " + schema.folding.fold(SQL.value(word)) + ")) > 0"
+    }
+
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
     }
 
     /// A value as text, as it reads in JSON.

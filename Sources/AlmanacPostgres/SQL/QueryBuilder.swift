@@ -12,7 +12,7 @@ struct QueryBuilder {
     /// `search … AND filter … AND …`, or nil when nothing narrows the table.
     func condition(_ query: TableQuery, aliases: inout Aliases) throws -> SQL? {
         var conditions: [SQL] = []
-        if let search = query.search { conditions.append(filters.searchCondition(search)) }
+        if let search = query.search { conditions.append(filters.searchCondition(search, aliases: &aliases)) }
         for filter in query.filters {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
@@ -126,49 +126,53 @@ struct QueryBuilder {
     // MARK: - group
 
     /// Rows per combination of the fields' values, largest first, ties by value; each value
-    /// of a list counts (once per row), a row without a value groups under "". Also the
-    /// aggregates asked for, and each group's share of all rows in percent.
+    /// of a list counts (once per row); a row without a value — null, missing, or one of the
+    /// words for none (`ValueText.isAbsent`) — groups under "". Each value comes with whether
+    /// it is a number, then the count, each group's share of all rows in percent, and the
+    /// aggregates asked for.
     func group(_ query: TableQuery, spec: GroupSpec, limit: Int?) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         var joins = SQL()
-        var values: [SQL] = []
+        var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
             let reference = try FieldReference.resolve(field, in: schema)
             switch reference.source(aliases: &aliases) {
             case let .scalar(expression, kind, _):
-                values.append(SQL("coalesce(") + Self.text(of: expression, kind: kind) + ", '')")
+                values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
             case let .set(set, _):
                 let group = aliases.next("g")
-                joins.append(SQL(" LEFT JOIN LATERAL (SELECT DISTINCT ") + Self.text(of: set.value, kind: set.kind) + " AS v"
-                             + set.fromWhere(nil) + ") AS \(group) ON true")
-                values.append(SQL("coalesce(\(group).v, '')"))
+                let isNumber = set.kind == .json ? SQL("jsonb_typeof(") + set.value + ") = 'number'" : SQL(set.kind == .number ? "true" : "false")
+                joins.append(SQL(" LEFT JOIN LATERAL (SELECT DISTINCT ") + Self.groupText(of: set.value, kind: set.kind) + " AS v, "
+                             + isNumber + " AS number" + set.fromWhere(nil) + ") AS \(group) ON true")
+                values.append((SQL("\(group).v"), SQL("coalesce(\(group).number AND \(group).v IS NOT NULL, false)")))
             }
         }
         var aggregates: [SQL] = []
         for aggregate in spec.aggregates {
             aggregates.append(try self.aggregate(aggregate, joins: &joins, aliases: &aliases))
         }
-        var inner = SQL("SELECT ")
-        var columns = values.enumerated().map { SQL("") + $1 + " AS v\($0)" }
+        var columns: [SQL] = []
+        for (index, value) in values.enumerated() {
+            columns.append(SQL("coalesce(") + value.text + ", '') AS v\(index)")
+            columns.append(value.isNumber + " AS number\(index)")
+        }
         columns.append("count(*) AS n")
         columns += aggregates.enumerated().map { SQL("") + $1 + " AS a\($0)" }
-        inner.append(SQL.joined(columns, separator: ", "))
-        inner.append(" FROM \(table)")
+        var inner = SQL("SELECT ") + SQL.joined(columns, separator: ", ") + " FROM \(table)"
         inner.append(joins)
         inner.append(whereClause(condition))
-        inner.append(" GROUP BY " + (1...values.count).map(String.init).joined(separator: ", "))
+        inner.append(" GROUP BY " + (1...values.count * 2).map(String.init).joined(separator: ", "))
 
         var totalAliases = aliases
         let total = SQL("(SELECT count(*) FROM \(table)") + whereClause(try self.condition(query, aliases: &totalAliases)) + ")"
-        var sql = SQL("SELECT ")
-        var outer = (0..<values.count).map { SQL("v\($0)") }
+        var outer: [SQL] = []
+        for index in values.indices { outer += [SQL("v\(index)"), SQL("number\(index)::text")] }
         outer.append("n")
         outer.append(SQL("(n * 100.0 / NULLIF(") + total + ", 0))::float8::text")
         outer += (0..<aggregates.count).map { SQL("a\($0)") }
-        sql.append(SQL.joined(outer, separator: ", "))
-        sql.append(SQL(" FROM (") + inner + ") AS grouped ORDER BY n DESC")
-        for index in 0..<values.count {
+        var sql = SQL("SELECT ") + SQL.joined(outer, separator: ", ") + " FROM (" + inner + ") AS grouped ORDER BY n DESC"
+        for index in values.indices {
             sql.append(SQL(", ") + folding.fold(SQL("v\(index)")) + " COLLATE \"C\", v\(index) COLLATE \"C\"")
         }
         if let limit {
@@ -176,6 +180,24 @@ struct QueryBuilder {
             sql.bind(String(limit), as: "bigint")
         }
         return sql
+    }
+
+    /// A value's text for grouping: numbers as written, the words for none as no value.
+    static func groupText(of expression: SQL, kind: TableSchema.ValueKind) -> SQL {
+        switch kind {
+        case .number: return SQL("(") + expression + ")::text"
+        case .text, .other: return present(text(of: expression, kind: kind))
+        case .boolean: return text(of: expression, kind: kind)
+        case .json:
+            return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'null' THEN NULL WHEN 'string' THEN "
+                + present(SQL("(") + expression + " #>> '{}')") + " ELSE " + expression + " #>> '{}' END"
+        }
+    }
+
+    /// NULL for "", `n/a`, `unknown` and `none` (`ValueText.isAbsent`).
+    static func present(_ text: SQL) -> SQL {
+        SQL("CASE WHEN octet_length(") + text + ") <= 12 AND lower(btrim(" + text + ")) IN ('', 'n/a', 'unknown', 'none') THEN NULL ELSE "
+            + text + " END"
     }
 
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
@@ -319,6 +341,21 @@ struct QueryBuilder {
         sql.append(prefix ? SQL("starts_with(") + folded + ", " + wanted + ")" : folded + " = " + wanted)
         sql.append(SQL(" ORDER BY ") + folded + " COLLATE \"C\"")
         for term in schema.naturalOrder { sql.append(", t." + term) }
+        sql.append(" LIMIT ")
+        sql.bind(String(limit), as: "bigint")
+        return sql
+    }
+
+    /// Rows with another name (`Layout.otherNameFields`) equal to `name`, folded, in the
+    /// table's order: `show "Oscar Wilde"` in a table of quotes.
+    func byOtherName(_ name: String, limit: Int) -> SQL? {
+        let others = schema.layout.otherNameFields.compactMap { try? FieldReference.resolve($0, in: schema) }
+        guard !others.isEmpty else { return nil }
+        var aliases = Aliases()
+        let comparison = Comparison(op: .equal, value: name, folding: folding)
+        let conditions = others.map { filters.anyValue($0.source(aliases: &aliases), matches: comparison) }
+        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER () FROM \(table) WHERE (") + SQL.joined(conditions, separator: " OR ") + ")"
+        if !schema.naturalOrder.isEmpty { sql.append(" ORDER BY " + schema.naturalOrder.map { "t." + $0 }.joined(separator: ", ")) }
         sql.append(" LIMIT ")
         sql.bind(String(limit), as: "bigint")
         return sql

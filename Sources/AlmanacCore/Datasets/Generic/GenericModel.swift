@@ -9,9 +9,9 @@ public enum GenericModel: RecordModel {
 
     /// Text longer than this many bytes (about 200 characters) is prose — a description, an
     /// article —, not something a record is known by.
-    static let shortTextLimit = 400
+    public static let shortTextLimit = 400
     /// Records looked at to learn the fields.
-    static let sampleSize = 200
+    public static let sampleSize = 200
 
     public static func layout(of document: JSONDocument, records: [Int]) -> Layout {
         // The keys of the first records, in order, with whether they hold text and whether
@@ -32,9 +32,10 @@ public enum GenericModel: RecordModel {
         return layout(keys: keys)
     }
 
-    /// The name field and listing columns for records with these keys, in order, and whether
-    /// each holds text (a database table's columns are chosen the same way).
-    public static func layout(keys: [(key: String, isText: Bool)]) -> Layout {
+    /// The name field, listing columns and other names for records with these keys, in order,
+    /// with whether each holds text and whether that text is short (a database table's
+    /// columns are chosen the same way).
+    public static func layout(keys: [(key: String, isText: Bool, isShort: Bool)]) -> Layout {
         let textKeys = keys.filter(\.isText).map(\.key)
         let shortKeys = keys.filter { $0.isText && $0.isShort }.map(\.key)
         let lowered = textKeys.map { $0.lowercased() }
