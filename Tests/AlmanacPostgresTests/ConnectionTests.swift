@@ -107,6 +107,20 @@ import Testing
         #expect(try PostgresConnection(url: url).query("SELECT current_user").scalar == TestCluster.passwordRole)
     }
 
+    /// libpq's own settings apply: a password file (what ~/.pgpass is), named in the URL here
+    /// so the test changes nothing for others.
+    @Test func aPasswordFileApplies() throws {
+        let cluster = try TestCluster.shared()
+        let file = NSTemporaryDirectory() + "almanac-pgpass-\(getpid())"
+        try "127.0.0.1:\(cluster.port):\(TestCluster.database):\(TestCluster.passwordRole):\(TestCluster.password)\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        chmod(file, 0o600)
+        let url = try PostgresURL("postgresql://\(TestCluster.passwordRole)@127.0.0.1:\(cluster.port)/\(TestCluster.database)?passfile=\(file)&table=t")
+        #expect(try PostgresConnection(url: url).query("SELECT current_user").scalar == TestCluster.passwordRole)
+        #expect(url.table == TableName(schema: nil, name: "t", foldsCase: true))
+    }
+
     /// Every way a URL with a password can fail: no message, description or shown URL holds it.
     @Test func aPasswordNeverReachesAMessage() throws {
         let cluster = try TestCluster.shared()

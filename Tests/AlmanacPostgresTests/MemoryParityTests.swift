@@ -149,6 +149,21 @@ import Testing
         #expect(try allNames(table, TableQuery(sort: [SortKey(words[0], descending: descending)])) == expected)
     }
 
+    /// Several keys order as stable sorts by each key, the last key first, do in memory.
+    @Test func severalSortKeysOrderAsInMemory() throws {
+        let checks: [(String, [SortKey])] = [
+            ("countries", [SortKey("region"), SortKey("population", descending: true)]),
+            ("countries", [SortKey("subregion", descending: true), SortKey("borders"), SortKey("name")]),
+            ("stations", [SortKey("countryTitle"), SortKey("regionTitle", descending: true), SortKey("point.latitude")]),
+        ]
+        for (dataset, keys) in checks {
+            let table = try TestCluster.shared().bundledTable(dataset)
+            var results = ResultSet.all([try BundledData.generic(dataset)])
+            for key in keys.reversed() { results = try Ordering.sort(results, by: key.field, descending: key.descending) }
+            #expect(try allNames(table, TableQuery(sort: keys)) == names(results), "\(dataset) \(keys)")
+        }
+    }
+
     @Test func aSortKeepsTheFilterAndTheSearchRanking() throws {
         let table = try TestCluster.shared().bundledTable("countries")
         let memory = try BundledData.generic("countries")

@@ -40,7 +40,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// The PGcancel of the open connection, reachable from any thread.
     private let cancelHandle = Mutex<CancelHandle>(CancelHandle())
     /// Set by `cancel()`; cleared when a statement starts.
-    private let cancelRequested = Atomic<Bool>(false)
+    let cancelRequested = Atomic<Bool>(false)
 
     private struct CancelHandle: @unchecked Sendable {
         var pointer: OpaquePointer?
@@ -196,7 +196,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private var stopReason: StopReason?
 
-    private func send(_ sql: SQL, on connection: OpaquePointer) throws {
+    func send(_ sql: SQL, on connection: OpaquePointer) throws {
         let values = sql.parameters.map { $0.flatMap { strdup($0) } }
         defer { for value in values { free(value) } }
         let sent = values.map { $0.map { UnsafePointer<CChar>($0) } }.withUnsafeBufferPointer { pointers in
@@ -206,7 +206,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Waits until a result can be read without blocking, watching for cancellation.
-    private func waitForResult(_ connection: OpaquePointer, cancellation: Cancellation, deadline: Date?, timeout: Double?) throws {
+    func waitForResult(_ connection: OpaquePointer, cancellation: Cancellation, deadline: Date?, timeout: Double?) throws {
         var cancelSentAt: Date?
         while PQisBusy(connection) == 1 {
             var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
@@ -241,49 +241,6 @@ public final class PostgresConnection: @unchecked Sendable {
             var buffer = [CChar](repeating: 0, count: 256)
             _ = PQcancel(pointer, &buffer, Int32(buffer.count))
         }
-    }
-
-    private func copyIn(_ sql: SQL, on connection: OpaquePointer, cancellation: Cancellation,
-                        produce: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
-        cancelRequested.store(false, ordering: .releasing)
-        try send(sql, on: connection)
-        try waitForResult(connection, cancellation: cancellation, deadline: nil, timeout: nil)
-        guard let started = PQgetResult(connection) else { throw lostOrFailed(connection) }
-        guard PQresultStatus(started) == PGRES_COPY_IN else {
-            let failure = error(of: started, connection: connection)
-            PQclear(started)
-            while let extra = PQgetResult(connection) { PQclear(extra) }
-            throw failure
-        }
-        PQclear(started)
-        var producerError: Error?
-        do {
-            try produce { bytes in
-                try cancellation.checkpoint()
-                guard PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) == 1 else {
-                    throw lostOrFailed(connection)
-                }
-            }
-        } catch {
-            producerError = error
-        }
-        _ = PQputCopyEnd(connection, producerError == nil ? nil : "almanac stopped the copy")
-        var copied = 0
-        var failure: Error?
-        while true {
-            try waitForResult(connection, cancellation: .never, deadline: nil, timeout: nil)
-            guard let result = PQgetResult(connection) else { break }
-            if PQresultStatus(result) == PGRES_COMMAND_OK {
-                copied = PostgresResult(result).affectedRows
-            } else {
-                if failure == nil { failure = error(of: result, connection: connection) }
-                PQclear(result)
-            }
-        }
-        if let producerError { throw producerError }
-        if PQstatus(connection) != CONNECTION_OK { throw lostOrFailed(connection) }
-        if let failure { throw failure }
-        return copied
     }
 
     // MARK: - Connecting
@@ -375,7 +332,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     // MARK: - Errors
 
-    private func error(of result: OpaquePointer, connection: OpaquePointer) -> Error {
+    func error(of result: OpaquePointer, connection: OpaquePointer) -> Error {
         let state = PQresultErrorField(result, 67 /* PG_DIAG_SQLSTATE */).map { String(cString: $0) }
         if state == "57014" {
             // query_canceled, not asked for by us: the statement_timeout.
@@ -389,7 +346,7 @@ public final class PostgresConnection: @unchecked Sendable {
         return PostgresError.server(message: url.scrub(message), sqlState: state)
     }
 
-    private func lostOrFailed(_ connection: OpaquePointer) -> Error {
+    func lostOrFailed(_ connection: OpaquePointer) -> Error {
         let message = url.scrub(String(cString: PQerrorMessage(connection)).trimmed)
         if PQstatus(connection) != CONNECTION_OK {
             drop()

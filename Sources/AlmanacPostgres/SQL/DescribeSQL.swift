@@ -1,0 +1,79 @@
+import AlmanacCore
+
+/// `describe [FIELD…]` in SQL: counts, distinct values, number statistics, common values.
+extension QueryBuilder {
+    /// Counts, distinct values and, over numbers, min, max, mean and quartiles, for each field,
+    /// in one pass: a row per field, in order.
+    func describe(_ query: TableQuery, fields: [String]) throws -> SQL {
+        var aliases = Aliases()
+        let condition = try condition(query, aliases: &aliases)
+        var parts: [SQL] = []
+        for (index, field) in fields.enumerated() {
+            let reference = try FieldReference.resolve(field, in: schema)
+            switch reference.source(aliases: &aliases) {
+            case let .scalar(column, kind, _):
+                parts.append(describeScalar(index: index, column: column, kind: kind, condition: condition))
+            case let .set(set, _):
+                parts.append(describeSet(index: index, set: set, condition: condition))
+            }
+        }
+        return SQL.joined(parts, separator: " UNION ALL ") + " ORDER BY 1"
+    }
+
+    /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3 (text).
+    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, condition: SQL?) -> SQL {
+        let number = Self.number(of: column, kind: kind)
+        let isNumber = kind == .number
+        var sql = SQL("SELECT \(index), count(") + column + ")::text, (count(*) - count(" + column + "))::text, count(DISTINCT "
+            + column + ")::text, "
+        sql.append(numberStatistics(number, enabled: isNumber))
+        sql.append(" FROM \(table)")
+        sql.append(whereClause(condition))
+        return SQL("(") + sql + ")"
+    }
+
+    func describeSet(index: Int, set: ValueSet, condition: SQL?) -> SQL {
+        // Rows with at least one value; then statistics over all the values of all rows.
+        let present = Self.text(of: set.value, kind: set.kind) + " IS NOT NULL"
+        let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(present) + ") AS has FROM \(table)" + whereClause(condition)
+        let number = Self.number(of: set.value, kind: set.kind)
+        let values = SQL("SELECT d.v, d.x FROM \(table) CROSS JOIN LATERAL (SELECT ") + Self.text(of: set.value, kind: set.kind)
+            + " AS v, " + number + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
+        var sql = SQL("SELECT \(index), r.present, r.absent, v.* FROM (SELECT count(*) FILTER (WHERE has)::text AS present, ")
+        sql.append(SQL("count(*) FILTER (WHERE NOT has)::text AS absent FROM (") + rows + ") AS counted) AS r, (SELECT count(DISTINCT v)::text, ")
+        sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
+        sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
+        return SQL("(") + sql + ")"
+    }
+
+    func numberStatistics(_ number: SQL, enabled: Bool) -> SQL {
+        guard enabled else { return "NULL, NULL, NULL, NULL, NULL, NULL" }
+        let value = SQL("(") + number + ")::float8"
+        var sql = SQL("min(") + value + ")::text, max(" + value + ")::text, avg(" + value + ")::text"
+        for fraction in ["0.25", "0.5", "0.75"] {
+            sql.append(SQL(", (percentile_cont(\(fraction)) WITHIN GROUP (ORDER BY ") + value + "))::text")
+        }
+        return sql
+    }
+
+    /// The most common values of a field, with their counts, most common first (ties by value).
+    func commonValues(_ query: TableQuery, field: String, limit: Int) throws -> SQL {
+        var aliases = Aliases()
+        let condition = try condition(query, aliases: &aliases)
+        let reference = try FieldReference.resolve(field, in: schema)
+        var sql: SQL
+        switch reference.source(aliases: &aliases) {
+        case let .scalar(column, kind, _):
+            sql = SQL("SELECT ") + Self.text(of: column, kind: kind) + " AS v, count(*) AS n FROM \(table)"
+            sql.append(whereClause(condition.map { $0 + " AND " + column + " IS NOT NULL" } ?? (column + " IS NOT NULL")))
+        case let .set(set, _):
+            sql = SQL("SELECT d.v, count(*) AS n FROM \(table) CROSS JOIN LATERAL (SELECT DISTINCT ")
+                + Self.text(of: set.value, kind: set.kind) + " AS v" + set.fromWhere(nil) + ") AS d"
+            sql.append(whereClause(condition))
+        }
+        sql.append(" GROUP BY 1")
+        var ordered = SQL("SELECT v, n FROM (") + sql + ") AS counted ORDER BY n DESC, v COLLATE \"C\" LIMIT "
+        ordered.bind(String(limit), as: "bigint")
+        return ordered
+    }
+}

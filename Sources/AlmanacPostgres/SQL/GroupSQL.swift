@@ -1,0 +1,113 @@
+import AlmanacCore
+
+/// `group FIELD, … [AGG FIELD, …]` in SQL.
+extension QueryBuilder {
+    /// Rows per combination of the fields' values, largest first, ties by value; each value
+    /// of a list counts (once per row); a row without a value — null, missing, or one of the
+    /// words for none (`ValueText.isAbsent`) — groups under "". Each value comes with whether
+    /// it is a number, then the count, each group's share of all rows in percent, and the
+    /// aggregates asked for.
+    func group(_ query: TableQuery, spec: GroupSpec, limit: Int?) throws -> SQL {
+        var aliases = Aliases()
+        let condition = try condition(query, aliases: &aliases)
+        var joins = SQL()
+        var values: [(text: SQL, isNumber: SQL)] = []
+        for field in spec.fields {
+            let reference = try FieldReference.resolve(field, in: schema)
+            switch reference.source(aliases: &aliases) {
+            case let .scalar(expression, kind, _):
+                values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
+            case let .set(set, _):
+                let group = aliases.next("g")
+                let isNumber = set.kind == .json ? SQL("jsonb_typeof(") + set.value + ") = 'number'" : SQL(set.kind == .number ? "true" : "false")
+                joins.append(SQL(" LEFT JOIN LATERAL (SELECT DISTINCT ") + Self.groupText(of: set.value, kind: set.kind) + " AS v, "
+                             + isNumber + " AS number" + set.fromWhere(nil) + ") AS \(group) ON true")
+                values.append((SQL("\(group).v"), SQL("coalesce(\(group).number AND \(group).v IS NOT NULL, false)")))
+            }
+        }
+        var aggregates: [SQL] = []
+        for aggregate in spec.aggregates {
+            aggregates.append(try self.aggregate(aggregate, joins: &joins, aliases: &aliases))
+        }
+        var columns: [SQL] = []
+        for (index, value) in values.enumerated() {
+            columns.append(SQL("coalesce(") + value.text + ", '') AS v\(index)")
+            columns.append(value.isNumber + " AS number\(index)")
+        }
+        columns.append("count(*) AS n")
+        columns += aggregates.enumerated().map { SQL("") + $1 + " AS a\($0)" }
+        var inner = SQL("SELECT ") + SQL.joined(columns, separator: ", ") + " FROM \(table)"
+        inner.append(joins)
+        inner.append(whereClause(condition))
+        inner.append(" GROUP BY " + (1...values.count * 2).map(String.init).joined(separator: ", "))
+
+        var totalAliases = aliases
+        let total = SQL("(SELECT count(*) FROM \(table)") + whereClause(try self.condition(query, aliases: &totalAliases)) + ")"
+        var outer: [SQL] = []
+        for index in values.indices { outer += [SQL("v\(index)"), SQL("number\(index)::text")] }
+        outer.append("n")
+        outer.append(SQL("(n * 100.0 / NULLIF(") + total + ", 0))::float8::text")
+        outer += (0..<aggregates.count).map { SQL("a\($0)") }
+        var sql = SQL("SELECT ") + SQL.joined(outer, separator: ", ") + " FROM (" + inner + ") AS grouped ORDER BY n DESC"
+        for index in values.indices {
+            sql.append(SQL(", ") + folding.fold(SQL("v\(index)")) + " COLLATE \"C\", v\(index) COLLATE \"C\"")
+        }
+        if let limit {
+            sql.append(" LIMIT ")
+            sql.bind(String(limit), as: "bigint")
+        }
+        return sql
+    }
+
+    /// A value's text for grouping: numbers as written, the words for none as no value.
+    static func groupText(of expression: SQL, kind: TableSchema.ValueKind) -> SQL {
+        switch kind {
+        case .number: return SQL("(") + expression + ")::text"
+        case .text, .other: return present(text(of: expression, kind: kind))
+        case .boolean: return text(of: expression, kind: kind)
+        case .json:
+            return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'null' THEN NULL WHEN 'string' THEN "
+                + present(SQL("(") + expression + " #>> '{}')") + " ELSE " + expression + " #>> '{}' END"
+        }
+    }
+
+    /// NULL for "", `n/a`, `unknown` and `none` (`ValueText.isAbsent`).
+    static func present(_ text: SQL) -> SQL {
+        SQL("CASE WHEN octet_length(") + text + ") <= 12 AND lower(btrim(" + text + ")) IN ('', 'n/a', 'unknown', 'none') THEN NULL ELSE "
+            + text + " END"
+    }
+
+    /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
+    /// numbers, or of text when the field is text; `distinct`: how many different values.
+    func aggregate(_ aggregate: Aggregate, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
+        let reference = try FieldReference.resolve(aggregate.field, in: schema)
+        let expression: SQL
+        let kind: TableSchema.ValueKind
+        switch reference.source(aliases: &aliases) {
+        case let .scalar(column, columnKind, _):
+            expression = column
+            kind = columnKind
+        case let .set(values, _):
+            // A list's or a path's first value, as sort takes it.
+            let first = aliases.next("k")
+            joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + " LIMIT 1) AS \(first) ON true")
+            expression = SQL("\(first).k")
+            kind = values.kind
+        }
+        let number = Self.number(of: expression, kind: kind)
+        switch aggregate.function {
+        case .count:
+            return SQL("count(") + (kind == .json ? SQL("NULLIF(") + expression + ", 'null'::jsonb)" : expression) + ")::text"
+        case .distinct:
+            return SQL("count(DISTINCT ") + Self.text(of: expression, kind: kind) + ")::text"
+        case .sum:
+            return Self.numberText(SQL("sum(") + number + ")")
+        case .avg:
+            return SQL("avg(") + number + ")::float8::text"
+        case .min, .max:
+            let function = aggregate.function.rawValue
+            if kind == .text { return SQL("\(function)(") + expression + " COLLATE \"C\")" }
+            return Self.numberText(SQL("\(function)(") + number + ")")
+        }
+    }
+}
