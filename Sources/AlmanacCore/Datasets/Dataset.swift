@@ -145,6 +145,12 @@ public final class Dataset: Sendable {
         public let path: FieldPath
         let keys: [JSONDocument.Key]
         let derived: DerivedField?
+        /// Per component, every spelling of its key the document has, when some component has
+        /// a twin that differs only by `_`/`-` (`iso639_1`, `iso639-1`): those are one field.
+        let spellings: [[JSONDocument.Key]]?
+
+        /// Whether the path reads keys spelt more than one way (then no column stands for it).
+        public var hasTwinSpellings: Bool { spellings != nil }
     }
 
     /// What a path reaches in one record, found without walking lists.
@@ -157,13 +163,26 @@ public final class Dataset: Sendable {
 
     public func compile(_ path: FieldPath) -> CompiledPath {
         let derived = path.components.count == 1 ? model.derivedFields.first { $0.name == path.components[0] } : nil
-        return CompiledPath(path: path, keys: path.components.map { document.key($0) }, derived: derived)
+        var spellings: [[JSONDocument.Key]] = []
+        var twins = false
+        for component in path.components {
+            var keys = [document.key(component)]
+            if component.contains("_") || component.contains("-") {
+                for twin in [component.replacingOccurrences(of: "-", with: "_"), component.replacingOccurrences(of: "_", with: "-")]
+                where twin != component {
+                    let key = document.key(twin)
+                    if case .interned = key, !keys.contains(key) { keys.append(key); twins = true }
+                }
+            }
+            spellings.append(keys)
+        }
+        return CompiledPath(path: path, keys: spellings.map { $0[0] }, derived: derived, spellings: twins ? spellings : nil)
     }
 
     /// The single value `path` reaches in the record at `row`, when it reaches a single one.
     @inline(__always)
     public func scalar(of path: CompiledPath, row: Int) -> ScalarLookup {
-        if path.derived != nil { return .several }
+        if path.derived != nil || path.spellings != nil { return .several }
         var node = recordBase[row]
         for key in path.keys {
             switch document.kind(at: node) {
@@ -189,7 +208,7 @@ public final class Dataset: Sendable {
             for value in derived.values(self, row) { body(value) }
             return
         }
-        visit(records[row], depth: 0, keys: path.keys, body)
+        visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, body)
     }
 
     public func values(of path: CompiledPath, row: Int) -> [FieldValue] {
@@ -198,11 +217,14 @@ public final class Dataset: Sendable {
         return result
     }
 
-    private func visit(_ node: Int, depth: Int, keys: [JSONDocument.Key], _ body: (FieldValue) -> Void) {
+    /// `keys`: per component, the spellings to look for (usually one).
+    private func visit(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], _ body: (FieldValue) -> Void) {
         switch document.kind(at: node) {
         case .object:
             if depth < keys.count {
-                if let value = document.member(keys[depth], of: node) { visit(value, depth: depth + 1, keys: keys, body) }
+                for key in keys[depth] {
+                    if let value = document.member(key, of: node) { visit(value, depth: depth + 1, keys: keys, body) }
+                }
             } else {
                 var child = node + 2
                 for _ in 0..<document.count(at: node) {

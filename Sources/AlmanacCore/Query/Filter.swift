@@ -55,6 +55,9 @@ public enum Filter {
 public enum FieldLookup {
     public static func field(_ name: String, in fields: FieldCatalog) -> FieldCatalog.Field? {
         if let field = fields.field(name) { return field }
+        // Keys that differ only by `_`/`-` are one field (`iso639_1`, `iso639-1`).
+        let spelling = canonical(name)
+        if let twin = fields.paths.first(where: { canonical($0) == spelling }), let field = fields.field(twin) { return field }
         let prefix = name + "."
         let children = fields.fields.filter { $0.path.hasPrefix(prefix) }
         guard let first = children.first else { return nil }
@@ -68,6 +71,9 @@ public enum FieldLookup {
         merged.values = nil
         return merged
     }
+
+    /// `iso639-1` and `iso639_1` alike, for comparing names.
+    static func canonical(_ name: String) -> String { name.replacingOccurrences(of: "-", with: "_") }
 
     /// Every name `field(_:in:)` accepts: paths and their containers.
     public static func names(in fields: FieldCatalog) -> [String] {
@@ -142,10 +148,12 @@ struct CompiledFilter {
             return try evaluate(inner).map { !$0 }
         case let .comparison(field, op, value):
             guard FieldLookup.field(field, in: fields) != nil else { return [Bool](repeating: false, count: rows.count) }
-            var comparison = Comparison(dataset: dataset, path: dataset.compile(FieldPath(field)), op: op, value: value)
-            // Containment in a number's text needs the literal, which columns do not keep.
+            let path = dataset.compile(FieldPath(field))
+            var comparison = Comparison(dataset: dataset, path: path, op: op, value: value)
+            // Containment in a number's text needs the literal, which columns do not keep; a
+            // column holds one spelling of a key spelt two ways (`first_name`, `first-name`).
             let needsLiteral = (op == .contains || op == .notContains) && (fields.field(field)?.kinds.contains(.number) ?? false)
-            if let column = fields.column(field), !needsLiteral {
+            if let column = fields.column(field), !needsLiteral, !path.hasTwinSpellings {
                 return try comparison.run(rows, column: column, cancellation: cancellation)
             }
             return try comparison.run(rows, cancellation: cancellation)

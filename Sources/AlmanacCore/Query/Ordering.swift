@@ -15,7 +15,8 @@ public enum Ordering {
         let catalogs = try requireField(field, in: results.datasets, cancellation: cancellation)
         var keys = SortKeys(capacity: results.count)
         let paths = results.datasets.map { $0.compile(FieldPath(field)) }
-        let columns = catalogs.map { $0.column(field) }
+        // A key spelt two ways (`first_name`, `first-name`) has no one column.
+        let columns = zip(catalogs, paths).map { $1.hasTwinSpellings ? nil : $0.column(field) }
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
             if let column = columns[item.dataset] {
@@ -261,7 +262,9 @@ public enum Ordering {
         var catalogs: [FieldCatalog] = []
         for field in fields { catalogs = try requireField(field, in: results.datasets, cancellation: cancellation) }
         let paths = results.datasets.map { dataset in fields.map { dataset.compile(FieldPath($0)) } }
-        let columns = catalogs.map { catalog in fields.map { catalog.column($0) } }
+        let columns = zip(catalogs, paths).map { catalog, paths in
+            zip(fields, paths).map { $1.hasTwinSpellings ? nil : catalog.column($0) }
+        }
         var values = ValueNumbering()
         var counter = GroupCounter(expected: results.count / 2)
         // The common case: one dataset, one or two fields with columns. Number each column's
