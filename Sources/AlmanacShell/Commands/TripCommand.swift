@@ -12,7 +12,11 @@ public enum TripCommand: Command {
                    "trip from 9864 to 9362 on 2026-12-01"],
         discussion: """
         STATION is anything show accepts: an id, a name, or a row (#3). The departure must serve \
-        departures (from) and the arrival arrivals (to). DATE is today, tomorrow, 2026-12-01 or 1 Dec.
+        departures (from) and the arrival arrivals (to); they must differ. DATE is today, tomorrow, \
+        2026-12-01, 1 Dec or 1 Dec 2026. A day and month without a year mean the next such day that \
+        exists (29 Feb: the next leap year's). A month past 12 or below 1 rolls into the next or the \
+        previous year (2026-13-01 is 1 January 2027); the year 0 reads as 1; a day the month does not \
+        have is an error. A date in the past is answered with a note.
         """
     )
 
@@ -55,6 +59,10 @@ public enum TripCommand: Command {
         let stations = try session.dataset("stations")
         let departure = try station(fromWords.joined(separator: " "), serving: .from, in: stations, session: session)
         let arrival = try station(toWords.joined(separator: " "), serving: .to, in: stations, session: session)
+        if departure.id == arrival.id {
+            throw ShellError.invalid("\(SafeText.escape(departure.title)) [\(departure.id)] is both the departure and the arrival: "
+                + "a trip needs two different stations")
+        }
         let date = try TripDate.parse((parts["on"] ?? ["today"]).joined(separator: " "))
         let output = session.output
         var lines = ["Trip on \(TripDate.text(date))"]
@@ -67,6 +75,7 @@ public enum TripCommand: Command {
             let kilometres = Coordinates.distance(fromLatitude: lat1, longitude: lon1, toLatitude: lat2, longitude: lon2)
             lines.append("  Distance \(NumberFormat.grouped(kilometres, decimals: 1)) km in a straight line (great circle)")
         }
+        if TripDate.isPast(date) { lines.append("  Note     \(TripDate.text(date, weekday: false)) is in the past") }
         for line in lines { output.print(line) }
     }
 
@@ -87,50 +96,5 @@ public enum TripCommand: Command {
             throw error
         }
         return StationModel.station(stations, row: target.row)
-    }
-}
-
-/// Dates as people type them: `today`, `tomorrow`, `2026-12-01`, `1 Dec`, `Dec 1`.
-enum TripDate {
-    static func parse(_ text: String, now: Date = Date()) throws -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
-        let today = calendar.startOfDay(for: now)
-        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
-        switch lowered {
-        case "today": return today
-        case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: today)!
-        default: break
-        }
-        let numbers = lowered.split(separator: "-").map { Int($0) }
-        if numbers.count == 3, let year = numbers[0], let month = numbers[1], let day = numbers[2],
-           let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-           calendar.component(.day, from: date) == day {
-            return date
-        }
-        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        let words = lowered.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
-        if words.count == 2 {
-            let (dayText, monthText) = Int(words[0]) != nil ? (words[0], words[1]) : (words[1], words[0])
-            if let day = Int(dayText), let month = months.firstIndex(where: { monthText.hasPrefix($0) }) {
-                var components = DateComponents(year: calendar.component(.year, from: today), month: month + 1, day: day)
-                if var date = calendar.date(from: components), calendar.component(.day, from: date) == day {
-                    if date < today {
-                        components.year! += 1
-                        date = calendar.date(from: components) ?? date
-                    }
-                    return date
-                }
-            }
-        }
-        throw ShellError.invalid("'\(SafeText.escape(text))' is not a date: use today, tomorrow, 2026-12-01 or 1 Dec")
-    }
-
-    /// `Tuesday 1 December 2026`.
-    static func text(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.dateFormat = "EEEE d MMMM yyyy"
-        return formatter.string(from: date)
     }
 }
