@@ -15,8 +15,11 @@ struct GenericSearchTests {
 
     init() throws {
         home = try TemporaryHome()
-        let data = try JSONSerialization.data(withJSONObject: quotes)
-        file = try home.write(String(decoding: data, as: UTF8.self), to: "quotes.json")
+        // Written by hand: the order of the keys decides which field names the records.
+        let lines = quotes.map { quote in
+            "{\"quote\": \"\(quote["quote"] as? String ?? "")\", \"author\": \"\(quote["author"] as? String ?? "")\", \"year\": \(quote["year"] as? Int ?? 0)}"
+        }
+        file = try home.write("[" + lines.joined(separator: ",\n") + "]", to: "quotes.json")
     }
 
     func run(_ commands: [String]) throws -> PipeResult {
