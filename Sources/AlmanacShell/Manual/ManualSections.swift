@@ -68,6 +68,7 @@ enum ManualSections {
         return lines.joined(separator: "\n")
     }
 
+    /// Every variable almanac reads: one it starts to read belongs here too (then `make man`).
     static let environment = #"""
     .Bl -tag -width Ds
     .It Ev ALMANAC_DATA
