@@ -38,7 +38,8 @@ struct DatasetCompletionTests {
     /// there to complete. (A TAB before the load has finished has nothing to offer.)
     func use(_ dataset: String, in session: PseudoTerminalSession) throws {
         let counted = try session.enter("use \(dataset); count", prompt: "\(dataset)> ")
-        #expect(counted.range(of: #"[0-9]+\n$"#, options: .regularExpression) != nil, "\(counted.visible)")
+        // (A slow load's message may follow the count, on a busy machine.)
+        #expect(counted.range(of: #"[0-9]+\n"#, options: .regularExpression) != nil, "\(counted.visible)")
     }
 
     /// Stations from Data/stations.json: id → (title, serves departures, serves arrivals).

@@ -61,7 +61,9 @@ struct RecordTarget {
         let candidates = !exact.isEmpty ? exact : !byIdentity.isEmpty ? byIdentity : !otherName.isEmpty ? otherName : prefixed
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
-            throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — try search \(SafeText.escape(trimmed))")
+            let similar = try similarNames(to: trimmed, in: datasets, where: accept, cancellation: session.cancellation)
+            let advice = similar.isEmpty ? "try search \(SafeText.escape(trimmed))" : "did you mean \(Self.either(similar))?"
+            throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — \(advice)")
         }
         let shown = candidates.prefix(8).map { target in
             let label = datasets.count > 1 ? "\(target.dataset.name): " : ""
@@ -71,6 +73,28 @@ struct RecordTarget {
         // One line, like every error, so scripts can count them.
         throw ShellError.invalid("'\(SafeText.escape(trimmed))' matches \(candidates.count.grouped) records: "
             + shown.joined(separator: "; ") + (candidates.count > 8 ? "; …" : "") + " — be more precise or use an id")
+    }
+
+    /// Up to three names like `text` (a word of theirs starts with it, or it is a typo of
+    /// them), for "did you mean".
+    private static func similarNames(to text: String, in datasets: [Dataset], where accept: (Dataset, Int) -> Bool,
+                                     cancellation: Cancellation) throws -> [String] {
+        var names: [String] = []
+        for dataset in datasets {
+            let index = try NameIndex.of(dataset, cancellation: cancellation)
+            for (row, _) in index.similarRows(to: text, comparing: .whole, limit: 50, cancellation: cancellation)
+            where accept(dataset, row) && !names.contains(dataset.name(of: row)) {
+                names.append(dataset.name(of: row))
+            }
+        }
+        return Array(names.prefix(3))
+    }
+
+    /// `A`, `A or B`, `A, B or C`.
+    static func either(_ names: [String]) -> String {
+        let shown = names.map { SafeText.escape($0) }
+        guard shown.count > 1 else { return shown.first ?? "" }
+        return shown.dropLast().joined(separator: ", ") + " or " + shown[shown.count - 1]
     }
 
     static func print(_ target: RecordTarget, in session: Session) {

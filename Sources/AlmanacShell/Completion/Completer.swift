@@ -38,14 +38,16 @@ public struct Completer {
     }
 
     /// One candidate: all of it, quoted when needed, then a space. Several: their longest
-    /// common prefix when it adds to what was typed (compared without case and diacritics).
+    /// common prefix when it adds to what was typed (compared without case and diacritics) —
+    /// never for names found by likeness, which do not start with it (a second TAB lists them).
     static func insertion(for candidates: [CompletionCandidate], typed: String, openQuote: Character?) -> String? {
         guard let first = candidates.first else { return nil }
         if candidates.count == 1 {
             return quoted(first.text, close: true, openQuote: openQuote) + (first.appendSpace ? " " : "")
         }
         let prefix = commonPrefix(candidates.map(\.text))
-        guard Folding.fold(prefix).count > Folding.fold(typed).count else { return nil }
+        let (foldedPrefix, foldedTyped) = (Folding.fold(prefix), Folding.fold(typed))
+        guard foldedPrefix.count > foldedTyped.count, foldedPrefix.hasPrefix(foldedTyped) else { return nil }
         return quoted(prefix, close: false, openQuote: openQuote)
     }
 

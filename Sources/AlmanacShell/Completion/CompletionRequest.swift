@@ -16,6 +16,7 @@ public struct CompletionRequest: Sendable {
     public var arguments: [Word] { Array(words.dropFirst()) }
 
     /// The candidates of `choices` that start with the fragment, ignoring case and diacritics.
+    /// (Names found by likeness, which do not, are made candidates directly.)
     public func matching(_ choices: some Sequence<String>, appendSpace: Bool = true) -> [CompletionCandidate] {
         let folded = Folding.fold(fragment)
         return choices.filter { folded.isEmpty || Folding.fold($0).hasPrefix(folded) }

@@ -17,25 +17,44 @@ enum CompletionSources {
         return request.matching(names.filter { seen.insert($0).inserted })
     }
 
-    /// A field's values when it has few (`filter region = <TAB>`).
+    /// A field's values starting with the fragment, however many the field has
+    /// (`filter region = <TAB>`, `filter countryTitle = Гер<TAB>`, `filter currencies.code = EU<TAB>`).
     static func values(of field: String, _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let values = session.scopeNames.compactMap { session.catalog.dataset($0)?.fieldsIfReady }
-            .compactMap { FieldLookup.field(field, in: $0)?.values }.flatMap { $0 }
+        var values: [String] = []
+        for dataset in session.scopeNames.compactMap({ session.catalog.dataset($0) }) {
+            guard let fields = dataset.fieldsIfReady, let known = FieldLookup.field(field, in: fields) else { continue }
+            if let few = known.values {
+                values += few
+            } else if fields.field(field) != nil, let index = ValueIndex.ifReady(dataset, path: field) {
+                values += index.values(withPrefix: request.fragment)
+            }
+        }
         var seen = Set<String>()
         return request.matching(values.filter { seen.insert($0).inserted })
     }
 
-    /// Record names of the datasets in scope starting with the fragment (folded). A dataset
-    /// whose index is still being built offers nothing yet: TAB never makes the prompt wait.
-    static func recordNames(_ request: CompletionRequest, in session: Session, limit: Int = 500,
+    /// Record names of the datasets in scope starting with the fragment (folded); when none
+    /// does, names with a word starting with it or one or two edits from it (`show kingdom`,
+    /// `show norwya`). A dataset whose index is still being built offers nothing yet: TAB never
+    /// makes the prompt wait.
+    static func recordNames(_ request: CompletionRequest, in session: Session, limit: Int = 100_000,
                             where include: ((Dataset, Int) -> Bool)? = nil) -> [CompletionCandidate] {
+        let indexes = session.scopeNames.compactMap { session.catalog.dataset($0) }.compactMap { dataset in
+            NameIndex.ifReady(dataset).map { (dataset, $0) }
+        }
         var names: [String] = []
-        for dataset in session.scopeNames.compactMap({ session.catalog.dataset($0) }) {
-            guard let index = NameIndex.ifReady(dataset) else { continue }
-            for row in index.rows(withNamePrefix: request.fragment, limit: include == nil ? limit : .max) {
+        func add(_ rows: [Int], of dataset: Dataset) {
+            for row in rows where names.count < limit {
                 if let include, !include(dataset, row) { continue }
                 names.append(dataset.name(of: row))
-                if names.count >= limit { break }
+            }
+        }
+        for (dataset, index) in indexes {
+            add(index.rows(withNamePrefix: request.fragment, limit: include == nil ? limit : .max), of: dataset)
+        }
+        if names.isEmpty, !request.fragment.isEmpty {
+            for (dataset, index) in indexes {
+                add(index.similarRows(to: request.fragment, limit: include == nil ? limit : .max).map(\.row), of: dataset)
             }
         }
         return names.map { CompletionCandidate($0) }

@@ -38,7 +38,7 @@ public final class LineEditor {
     private let historyEvent = UnsafeMutablePointer<HistEventW>.allocate(capacity: 1)
     let store: HistoryStore
     private let notifier: Notifier
-    private let completion: CompletionHandler
+    let completion: CompletionHandler
     let outputDescriptor: Int32
     /// Where libedit and the decorations draw until the next flush.
     private let capture: OpaquePointer
@@ -269,41 +269,6 @@ public final class LineEditor {
     /// Sends the terminal everything drawn since the last flush, in one write.
     func flushOutput() {
         if almanac_capture_pending(capture) > 0 { almanac_capture_flush(capture, outputDescriptor) }
-    }
-
-    // MARK: - Completion
-
-    /// TAB: one candidate is inserted whole; several complete their common prefix, and a
-    /// second TAB that adds nothing lists them in columns.
-    private func completeWord() -> UInt8 {
-        let (beforeCursor, afterCursor) = currentLine()
-        let result = completion(beforeCursor)
-        let state = (line: beforeCursor + afterCursor, cursor: beforeCursor.unicodeScalars.count)
-        let previous = lastTab
-        lastTab = state
-        if result.candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
-        if let insertion = result.insertion {
-            let replaced = String(beforeCursor.dropFirst(result.replaceFrom))
-            el_deletestr(editLine, Int32(replaced.unicodeScalars.count))
-            el_winsertstr(editLine, insertion.wide)
-            // The next TAB on the completed text lists the candidates at once.
-            let (before, after) = currentLine()
-            lastTab = (line: before + after, cursor: before.unicodeScalars.count)
-            return UInt8(CC_REFRESH)
-        }
-        guard let last = previous, last.line == state.line, last.cursor == state.cursor else {
-            return UInt8(CC_REFRESH_BEEP)
-        }
-        let columns = TerminalInfo.current(descriptor: outputDescriptor).columns
-        let listing = ColumnLayout.render(result.candidates.map(\.text), width: columns)
-        writeOut(moveBelowInput() + "\r\n" + listing.replacingNewlines() + "\r\n")
-        return UInt8(CC_REDISPLAY)
-    }
-
-    /// The escape that moves the cursor from where it is to the last row of the input.
-    func moveBelowInput() -> String {
-        let down = endPosition().row - cursorPosition().row
-        return down > 0 ? "\u{1B}[\(down)B" : ""
     }
 
     /// The line being edited, split at the cursor.
