@@ -51,8 +51,9 @@ import Testing
             if whole {
                 found = distance(typedCharacters, folded)
             } else {
-                let lengths = max(0, typedCharacters.count - limit)...min(folded.count, typedCharacters.count + limit)
-                found = lengths.isEmpty ? .max : lengths.map { distance(typedCharacters, Array(folded.prefix($0))) }.min()!
+                let shortest = max(0, typedCharacters.count - limit)
+                let longest = min(folded.count, typedCharacters.count + limit)
+                found = shortest > longest ? .max : (shortest...longest).map { distance(typedCharacters, Array(folded.prefix($0))) }.min()!
             }
             if found >= 1, found <= limit { best[found, default: []].insert(name) }
         }
