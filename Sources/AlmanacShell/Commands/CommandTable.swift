@@ -30,6 +30,7 @@ public struct CommandTable: Sendable {
         ShowCommand.self,
         GroupCommand.self,
         FieldsCommand.self,
+        HistogramCommand.self,
         CountCommand.self,
         RandomCommand.self,
         ExportCommand.self,

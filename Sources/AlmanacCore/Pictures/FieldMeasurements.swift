@@ -1,0 +1,105 @@
+/// The numbers or dates one field holds across a result set: what a histogram counts.
+///
+/// A value is a JSON number, a number written as text (`"180"`, as SWAPI writes them) or an
+/// ISO 8601 date (`"2014-12-10T13:52:11.567Z"`). The field is numeric or a date field by
+/// which of the two most of its values are; anything else — `null`, `"unknown"`, `"n/a"`,
+/// a value of the other kind — leaves the record without a value, and the texts met are
+/// counted so a person can be told what they were.
+public struct FieldMeasurements: Sendable {
+    public enum Kind: Sendable, Equatable { case number, date }
+
+    public var field: String
+    public var kind: Kind
+    /// Every value of that kind (several per record for a list field).
+    public var values: [Double]
+    public var records: Int
+    public var recordsWithValue: Int
+    /// Values that were neither, most frequent first: `("unknown", 12)`.
+    public var otherValues: [(text: String, count: Int)]
+
+    public var recordsWithoutValue: Int { records - recordsWithValue }
+
+    public static func read(_ field: String, from results: ResultSet, cancellation: Cancellation = .never) throws -> FieldMeasurements {
+        try Ordering.requireField(field, in: results.datasets, cancellation: cancellation)
+        let path = FieldPath(field)
+        var numbers: [Double] = []
+        var dates: [Double] = []
+        numbers.reserveCapacity(results.count)
+        // Per record, which kinds it had: bit 0 a number, bit 1 a date.
+        var seen = [UInt8](repeating: 0, count: results.count)
+        var others: [String: Int] = [:]
+        let compiled = results.datasets.map { $0.compile(path) }
+        for (position, item) in results.items.enumerated() {
+            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+            let dataset = results.datasets[item.dataset]
+            let document = dataset.document
+            func take(_ node: Int) {
+                switch document.kind(at: node) {
+                case .number:
+                    numbers.append(document.number(at: node))
+                    seen[position] |= 1
+                case .string:
+                    let range = document.textRange(at: node)
+                    let parsed: (Double, UInt8)? = document.arena.withUnsafeBufferPointer { arena in
+                        let text = UnsafeBufferPointer(rebasing: arena[range])
+                        if let date = CalendarDate.seconds(text) { return (date, 2) }
+                        return nil
+                    }
+                    if let (date, bit) = parsed {
+                        dates.append(date)
+                        seen[position] |= bit
+                    } else {
+                        let text = document.string(at: node)
+                        if let number = NumericText.value(of: text) {
+                            numbers.append(number)
+                            seen[position] |= 1
+                        } else {
+                            others[text, default: 0] += 1
+                        }
+                    }
+                case .true: others["true", default: 0] += 1
+                case .false: others["false", default: 0] += 1
+                case .null, .array, .object: break
+                }
+            }
+            switch dataset.scalar(of: compiled[item.dataset], row: item.row) {
+            case .missing: break
+            case let .node(node): take(node)
+            case .several:
+                dataset.forEachValue(of: compiled[item.dataset], row: item.row) { value in
+                    switch value {
+                    case let .node(node): take(node)
+                    case let .number(number):
+                        numbers.append(number)
+                        seen[position] |= 1
+                    case let .text(text):
+                        if let date = CalendarDate.seconds(text) {
+                            dates.append(date)
+                            seen[position] |= 2
+                        } else if let number = NumericText.value(of: text) {
+                            numbers.append(number)
+                            seen[position] |= 1
+                        } else {
+                            others[text, default: 0] += 1
+                        }
+                    }
+                }
+            }
+        }
+        let kind: Kind = dates.count > numbers.count ? .date : .number
+        let bit: UInt8 = kind == .date ? 2 : 1
+        var withValue = 0
+        for flags in seen where flags & bit != 0 { withValue += 1 }
+        // The minority kind reads as "other" too: a date in a numeric field is not a number.
+        if kind == .number, !dates.isEmpty { others["(dates)", default: 0] += dates.count }
+        if kind == .date, !numbers.isEmpty { others["(numbers)", default: 0] += numbers.count }
+        let sortedOthers = others.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { (text: $0.key, count: $0.value) }
+        return FieldMeasurements(field: field, kind: kind, values: kind == .date ? dates : numbers, records: results.count,
+                                 recordsWithValue: withValue, otherValues: sortedOthers)
+    }
+
+    /// The histogram of these values: `bins` of them when asked, else as the values suggest.
+    public func histogram(bins: Int? = nil) -> Histogram {
+        kind == .date ? Histogram.dates(values, bins: bins) : Histogram.numbers(values, bins: bins)
+    }
+}

@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Values counted into contiguous bins. Every bin holds its lower bound; the last holds its
+/// upper bound too, so the bins add up to every value.
+public struct Histogram: Sendable, Equatable {
+    public struct Bin: Sendable, Equatable {
+        public var lower: Double
+        public var upper: Double
+        public var count: Int
+    }
+
+    /// Numbers, or dates as seconds since 1970 (UTC).
+    public enum Scale: Sendable, Equatable {
+        /// Bounds shown with this many decimals.
+        case number(decimals: Int)
+        /// Bounds shown as precisely as the unit (`2014`, `2014-12`, `2014-12-10`).
+        case date(DateUnit)
+    }
+
+    public var bins: [Bin]
+    public var scale: Scale
+
+    /// The most bins chosen without being asked; more is noise on a terminal.
+    public static let maximumDefaultBins = 40
+    /// The most bins a person may ask for.
+    public static let maximumBins = 1000
+
+    public var total: Int { bins.reduce(0) { $0 + $1.count } }
+
+    /// A bound as a person reads it.
+    public func text(_ bound: Double) -> String {
+        switch scale {
+        case let .number(decimals): NumberFormat.grouped(bound, decimals: decimals)
+        case let .date(unit): CalendarDate.text(bound, unit: unit)
+        }
+    }
+
+    // MARK: - Numbers
+
+    /// Bins for numbers. Without a count: Freedman–Diaconis (twice the interquartile range over
+    /// the cube root of the count), never fewer than Sturges' log₂ n + 1 nor more than
+    /// `maximumDefaultBins`, with a round width (1, 2 or 5 × 10ᵏ, and 2.5 for non-integers)
+    /// and bounds on its multiples. With a count: exactly that many bins, round ones when
+    /// they fit the values, else equal parts of the range.
+    public static func numbers(_ values: [Double], bins requested: Int? = nil) -> Histogram {
+        var values = values.filter(\.isFinite)
+        guard let minimum = values.min(), let maximum = values.max() else {
+            return Histogram(bins: [], scale: .number(decimals: 0))
+        }
+        let integers = values.allSatisfy { $0 == $0.rounded() && abs($0) < 1e15 }
+        let range = maximum - minimum
+        if range == 0 {
+            let width = integers ? 1.0 : max(abs(minimum) * 1e-6, 1e-9)
+            let count = requested ?? 1
+            let start = minimum
+            return counted(values, edges: (0...count).map { start + Double($0) * width }, uniform: true,
+                           scale: .number(decimals: integers ? 0 : decimals(for: width)))
+        }
+        let target: Int
+        if let requested {
+            target = requested
+        } else {
+            let sturges = Int(log2(Double(values.count)).rounded(.up)) + 1
+            let interquartile = quantile(&values, 0.75) - quantile(&values, 0.25)
+            let freedmanDiaconis = interquartile > 0 ? Int((range / (2 * interquartile / cbrt(Double(values.count)))).rounded(.up)) : 0
+            target = min(maximumDefaultBins, max(sturges, freedmanDiaconis))
+        }
+        // A round width whose bins, starting on a multiple of it, cover the values in `target`
+        // bins (or, unasked, in at most that many) with none of them past the maximum.
+        var width = RoundWidth(atLeast: range / Double(target), integers: integers)
+        while true {
+            let first = Int((minimum / width.value).rounded(.down))
+            var needed = max(1, Int(((maximum - width.edge(first)) / width.value).rounded(.up)))
+            while width.edge(first + needed) < maximum { needed += 1 }
+            while needed > 1, width.edge(first + needed - 1) >= maximum { needed -= 1 }
+            if needed <= target {
+                if requested == nil || needed == target {
+                    return counted(values, edges: (first...(first + needed)).map(width.edge), uniform: true,
+                                   scale: .number(decimals: width.decimals))
+                }
+                break
+            }
+            width = width.next
+        }
+        // Asked for a count no round width gives: equal parts of the range.
+        let exact = range / Double(target)
+        var edges = (0...target).map { minimum + Double($0) * exact }
+        edges[target] = maximum
+        return counted(values, edges: edges, uniform: true, scale: .number(decimals: decimals(for: exact)))
+    }
+
+    /// A width of 1, 2, (2.5,) 5 × 10ᵏ, with edges on its multiples computed so that each is
+    /// the Double nearest its decimal text (0.3, not 0.30000000000000004).
+    struct RoundWidth {
+        /// 1, 2, 2.5 or 5.
+        var step: Double
+        var exponent: Int
+        var integers: Bool
+
+        init(step: Double, exponent: Int, integers: Bool) {
+            self.step = step
+            self.exponent = exponent
+            self.integers = integers
+        }
+
+        /// The smallest round width at least `minimum` (at least 1 for integers).
+        init(atLeast minimum: Double, integers: Bool) {
+            self.integers = integers
+            guard minimum > 0, minimum.isFinite, !(integers && minimum <= 1) else {
+                step = 1
+                exponent = 0
+                return
+            }
+            exponent = Int(log10(minimum).rounded(.down))
+            step = 10
+            for candidate in Self.steps(integers: integers, exponent: exponent)
+            where candidate * pow(10, Double(exponent)) >= minimum * (1 - 1e-12) {
+                step = candidate
+                break
+            }
+            if step == 10 { step = 1; exponent += 1 }
+        }
+
+        static func steps(integers: Bool, exponent: Int) -> [Double] {
+            integers && exponent < 1 ? [1, 2, 5] : [1, 2, 2.5, 5]
+        }
+
+        var value: Double { edge(1) }
+
+        func edge(_ multiple: Int) -> Double {
+            exponent < 0 ? Double(multiple) * step / pow(10, Double(-exponent)) : Double(multiple) * step * pow(10, Double(exponent))
+        }
+
+        /// The next larger round width.
+        var next: RoundWidth {
+            let steps = Self.steps(integers: integers, exponent: exponent)
+            if let index = steps.firstIndex(of: step), index + 1 < steps.count {
+                return RoundWidth(step: steps[index + 1], exponent: exponent, integers: integers)
+            }
+            return RoundWidth(step: 1, exponent: exponent + 1, integers: integers)
+        }
+
+        /// Decimals that show every edge exactly.
+        var decimals: Int { max(0, -exponent + (step == 2.5 ? 1 : 0)) }
+    }
+
+    /// Enough decimals that bounds `width` apart read differently (at most 6).
+    static func decimals(for width: Double) -> Int {
+        guard width > 0, width.isFinite else { return 0 }
+        var decimals = 0
+        while decimals < 6, (width * pow(10, Double(decimals))).rounded() != width * pow(10, Double(decimals))
+            || width * pow(10, Double(decimals)) < 1 {
+            decimals += 1
+        }
+        return decimals
+    }
+
+    /// The `fraction` quantile (linear between the closest ranks), found by selection.
+    static func quantile(_ values: inout [Double], _ fraction: Double) -> Double {
+        let position = fraction * Double(values.count - 1)
+        let lowerRank = Int(position.rounded(.down))
+        let lower = select(&values, rank: lowerRank)
+        guard lowerRank + 1 < values.count, position > Double(lowerRank) else { return lower }
+        // After selection everything above `lowerRank` is at least `lower`: the next rank is their minimum.
+        let upper = values[(lowerRank + 1)...].min() ?? lower
+        return lower + (upper - lower) * (position - Double(lowerRank))
+    }
+
+    /// The value of rank `rank` in sorted order; reorders `values` around it (quickselect).
+    static func select(_ values: inout [Double], rank: Int) -> Double {
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let middle = low + (high - low) / 2
+            // Median of three as the pivot keeps sorted and reversed input linear.
+            if values[middle] < values[low] { values.swapAt(middle, low) }
+            if values[high] < values[low] { values.swapAt(high, low) }
+            if values[high] < values[middle] { values.swapAt(high, middle) }
+            let pivot = values[middle]
+            var left = low
+            var right = high
+            while left <= right {
+                while values[left] < pivot { left += 1 }
+                while values[right] > pivot { right -= 1 }
+                if left <= right {
+                    values.swapAt(left, right)
+                    left += 1
+                    right -= 1
+                }
+            }
+            if rank <= right { high = right } else if rank >= left { low = left } else { return values[rank] }
+        }
+        return values[rank]
+    }
+
+    // MARK: - Dates
+
+    /// Bins for dates (seconds since 1970, UTC). Without a count, calendar bins as the range
+    /// suggests: years over three years or more (several per bin to stay within
+    /// `maximumDefaultBins`), else months over three months or more, else days. With a count:
+    /// that many equal parts of the range.
+    public static func dates(_ values: [Double], bins requested: Int? = nil) -> Histogram {
+        let values = values.filter(\.isFinite)
+        guard let minimum = values.min(), let maximum = values.max() else { return Histogram(bins: [], scale: .date(.day)) }
+        let span = maximum - minimum
+        if let requested {
+            let width = max(span / Double(requested), 60)
+            var edges = (0...requested).map { minimum + Double($0) * width }
+            if span > 0 { edges[requested] = maximum }
+            let unit: DateUnit = width >= CalendarDate.secondsPerDay && isWholeDays(edges) ? .day : .minute
+            return counted(values, edges: edges, uniform: true, scale: .date(unit))
+        }
+        let day = CalendarDate.secondsPerDay
+        let (unit, steps): (DateUnit, [Int]) = span >= 3 * 365 * day ? (.year, [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000])
+            : span >= 90 * day ? (.month, [1, 2, 3, 6, 12]) : (.day, [1, 2, 7, 14, 28])
+        for step in steps {
+            var edges = [CalendarDate.start(of: unit, containing: minimum)]
+            if unit == .year, step > 1 {
+                // Decades start on years divisible by ten, and so on.
+                let year = CalendarDate.date(days: Int((minimum / day).rounded(.down))).year
+                let aligned = Int((Double(year) / Double(step)).rounded(.down)) * step
+                edges = [CalendarDate.start(of: .year, containing: edges[0], plus: aligned - year)]
+            }
+            while edges.last! <= maximum, edges.count <= maximumDefaultBins + 1 {
+                edges.append(CalendarDate.start(of: unit, containing: edges.last!, plus: step))
+            }
+            guard edges.count <= maximumDefaultBins + 1 else { continue }
+            return counted(values, edges: edges, uniform: false, scale: .date(step == 1 || unit != .year ? unit : .year))
+        }
+        return dates(values, bins: maximumDefaultBins)
+    }
+
+    static func isWholeDays(_ edges: [Double]) -> Bool {
+        edges.allSatisfy { ($0 / CalendarDate.secondsPerDay).rounded() == $0 / CalendarDate.secondsPerDay }
+    }
+
+    // MARK: - Counting
+
+    /// Counts `values` into the bins between consecutive `edges`; `uniform` edges are equally
+    /// spaced, so a value's bin is computed and only checked against its edges.
+    static func counted(_ values: [Double], edges: [Double], uniform: Bool, scale: Scale) -> Histogram {
+        let binCount = edges.count - 1
+        var counts = [Int](repeating: 0, count: binCount)
+        let start = edges[0]
+        let width = (edges[binCount] - start) / Double(binCount)
+        edges.withUnsafeBufferPointer { edges in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for value in values {
+                    var bin: Int
+                    if uniform, width > 0 {
+                        bin = min(binCount - 1, max(0, Int(((value - start) / width).rounded(.down))))
+                        while bin > 0, value < edges[bin] { bin -= 1 }
+                        while bin < binCount - 1, value >= edges[bin + 1] { bin += 1 }
+                    } else {
+                        // The last edge at or below the value.
+                        var low = 0
+                        var high = binCount - 1
+                        while low < high {
+                            let middle = (low + high + 1) / 2
+                            if edges[middle] <= value { low = middle } else { high = middle - 1 }
+                        }
+                        bin = low
+                    }
+                    counts[bin] += 1
+                }
+            }
+        }
+        let bins = (0..<binCount).map { Bin(lower: edges[$0], upper: edges[$0 + 1], count: counts[$0]) }
+        return Histogram(bins: bins, scale: scale)
+    }
+}

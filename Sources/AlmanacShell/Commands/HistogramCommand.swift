@@ -1,0 +1,122 @@
+import AlmanacCore
+
+/// `histogram FIELD [BINS]` counts the current results' numbers or dates into bins and draws a
+/// bar for each; below the table, how many records have no value and what they had instead.
+public enum HistogramCommand: Command {
+    public static let spec = CommandSpec(
+        name: "histogram",
+        summary: "Count a numeric or date field's values into bins, with a bar for each",
+        usage: "histogram FIELD [BINS]",
+        examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
+                   "histogram point.latitude 20"],
+        discussion: """
+        Without BINS the bins have a round width chosen from the values (Freedman–Diaconis, at \
+        least Sturges' count, at most \(Histogram.maximumDefaultBins)); dates are binned by year, \
+        month or day as their range suggests. BINS (1 to \(Histogram.maximumBins)) fixes the count. \
+        Numbers written as text ("180") count as numbers; records without a value are counted \
+        below the table. A bin holds its lower bound; the last one holds both bounds.
+
+          countries> histogram gini
+          gini     count
+          ───────  ─────  ────────────────────────────────────────
+          20 – 30     15  ████████▌
+          30 – 40     71  ████████████████████████████████████████
+          40 – 50     40  ██████████████████████▌
+          50 – 60     22  ████████████▍
+          60 – 70      5  ██▉
+          153 of 250 countries have a value; 97 have none
+        """
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        request.arguments.isEmpty ? CompletionSources.fields(request, in: session) : []
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        try arguments.expect(count: 1...2)
+        var bins: Int?
+        if arguments.count == 2 {
+            guard let count = Int(arguments[1]), (1...Histogram.maximumBins).contains(count) else {
+                throw arguments.usageError("BINS must be a whole number from 1 to \(Histogram.maximumBins), not '\(SafeText.escape(arguments[1]))'")
+            }
+            bins = count
+        }
+        let field = arguments[0]
+        let results = try session.currentResults()
+        let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
+        let records = recordsNoun(results)
+        guard !measured.values.isEmpty else {
+            let texts = measured.otherValues.prefix(3).map { "'\(SafeText.escape($0.text))'" }
+            throw ShellError.invalid("\(SafeText.escape(field)) has no numbers or dates in these \(results.count.grouped) \(records.plural)"
+                + (texts.isEmpty ? "" : ": it holds text such as \(texts.joined(separator: ", ")) — 'group \(SafeText.escape(field))' counts those"))
+        }
+        let histogram = measured.histogram(bins: bins)
+        let output = session.output
+        switch session.settings.format {
+        case .table:
+            let labels = histogram.bins.map { "\(histogram.text($0.lower)) – \(histogram.text($0.upper))" }
+            let counts = histogram.bins.map { $0.count.grouped }
+            let fixed = (labels.map { TextWidth.of($0) } + [TextWidth.of(field)]).max()! + 2
+                + (counts.map(\.count) + [5]).max()! + 2
+            let barWidth = output.terminal.isTerminal ? min(60, max(10, output.terminal.columns - fixed - 1)) : 40
+            let largest = Double(histogram.bins.map(\.count).max() ?? 0)
+            let rows = histogram.bins.indices.map { index in
+                [labels[index], counts[index], Bars.bar(Double(histogram.bins[index].count), maximum: largest, width: barWidth)]
+            }
+            let table = Table(columns: [Table.Column(field), Table.Column("count", alignRight: true), Table.Column("")], rows: rows)
+            output.print(table.render(width: output.terminal.isTerminal ? output.terminal.columns : nil, color: session.usesColor))
+            output.print(summary(measured, records: records))
+        case .json, .ndjson:
+            let objects = histogram.bins.map { bin in
+                var writer = JSONWriter()
+                writer.append("{\"lower\":")
+                bound(bin.lower, of: histogram, into: &writer)
+                writer.append(",\"upper\":")
+                bound(bin.upper, of: histogram, into: &writer)
+                writer.append(",\"count\":\(bin.count)}")
+                return String(decoding: writer.bytes, as: UTF8.self)
+            }
+            output.print(session.settings.format == .json ? "[\n  " + objects.joined(separator: ",\n  ") + "\n]" : objects.joined(separator: "\n"))
+            if measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
+        case .csv, .tsv:
+            let tab = session.settings.format == .tsv
+            output.print(["lower", "upper", "count"].joined(separator: tab ? "\t" : ","))
+            for bin in histogram.bins {
+                output.print([machineText(bin.lower, of: histogram), machineText(bin.upper, of: histogram), String(bin.count)]
+                    .map { RecordWriter.cell($0, tab: tab) }.joined(separator: tab ? "\t" : ","))
+            }
+            if measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
+        }
+    }
+
+    /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.
+    static func summary(_ measured: FieldMeasurements, records: (singular: String, plural: String)) -> String {
+        let noun = measured.records == 1 ? records.singular : records.plural
+        var text = "\(measured.recordsWithValue.grouped) of \(measured.records.grouped) \(noun) "
+            + (measured.recordsWithValue == 1 ? "has" : "have") + " a value"
+        if measured.values.count != measured.recordsWithValue {
+            text += " (\(measured.values.count.grouped) values)"
+        }
+        text += "; \(measured.recordsWithoutValue.grouped) " + (measured.recordsWithoutValue == 1 ? "has" : "have") + " none"
+        if !measured.otherValues.isEmpty {
+            let shown = measured.otherValues.prefix(4).map { "\(SafeText.escape($0.text)) \($0.count.grouped)" }
+            text += " (" + shown.joined(separator: ", ") + (measured.otherValues.count > 4 ? ", …" : "") + ")"
+        }
+        return text
+    }
+
+    /// What the results' records are called: `species`, or `records` across datasets.
+    static func recordsNoun(_ results: ResultSet) -> (singular: String, plural: String) {
+        results.datasets.count == 1 ? (results.datasets[0].model.singular, results.datasets[0].model.plural) : ("record", "records")
+    }
+
+    /// A bound in a machine format: the number, or the date in ISO 8601 (UTC).
+    static func machineText(_ bound: Double, of histogram: Histogram) -> String {
+        if case .date = histogram.scale { return CalendarDate.iso8601(bound) }
+        return NumberFormat.plain(bound)
+    }
+
+    static func bound(_ value: Double, of histogram: Histogram, into writer: inout JSONWriter) {
+        if case .date = histogram.scale { writer.writeString(CalendarDate.iso8601(value)) } else { writer.append(NumberFormat.plain(value)) }
+    }
+}
