@@ -31,6 +31,7 @@ public struct CommandTable: Sendable {
         GroupCommand.self,
         FieldsCommand.self,
         HistogramCommand.self,
+        MapCommand.self,
         CountCommand.self,
         RandomCommand.self,
         ExportCommand.self,

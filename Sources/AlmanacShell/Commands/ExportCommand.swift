@@ -5,10 +5,13 @@ import AlmanacCore
 public enum ExportCommand: Command {
     public static let spec = CommandSpec(
         name: "export",
-        summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv)",
+        summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv, .geojson)",
         usage: "export PATH [--force]",
-        examples: ["export europe.csv", "export results.json --force", "export stations.ndjson"],
-        discussion: "An existing file is replaced only with --force; the file appears whole or not at all."
+        examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson"],
+        discussion: """
+        An existing file is replaced only with --force; the file appears whole or not at all. A \
+        .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json.
+        """
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
@@ -24,7 +27,13 @@ public enum ExportCommand: Command {
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
         let lowered = path.lowercased()
         let format: OutputFormat
-        if lowered.hasSuffix(".json") {
+        if lowered.hasSuffix(".geojson") {
+            let results = try session.currentResults()
+            let text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
+                                                           cancellation: session.cancellation) + "\n"
+            try write(text, records: results.count, to: path, overwrite: force, in: session)
+            return
+        } else if lowered.hasSuffix(".json") {
             format = .json
         } else if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") {
             format = .ndjson
@@ -33,14 +42,18 @@ public enum ExportCommand: Command {
         } else if lowered.hasSuffix(".tsv") {
             format = .tsv
         } else {
-            throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv or .tsv")
+            throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson")
         }
         let results = try session.currentResults()
         var text = RecordWriter.render(results, items: results.items, format: format)
         if !text.isEmpty { text += "\n" }
-        try AtomicFile.write(Array(text.utf8), to: path, overwrite: force)
+        try write(text, records: results.count, to: path, overwrite: force, in: session)
+    }
+
+    private static func write(_ text: String, records: Int, to path: String, overwrite: Bool, in session: Session) throws {
+        try AtomicFile.write(Array(text.utf8), to: path, overwrite: overwrite)
         if session.isInteractive || session.verbose {
-            session.output.print("wrote \(results.count.grouped) records to \(SafeText.escape(path))")
+            session.output.print("wrote \(records.grouped) records to \(SafeText.escape(path))")
         }
     }
 }

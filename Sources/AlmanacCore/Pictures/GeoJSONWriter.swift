@@ -1,0 +1,85 @@
+/// Results as one GeoJSON FeatureCollection (RFC 7946): a Feature per record, its geometry in
+/// `[longitude, latitude]` order and its properties the record's own fields. A country with
+/// an outline gets the outline; a record that is already a Feature is written as it is; a
+/// record without coordinates keeps its place with a `null` geometry (RFC 7946 §3.2).
+public enum GeoJSONWriter {
+    public static func featureCollection(_ results: ResultSet, outlines: WorldOutlines?, cancellation: Cancellation = .never)
+        throws(CancelledError) -> String {
+        var writer = JSONWriter()
+        writer.append("{\"type\":\"FeatureCollection\",\"features\":[")
+        let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
+        for (position, item) in results.items.enumerated() {
+            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+            writer.append(position == 0 ? "\n" : ",\n")
+            feature(row: item.row, locator: locators[item.dataset], into: &writer)
+        }
+        writer.append(results.isEmpty ? "]}" : "\n]}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Two stations and the great-circle route between them: a Point Feature for each (their
+    /// records as properties) and a LineString (a MultiLineString if it crosses ±180°).
+    public static func trip(from: (Dataset, Int), to: (Dataset, Int), route: MapPicture.Route, kilometres: Double) -> String {
+        var writer = JSONWriter()
+        writer.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
+        feature(row: from.1, locator: GeoLocator(dataset: from.0), into: &writer)
+        writer.append(",\n")
+        feature(row: to.1, locator: GeoLocator(dataset: to.0), into: &writer)
+        writer.append(",\n{\"type\":\"Feature\",\"geometry\":")
+        let pieces = GreatCircle.pieces(of: route.path)
+        if pieces.count == 1 {
+            writer.append("{\"type\":\"LineString\",\"coordinates\":")
+            positions(pieces[0], into: &writer)
+        } else {
+            writer.append("{\"type\":\"MultiLineString\",\"coordinates\":[")
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 { writer.append(",") }
+                positions(piece, into: &writer)
+            }
+            writer.append("]")
+        }
+        writer.append("},\"properties\":{\"route\":\"great circle\",\"kilometres\":\(NumberFormat.plain((kilometres * 10).rounded() / 10))}}\n]}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// One record as a Feature.
+    public static func feature(row: Int, locator: GeoLocator, into writer: inout JSONWriter) {
+        let dataset = locator.dataset
+        let document = dataset.document
+        let record = dataset.records[row]
+        if let type = document.member("type", of: record), document.kind(at: type) == .string, document.string(at: type) == "Feature" {
+            writer.write(document, record)
+            return
+        }
+        writer.append("{\"type\":\"Feature\",\"geometry\":")
+        switch locator.locate(row: row) {
+        case .none, .invalid:
+            writer.append("null")
+        case let .point(point):
+            writer.append("{\"type\":\"Point\",\"coordinates\":")
+            positions([point], into: &writer, single: true)
+            writer.append("}")
+        case let .shapes(_, node, outline):
+            if let node {
+                writer.write(document, node)
+            } else if let outline, let outlines = locator.outlines {
+                writer.write(outlines.document, outlines.outlines[outline].geometry)
+            } else {
+                writer.append("null")
+            }
+        }
+        writer.append(",\"properties\":")
+        writer.write(document, record)
+        writer.append("}")
+    }
+
+    /// `[lon,lat]` (single) or `[[lon,lat],…]`, each number as short as reads back exactly.
+    static func positions(_ points: [GeoPoint], into writer: inout JSONWriter, single: Bool = false) {
+        if !single { writer.append("[") }
+        for (index, point) in points.enumerated() {
+            if index > 0 { writer.append(",") }
+            writer.append("[\(NumberFormat.plain(point.longitude)),\(NumberFormat.plain(point.latitude))]")
+        }
+        if !single { writer.append("]") }
+    }
+}

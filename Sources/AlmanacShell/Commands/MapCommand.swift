@@ -1,0 +1,128 @@
+import AlmanacCore
+
+/// `map [world] [--size COLUMNSxROWS]` draws the current results in braille over the country
+/// outlines; under `--format json` it prints them as a GeoJSON FeatureCollection instead.
+public enum MapCommand: Command {
+    public static let spec = CommandSpec(
+        name: "map",
+        summary: "Draw the results on a map of braille dots (GeoJSON under --format json)",
+        usage: "map [world] [--size COLUMNSxROWS]",
+        examples: ["map", "map world", "map --size 60x20", "filter region = Europe; map", "filter cityTitle ~ Москва; map"],
+        discussion: """
+        Stations and other records with coordinates are points; countries in the results are \
+        their outlines, lightly filled (a country without an outline is the point of its latlng). \
+        The map frames the results with a margin; 'map world' shows the whole world. Coordinates \
+        come from fields named lat/latitude and lon/lng/longitude, a [lat, lon] list named \
+        latlng, or a GeoJSON geometry. Outlines: Natural Earth 1:110m (world.geojson in the data \
+        folder). The projection is equirectangular; colour marks points on a colour terminal. \
+        Under --format json the results are one GeoJSON FeatureCollection ([longitude, latitude]; \
+        properties are the records), as 'export FILE.geojson' writes.
+
+          stations> map --size 64x16
+                  ⢸ ⢀⡕ ⢪⠌⢇⣤⣤⢎⠁        ⠄⡄⢄   ⠆⠐ ⠂                         ⢀
+              ⡞⣳  ⠈⢲⢽⣄⣀⠏⢠⣼⣗⣿⣷⠃⣣⣣⣶⣄⣀⣠⠃⣶⣷⢾⣿⣶⡤⠔     ⠐⣤⣄⣀⣳⡀                ⢀⠔⠁
+            ⢠⠺⣿⡎⢢⡀⡠⡼⠿⠞⡕⢒⠾⢻⣿⠣⣻⣿⣿⣿⢿⣷⣿⣿⣿⡿⣹⢺⣿⣿⠛⠒⢻⠲⠴⢦⣤⣴⣽⡧⠻⣍          ⢀⡠⣀   ⠚⠧⢄⣦
+            ⠈⠊⡽⢦⣼⡷⣿⣿⣛⢽⡿⢧⣎⣸⣯⣷⢿⡋⣻⣾⣧⢿⢙⣻⠟⠚⠺⠟⠽⠏   ⢀  ⠻⠟⢿⡃⡠⠬⣇⡰⠓⢆⠤⢄ ⣀⣄⣀⡜ ⠈⢇⡀   ⢸⡿
+              ⠘⢭ ⠁⢠⣽⣵⢾⣋⡟⣟⠟⠓⢻⣞⣖⢐⣻⣿⣯⡛⢷⣠⣀           ⣠⠴⠉⢲      ⠈⠉ ⠘⣒⡆   ⠘⢒⡆⢠⠃⣯
+            ⢀⢄⣀⣀⣇⢄⣁⡿⣭⠿⣻⣟⣏⣲⠴⣬⠋⠘⠞⠻⢟⣻⡒⢪⠰⣋⢰⠋⠳⡤⢄  ⣀⣀⣀⣾⠁  ⠈⠒⢤     ⢀⠖⠉     ⣰⣿⡷⠃⢀⢷
+            ⢘⢷⠖⠄⢫⠛ ⢨⡇⠓⢞⣮⣿⢿⡶⡿⠦⠊⠉⠢⠤⢻⣿⢞⣦⢹⠟⠊⠙⡆⠈⢳⣾⡫⡤⠔⠋      ⠉⠉⠑⠊⠉⠁   ⡠⣄⣤⣚⠏⠈  ⡗⡍
+            ⠘⣾⣄⣠⢏⣀⣀⢌⢥⠰⣾⠁⠘⣼⠆⢇⣀⡀⣀⣀⡠⡤⣏⠙⢧⣈⡗⠢⢄⠈⡵⠿⠴⣯⣦                ⠙⢟⡅⢺⡟⡄  ⡴⢳⠁
+            ⢀⣠⠓⠱⡉  ⢸⢸⡀   ⠐⠛⠂⠁⠘⢻⢇⡰⠃⢸⡀    ⢸⠊⠁ ⣴⠣⡪⠛⡄               ⢫  ⠗⣣⣯⣯⠒⠚
+          4,037 stations drawn, none without coordinates · latitude 36.72°N to 61.25°N · longitude 9.15°W to 136.62°E
+          equirectangular projection (standard parallel 49°N), one column ≈ 2.5° of longitude
+        """
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        let words = request.arguments.map { $0.text.lowercased() }
+        if words.last == "--size" { return [] }
+        return request.matching((words.contains("world") ? [] : ["world"]) + (words.contains("--size") ? [] : ["--size"]))
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws {
+        var world = false
+        var size: String?
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index].lowercased() {
+            case "world" where !world: world = true
+            case "--size" where size == nil:
+                guard index + 1 < arguments.count else { throw arguments.usageError("--size needs COLUMNSxROWS") }
+                index += 1
+                size = arguments[index]
+            default:
+                throw arguments.usageError("unexpected '\(SafeText.escape(arguments[index]))'")
+            }
+            index += 1
+        }
+        let results = try session.currentResults()
+        let (outlines, outlineProblem) = outlines(in: session)
+        let output = session.output
+        switch session.settings.format {
+        case .json:
+            output.print(try GeoJSONWriter.featureCollection(results, outlines: outlines, cancellation: session.cancellation))
+            return
+        case .ndjson:
+            let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
+            for item in results.items {
+                var writer = JSONWriter()
+                GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer)
+                output.print(String(decoding: writer.bytes, as: UTF8.self))
+            }
+            return
+        case .csv, .tsv:
+            try points(results, tab: session.settings.format == .tsv, in: session)
+            return
+        case .table:
+            break
+        }
+        let (columns, rows) = try MapText.size(size, terminal: output.terminal)
+        let picture = try MapPicture(results: results, outlines: outlines, world: world, columns: columns, rows: rows,
+                                     cancellation: session.cancellation)
+        guard picture.drawn > 0 || world else { throw noCoordinates(results) }
+        for line in MapText.lines(picture.canvas, color: session.usesColor) { output.print(line) }
+        for line in legend(picture, results: results, outlineProblem: outlineProblem) { output.print(line) }
+    }
+
+    /// The bundled outlines, or why there are none (the map is drawn without them).
+    static func outlines(in session: Session) -> (WorldOutlines?, String?) {
+        let path = session.environment.dataDirectory + "/world.geojson"
+        do {
+            return (try WorldOutlines.shared(path: path), nil)
+        } catch {
+            return (nil, "no country outlines: \(SafeText.escape(error.description))")
+        }
+    }
+
+    /// `4,037 stations drawn, none without coordinates · latitude … · longitude …` and the projection.
+    static func legend(_ picture: MapPicture, results: ResultSet, outlineProblem: String?) -> [String] {
+        let noun = HistogramCommand.recordsNoun(results)
+        var first = "\(picture.drawn.grouped) \(picture.drawn == 1 ? noun.singular : noun.plural) drawn, "
+            + (picture.withoutCoordinates == 0 ? "none" : picture.withoutCoordinates.grouped) + " without coordinates"
+        if picture.invalid > 0 { first += " (\(picture.invalid.grouped) out of range or unreadable)" }
+        if let extent = picture.extentText { first += " · " + extent }
+        return [first, picture.projectionText + (outlineProblem.map { " · " + $0 } ?? "")]
+    }
+
+    static func noCoordinates(_ results: ResultSet) -> ShellError {
+        let noun = HistogramCommand.recordsNoun(results)
+        return .invalid("none of these \(results.count.grouped) \(results.count == 1 ? noun.singular : noun.plural) has coordinates — "
+            + "map reads fields named lat/latitude and lon/lng/longitude, a [lat, lon] list named latlng, or a GeoJSON geometry")
+    }
+
+    /// Under csv and tsv: each record's name and point (empty when it has none).
+    static func points(_ results: ResultSet, tab: Bool, in session: Session) throws {
+        let separator = tab ? "\t" : ","
+        session.output.print(["name", "latitude", "longitude"].joined(separator: separator))
+        let locators = results.datasets.map { GeoLocator(dataset: $0) }
+        for (position, item) in results.items.enumerated() {
+            if position & 0xFFFF == 0 { try session.cancellation.checkpoint() }
+            var cells = [results.dataset(of: item).name(of: item.row), "", ""]
+            if case let .point(point) = locators[item.dataset].locate(row: item.row) {
+                cells[1] = NumberFormat.plain(point.latitude)
+                cells[2] = NumberFormat.plain(point.longitude)
+            }
+            session.output.print(cells.map { RecordWriter.cell($0, tab: tab) }.joined(separator: separator))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Testing
+@testable import AlmanacShell
+
+/// A command's help may show a picture of its output: a line `  DATASET> COMMAND` and what it
+/// prints, indented two spaces. The picture must be what the command prints today.
+@Suite struct HelpPictureTests {
+    @Test func everyPictureInHelpIsTheCommandsRealOutput() throws {
+        var pictures = 0
+        for command in CommandTable.standard.commands {
+            let lines = command.spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("  ") && $0.contains("> ") }) else { continue }
+            let prompt = lines[start].dropFirst(2)
+            let dataset = String(prompt[..<prompt.range(of: "> ")!.lowerBound])
+            let line = String(prompt[prompt.range(of: "> ")!.upperBound...])
+            let shown = lines[(start + 1)...].map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : $0 }
+            let harness = ShellHarness(load: [dataset])
+            #expect(harness.run("use \(dataset)"))
+            let (ok, out, err) = harness.output(line)
+            #expect(ok && err.isEmpty, "\(command.spec.name): \(err)")
+            #expect(out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) == shown,
+                    "help \(command.spec.name) shows what `\(line)` prints now:\n\(out)")
+            pictures += 1
+        }
+        #expect(pictures >= 2)
+    }
+}
