@@ -21,6 +21,24 @@ import Testing
                     "help \(command.spec.name) shows what `\(line)` prints now:\n\(out)")
             pictures += 1
         }
-        #expect(pictures >= 2)
+        #expect(pictures >= 3)
+    }
+
+    /// README's section "Pictures" holds blocks of `DATASET> COMMAND` and what it prints.
+    @Test func everyPictureInTheReadmeIsTheCommandsRealOutput() throws {
+        let readme = try String(contentsOfFile: ShellHarness.dataDirectory.replacingOccurrences(of: "/Data", with: "/README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Pictures\n").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let blocks = section.components(separatedBy: "```text\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        #expect(blocks.count == 3)
+        for block in blocks {
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let prompt = try #require(lines.first?.range(of: "> "))
+            let dataset = String(lines[0][..<prompt.lowerBound])
+            let harness = ShellHarness(load: [dataset])
+            #expect(harness.run("use \(dataset)"))
+            let (ok, out, err) = harness.output(String(lines[0][prompt.upperBound...]))
+            #expect(ok && err.isEmpty, "\(err)")
+            #expect(out == lines.dropFirst().joined(separator: "\n") + "\n", "README shows what `\(lines[0])` prints now:\n\(out)")
+        }
     }
 }

@@ -7,16 +7,41 @@ public enum TripCommand: Command {
     public static let spec = CommandSpec(
         name: "trip",
         summary: "Plan a trip between two stations",
-        usage: "trip from STATION to STATION [on DATE]",
+        usage: "trip from STATION to STATION [on DATE] [--map]",
         examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
-                   "trip from 9864 to 9362 on 2026-12-01"],
+                   "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map"],
         discussion: """
         STATION is anything show accepts: an id, a name, or a row (#3). The departure must serve \
         departures (from) and the arrival arrivals (to); they must differ. DATE is today, tomorrow, \
         2026-12-01, 1 Dec or 1 Dec 2026. A day and month without a year mean the next such day that \
         exists (29 Feb: the next leap year's). A month past 12 or below 1 rolls into the next or the \
         previous year (2026-13-01 is 1 January 2027); the year 0 reads as 1; a day the month does not \
-        have is an error. A date in the past is answered with a note.
+        have is an error. A date in the past is answered with a note. \
+        --map draws both stations and the great-circle route between them (as map does; under \
+        --format json, a GeoJSON FeatureCollection of the two stations and the route).
+
+          stations> trip from 9864 to 9362 on 2026-12-01 --map
+          Trip on Tuesday 1 December 2026
+            From     Stadion Center, Engerthstr. 242 [9864]
+                     город Вена, Австрия
+            To       Чистополь [9362]
+                     город Чистополь, Чистопольский район, Республика Татарстан, Россия
+            Distance 2,459.4 km in a straight line (great circle)
+             ⡖⠒⢡⠃⠈⢆     ⡎     ⢀⠎⠁⠑⠤⠇  ⠉⠉⡆
+            ⢸  ⡨⢏⡠⠬⡆ ⡰⠒⠼      ⢸⠔⠒⠒⠒⠒⠦⢄⢀⣀⠵⢄⣀⣀
+            ⠸⣀⢐⡅⠘⢄⡰⠙⠒⠃       ⢀⡨⠦⣀    ⢀⡻   ⠉ ⢹                 ⢀⣀⣀⣀⣤⣤⣤⣤⣴⢾⣿⡇
+             ⢏⠉⠓⢤⣀⡱⠤⣀ ⡠⠔⠒⠉⠉⠑⠤⠧⠤⠤⠤⢧⡀ ⣀⠇      ⠱⡀       ⣀⣀⣤⣤⣴⠶⠶⠟⠛⠛⠋⠉⠉⠁
+          ⠤⡖⠲⠃       ⢯            ⣏⠉         ⣈⣓⣄⣤⣴⡶⠾⠛⠛⠉⠉                              ⠸
+           ⡇         ⢳⡀          ⢠⡞      ⣀⣠⣤⡶⢿⢛⣋⣉                                     ⡲
+          ⠚⠁         ⢰⠃           ⣧⠔⠒⣒⣶⡶⠿⡻⣉⣁⡎⠉⠁ ⠈⡆                     ⢀⠤⠤⠤⣄⡀        ⠪⢄
+          ⡇        ⣀⠴⠒⠳⠤⡄⡀       ⣠⣼⡾⠟⠋⠁     ⠁    ⠉⢳⡀                 ⡠⠚⠁    ⠉⠓⠤⡠⠔⠒⠒⠦⣄⠤⠤
+          ⡇       ⢸⠁    ⠙⠉⠲⣄ ⣀⣤⣶⠟⡿⠉                ⠉⠓⠋⠢⠤⣄⡀         ⡜⠒⠇
+          ⠑⠲⢤     ⠈⠳⣄⢀⡤⣄⣀⣀⣴⣿⡿⠛⠙⠋⢺⠆                      ⢠⠇        ⢸⠆
+           ⢀⠇⡀     ⢞⠁⠉ ⢰⣶⣿⠛⣡⠔⠔⠉⠑⢻⡤⣄⣀⢀⣀⠴⢖⠦⠤⡀            ⢀⣈⠆        ⠫⡀
+          ⣰⠚⠉⠉⢱⠲⠖⣚⡉⠙   ⠈⡹⠁⠉    ⢠⠋   ⠁  ⠘⡄ ⢣          ⢀⣰⣡⡄          ⠈⠙⡄  ⢀⡀
+          ⢥ ⢀⡀⡤⠽⠋ ⠈⠙⢲⠦⠖⣒⠕⢄  ⣀⣀⡤⠃        ⢸⢠⠮⢦⠒⠲⠤⣀⡀ ⡠⠒⠒⠁⢎⠁             ⢳⠤⠊⠁⠈⠉⢹
+          the route: 2,459.4 km along the great circle from 48.20°N 16.37°E to 55.37°N 50.64°E
+          equirectangular projection (standard parallel 52°N), one column ≈ 0.717° of longitude
         """
     )
 
@@ -25,7 +50,7 @@ public enum TripCommand: Command {
         guard let stations = session.catalog.dataset("stations") else { return [] }
         let keyword = words.last(where: { ["from", "to", "on"].contains($0) })
         switch keyword {
-        case nil: return request.matching(["from"])
+        case nil: return request.matching(["from", "--map"])
         case "on": return words.last == "on" ? request.matching(["today", "tomorrow"]) : []
         default:
             let wanted: Directions = keyword == "from" ? .from : .to
@@ -43,9 +68,12 @@ public enum TripCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws {
         var parts: [String: [String]] = [:]
         var current: String?
+        var drawsMap = false
         for word in arguments.words {
             let lowered = word.text.lowercased()
-            if !word.isQuoted, ["from", "to", "on"].contains(lowered), parts[lowered] == nil {
+            if !word.isQuoted, lowered == "--map" {
+                drawsMap = true
+            } else if !word.isQuoted, ["from", "to", "on"].contains(lowered), parts[lowered] == nil {
                 current = lowered
                 parts[lowered] = []
             } else if let current {
@@ -57,29 +85,44 @@ public enum TripCommand: Command {
         guard let fromWords = parts["from"], !fromWords.isEmpty else { throw arguments.usageError("missing the departure: from STATION") }
         guard let toWords = parts["to"], !toWords.isEmpty else { throw arguments.usageError("missing the arrival: to STATION") }
         let stations = try session.dataset("stations")
-        let departure = try station(fromWords.joined(separator: " "), serving: .from, in: stations, session: session)
-        let arrival = try station(toWords.joined(separator: " "), serving: .to, in: stations, session: session)
+        let (departure, departureRow) = try station(fromWords.joined(separator: " "), serving: .from, in: stations, session: session)
+        let (arrival, arrivalRow) = try station(toWords.joined(separator: " "), serving: .to, in: stations, session: session)
         if departure.id == arrival.id {
             throw ShellError.invalid("\(SafeText.escape(departure.title)) [\(departure.id)] is both the departure and the arrival: "
                 + "a trip needs two different stations")
         }
         let date = try TripDate.parse((parts["on"] ?? ["today"]).joined(separator: " "))
         let output = session.output
+        if drawsMap {
+            try TripMap.draw(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations,
+                             lines: lines(departure, arrival, date), session: session)
+            return
+        }
+        for line in lines(departure, arrival, date) { output.print(line) }
+    }
+
+    /// The trip as a person reads it: the date, both stations with their addresses, the distance.
+    static func lines(_ departure: Station, _ arrival: Station, _ date: Date) -> [String] {
         var lines = ["Trip on \(TripDate.text(date))"]
         let label = ["From", "To"]
         for (index, station) in [departure, arrival].enumerated() {
             lines.append("  \(label[index].padding(toLength: 9, withPad: " ", startingAt: 0))\(SafeText.escape(station.title)) [\(station.id)]")
             lines.append("           \(SafeText.escape(station.address))")
         }
-        if let lat1 = departure.latitude, let lon1 = departure.longitude, let lat2 = arrival.latitude, let lon2 = arrival.longitude {
-            let kilometres = Coordinates.distance(fromLatitude: lat1, longitude: lon1, toLatitude: lat2, longitude: lon2)
+        if let kilometres = distance(departure, arrival) {
             lines.append("  Distance \(NumberFormat.grouped(kilometres, decimals: 1)) km in a straight line (great circle)")
         }
         if TripDate.isPast(date) { lines.append("  Note     \(TripDate.text(date, weekday: false)) is in the past") }
-        for line in lines { output.print(line) }
+        return lines
     }
 
-    static func station(_ text: String, serving wanted: Directions, in stations: Dataset, session: Session) throws -> Station {
+    static func distance(_ departure: Station, _ arrival: Station) -> Double? {
+        guard let lat1 = departure.latitude, let lon1 = departure.longitude, let lat2 = arrival.latitude,
+              let lon2 = arrival.longitude else { return nil }
+        return Coordinates.distance(fromLatitude: lat1, longitude: lon1, toLatitude: lat2, longitude: lon2)
+    }
+
+    static func station(_ text: String, serving wanted: Directions, in stations: Dataset, session: Session) throws -> (Station, row: Int) {
         let target: RecordTarget
         do {
             target = try RecordTarget.resolve(text, in: session, datasets: [stations]) { dataset, row in
@@ -95,6 +138,6 @@ public enum TripCommand: Command {
             }
             throw error
         }
-        return StationModel.station(stations, row: target.row)
+        return (StationModel.station(stations, row: target.row), target.row)
     }
 }
