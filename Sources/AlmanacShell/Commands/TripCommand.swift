@@ -20,8 +20,8 @@ public enum TripCommand: Command {
         --map draws both stations and the great-circle route between them (as map does; under \
         --format json, a GeoJSON FeatureCollection of the two stations and the route).
 
-          stations> trip from 9864 to 9362 on 2026-12-01 --map
-          Trip on Tuesday 1 December 2026
+          stations> trip from 9864 to 9362 on 2099-12-01 --map
+          Trip on Tuesday 1 December 2099
             From     Stadion Center, Engerthstr. 242 [9864]
                      город Вена, Австрия
             To       Чистополь [9362]
