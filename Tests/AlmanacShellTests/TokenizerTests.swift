@@ -20,6 +20,16 @@ import Testing
         #expect(try words(#"show 'no \escapes'"#) == [["show", #"no \escapes"#]])
     }
 
+    @Test func quotesAfterALetterAreLetters() throws {
+        #expect(try words("search d'Ivoire") == [["search", "d'Ivoire"]])
+        #expect(try words("show Yoda's species") == [["show", "Yoda's", "species"]])
+        #expect(try words(#"filter height = 5'11""#) == [["filter", "height", "=", #"5'11""#]])
+        // At the start of a word, or after anything but a letter or digit, a quote still quotes.
+        #expect(try words(#"show "Côte d'Ivoire""#) == [["show", "Côte d'Ivoire"]])
+        #expect(try words(#"set format "c"'s'v"#) == [["set", "format", "csv"]])
+        #expect(try Tokenizer.statements(in: "show Yoda's")[0].words[1].isQuoted == false)
+    }
+
     @Test func semicolonsSeparateStatements() throws {
         #expect(try words("use countries; count;;help") == [["use", "countries"], ["count"], ["help"]])
     }

@@ -2,7 +2,8 @@
 ///
 /// The rules are a small shell's: statements end at `;` outside quotes; words split on
 /// whitespace; `"..."` and `'...'` quote (a backslash escapes `"` and `\` inside double quotes,
-/// nothing inside single quotes); outside quotes `\` escapes the next character; `#` at the
+/// nothing inside single quotes) — but a quote right after a letter or digit is part of the
+/// word (`d'Ivoire`, `Yoda's`); outside quotes `\` escapes the next character; `#` at the
 /// start of a word comments out the rest of the line, unless a digit follows (`show #3`).
 public enum Tokenizer {
     public static func statements(in line: String) throws(TokenizeError) -> [Statement] {
@@ -97,6 +98,11 @@ private struct Scanner {
 
     init(_ line: String) { characters = Array(line) }
 
+    /// Whether a quote at `index` comes right after a letter or digit of the word being read.
+    static func isInsideWord(_ word: Word?, before index: Int, in characters: [Character]) -> Bool {
+        word != nil && index > 0 && (characters[index - 1].isLetter || characters[index - 1].isNumber)
+    }
+
     mutating func run(stopAtEnd: Bool) throws(TokenizeError) {
         var index = 0
         var word: Word?
@@ -136,6 +142,11 @@ private struct Scanner {
                 word!.text.append(characters[index + 1])
                 word!.isQuoted = true
                 index += 2
+            case "\"" where Self.isInsideWord(word, before: index, in: characters),
+                 "'" where Self.isInsideWord(word, before: index, in: characters):
+                // After a letter or digit a quote is part of the word: d'Ivoire, Yoda's, 5'11".
+                word!.text.append(character)
+                index += 1
             case "\"", "'":
                 if word == nil { word = Word("", column: index + 1); wordStart = index }
                 word!.isQuoted = true
