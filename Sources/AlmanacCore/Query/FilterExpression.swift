@@ -74,8 +74,9 @@ extension FilterExpression {
                 } else if "=!~<>".contains(character) {
                     flush()
                     let two = String(characters[position..<min(characters.count, position + 2)])
-                    let length = ["!=", "!~", "<=", ">="].contains(two) ? 2 : 1
-                    add(String(characters[position..<(position + length)]), from: position)
+                    // `==` is `=`, as programmers type it.
+                    let length = ["!=", "!~", "<=", ">=", "=="].contains(two) ? 2 : 1
+                    add(two == "==" ? "=" : String(characters[position..<(position + length)]), from: position)
                     position += length
                 } else {
                     current.append(character)

@@ -13,7 +13,7 @@ public enum FilterCommand: Command {
             "filter directions = from and countryTitle = Россия", "filter clear",
         ],
         discussion: """
-        OP is = != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
+        OP is = (or ==) != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
         Text compares ignoring case and accents, numbers numerically; dotted paths reach into \
         objects and lists, and a list matches when any element does.
         """
