@@ -1,12 +1,16 @@
 /// "Did you mean" for mistyped names: the closest candidate by edit distance,
 /// when it is close enough to be a plausible typo.
 public enum Suggestion {
-    /// The candidate nearest to `word` (ignoring case), or nil when none is within
-    /// a third of the word's length (at least 1, at most 3 edits).
+    /// The one candidate that begins with `word` (ignoring case: `q` → quit, `stat` →
+    /// stations); else the candidate nearest to `word`, or nil when none is within a third of
+    /// the word's length (at least 1, at most 3 edits).
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         // Nobody mistypes a hundred characters: don't spend time on long words.
         guard word.utf8.count <= 64 else { return nil }
-        let typed = Array(word.lowercased())
+        let lowered = word.lowercased()
+        let beginning = candidates.filter { $0.count > word.count && $0.lowercased().hasPrefix(lowered) }
+        if !lowered.isEmpty, beginning.count == 1 { return beginning[0] }
+        let typed = Array(lowered)
         let limit = max(1, min(3, typed.count / 3 + 1))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
