@@ -21,8 +21,16 @@ public enum UseCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws {
         try arguments.expect(count: 0...1)
         guard arguments.count == 1 else {
-            if let name = session.currentName, name != "all", let dataset = session.catalog.dataset(name) {
-                session.output.print("using \(name) (\(dataset.model.summary(of: dataset)))")
+            if let name = session.currentName, name != "all" {
+                // The dataset commands answer for, loaded or not: wait for it to say what it holds.
+                let state: String
+                do {
+                    let dataset = try session.dataset(name)
+                    state = dataset.model.summary(of: dataset)
+                } catch let error as ShellError {
+                    state = "\(error)"
+                }
+                session.output.print("using \(name) (\(state))")
             } else {
                 session.output.print("using all datasets: \(session.catalog.names.joined(separator: ", "))")
             }
