@@ -20,6 +20,13 @@ public enum Launcher {
         let hasScripts = !options.commands.isEmpty || !options.files.isEmpty
         let interactive = stdinIsTerminal && (!hasScripts || options.interactive)
         let output = Output.standard()
+        // A folder named on purpose that is not there: say so now, not as "loading" for ever.
+        if environment.dataOrigin == .option || environment.dataOrigin == .environment,
+           !ShellEnvironment.isFolder(environment.dataDirectory) {
+            output.message("almanac: the data folder \(SafeText.escape(environment.dataDirectory)) does not exist "
+                + "(\(environment.dataOrigin.rawValue))" + (interactive ? "; the bundled datasets will not load" : ""))
+            if !interactive { return 2 }
+        }
         // NO_COLOR (set and not empty), --no-color and a dumb terminal mean no colour escapes at all.
         let colorWanted = !options.noColor && variables["NO_COLOR"].map(\.isEmpty) ?? true && variables["TERM"] != "dumb"
         var settings = Settings(color: interactive && colorWanted && output.terminal.isTerminal)
