@@ -45,9 +45,10 @@ public struct Settings: Sendable, Equatable {
             }
             self.format = format
         case "pagesize":
-            if lowered == "auto" || lowered == "0" { pageSize = nil; return }
-            guard let size = Int(value), size > 0, size <= 1_000_000 else {
-                throw .invalid("pagesize must be a whole number from 1 to 1000000, or auto — not '\(value)'")
+            // One rule: 1 to 1,000,000 rows, or auto. (0 is not a silent alias of auto.)
+            if lowered == "auto" { pageSize = nil; return }
+            guard let size = Int(value), (1...1_000_000).contains(size) else {
+                throw .invalid("pagesize must be a whole number from 1 to 1,000,000, or auto — not '\(SafeText.escape(value))'")
             }
             pageSize = size
         case "color", "colour":
