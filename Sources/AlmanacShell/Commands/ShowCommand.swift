@@ -65,14 +65,41 @@ struct RecordTarget {
             let advice = similar.isEmpty ? "try search \(SafeText.escape(trimmed))" : "did you mean \(Self.either(similar))?"
             throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — \(advice)")
         }
-        let shown = candidates.prefix(8).map { target in
-            let label = datasets.count > 1 ? "\(target.dataset.name): " : ""
-            let identity = target.dataset.model.identities(of: target.dataset.record(target.row)).first.map { " [\($0)]" } ?? ""
-            return label + SafeText.escape(target.dataset.name(of: target.row)) + identity
+        throw ShellError.invalid(ambiguity(trimmed, candidates: candidates, spansDatasets: datasets.count > 1, in: session))
+    }
+
+    /// `'Трасса' matches 53 stations — be more precise or use an id:` and, one per line, each
+    /// candidate's id, name and what tells it apart (a station's city, a country's capital),
+    /// as many as fit the terminal (20 into a pipe), then how many more.
+    static func ambiguity(_ text: String, candidates: [RecordTarget], spansDatasets: Bool, in session: Session) -> String {
+        let models = Set(candidates.map { ObjectIdentifier($0.dataset) })
+        let noun = models.count == 1 ? candidates[0].dataset.model.plural : "records"
+        // On a terminal: its height, less the first line, the "more" line and the prompt.
+        let room = session.output.errorIsTerminal ? max(3, session.output.terminal.rows - 4) : 20
+        let shown = candidates.prefix(room)
+        let rows: [[String]] = shown.map { target in
+            let dataset = target.dataset
+            let identity = dataset.model.identities(of: dataset.record(target.row)).first ?? "#\(target.row + 1)"
+            let name = dataset.name(of: target.row)
+            // The first listing field that is neither the name nor the id: what tells namesakes apart.
+            let context = dataset.layout.listFields.lazy.filter { $0 != dataset.layout.nameField }
+                .compactMap { dataset.displayText(of: dataset.compile(FieldPath($0)), row: target.row) }
+                .first { $0.uppercased() != identity && $0 != name } ?? ""
+            return (spansDatasets ? [dataset.name] : []) + [identity, name, context].map { SafeText.escape($0) }
         }
-        // One line, like every error, so scripts can count them.
-        throw ShellError.invalid("'\(SafeText.escape(trimmed))' matches \(candidates.count.grouped) records: "
-            + shown.joined(separator: "; ") + (candidates.count > 8 ? "; …" : "") + " — be more precise or use an id")
+        var widths = [Int](repeating: 0, count: rows.first?.count ?? 0)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], min(40, TextWidth.of(cell))) } }
+        let idColumn = spansDatasets ? 1 : 0
+        var lines = ["'\(SafeText.escape(text))' matches \(candidates.count.grouped) \(noun) — be more precise or use an id:"]
+        for row in rows {
+            let cells = row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell
+                    : TextWidth.pad(TextWidth.truncate(cell, to: widths[index]), to: widths[index], alignRight: index == idColumn)
+            }
+            lines.append(("  " + cells.joined(separator: "  ")).trailingSpacesRemoved)
+        }
+        if candidates.count > shown.count { lines.append("  … and \((candidates.count - shown.count).grouped) more") }
+        return lines.joined(separator: "\n")
     }
 
     /// Up to three names like `text` (a word of theirs starts with it, or it is a typo of
