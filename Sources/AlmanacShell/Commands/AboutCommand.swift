@@ -1,10 +1,10 @@
 import AlmanacCore
 
-/// `about`: the version, the data sources and their licences.
+/// `about`: the version, who made almanac, the data sources with their counts and licences.
 public enum AboutCommand: Command {
     public static let spec = CommandSpec(
         name: "about",
-        summary: "Show the version, the data sources and their licences",
+        summary: "Show the version, who made almanac, the data sources with their counts and licences",
         usage: "about",
         examples: ["about"]
     )
@@ -13,14 +13,24 @@ public enum AboutCommand: Command {
         try arguments.expect(count: 0...0)
         let output = session.output
         output.print("almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets")
+        output.print("Made by \(AlmanacVersion.madeBy).")
         output.print(session.environment.dataFolderLine)
         output.print()
-        let statuses = session.catalog.statuses()
         for source in DataSource.bundled {
-            let count = statuses.first { $0.name == source.dataset }?.dataset.map { " (\($0.model.summary(of: $0)))" } ?? ""
-            output.print("\(source.dataset)\(count): \(source.origin) — \(source.licence)")
+            output.print("\(source.dataset)\(state(of: source.dataset, in: session)): \(source.origin) — \(source.licence)")
         }
         output.print()
         output.print("Details, formats and the messy parts of the data: \(SafeText.escape(session.environment.dataDirectory))/README.md")
+    }
+
+    /// ` (250 countries)`. A script waits for the load, as the seeds' About screens showed
+    /// counts; at the prompt a load still running says how far it is (` (loading 42%)`).
+    static func state(of name: String, in session: Session) -> String {
+        guard session.catalog.contains(name) else { return "" }
+        if !session.isInteractive { _ = try? session.dataset(name) }
+        guard let status = session.catalog.statuses().first(where: { $0.name == name }) else { return "" }
+        if let dataset = status.dataset { return " (\(dataset.model.summary(of: dataset)))" }
+        if let load = session.catalog.activeLoad(name) { return " (loading \(Int((load.progress.snapshot.fraction ?? 0) * 100))%)" }
+        return status.failure.map { " (failed: \($0))" } ?? ""
     }
 }
