@@ -88,13 +88,13 @@ struct RecordTarget {
             return (spansDatasets ? [dataset.name] : []) + [identity, name, context].map { SafeText.escape($0) }
         }
         var widths = [Int](repeating: 0, count: rows.first?.count ?? 0)
-        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], min(40, TextWidth.of(cell))) } }
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], TextWidth.of(cell)) } }
         let idColumn = spansDatasets ? 1 : 0
         var lines = ["'\(SafeText.escape(text))' matches \(candidates.count.grouped) \(noun) — be more precise or use an id:"]
         for row in rows {
             let cells = row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell
-                    : TextWidth.pad(TextWidth.truncate(cell, to: widths[index]), to: widths[index], alignRight: index == idColumn)
+                    : TextWidth.pad(cell, to: widths[index], alignRight: index == idColumn)
             }
             lines.append(("  " + cells.joined(separator: "  ")).trailingSpacesRemoved)
         }
