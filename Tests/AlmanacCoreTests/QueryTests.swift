@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import AlmanacCore
 
@@ -57,10 +58,20 @@ func filter(_ text: String, _ dataset: Dataset) throws -> ResultSet {
         #expect(found == ["Human", "Wookie", "Yoda's species", "Pau'an"])
     }
 
-    @Test func stationDirections() throws {
+    @Test("directions = from and countryTitle = Россия: exactly the Russian stations listed under citiesFrom")
+    func stationDirections() throws {
         let found = try filter("directions = from and countryTitle = Россия", RealData.stations)
-        #expect(found.count > 0)
-        #expect(found.items.allSatisfy { StationModel.directions(RealData.stations, $0.row).contains(.from) })
+        // Computed from the file itself: a station serves departures when it appears under citiesFrom.
+        let file = try #require(RawData.object("stations.json") as? [String: Any])
+        var expected = Set<Int>()
+        for city in file["citiesFrom"] as? [[String: Any]] ?? [] {
+            for station in city["stations"] as? [[String: Any]] ?? [] where station["countryTitle"] as? String == "Россия" {
+                if let id = station["stationId"] as? Int { expected.insert(id) }
+            }
+        }
+        let ids = found.items.map { StationModel.station(RealData.stations, row: $0.row).id }
+        #expect(ids.count == expected.count)
+        #expect(Set(ids) == expected)
     }
 
     @Test func unknownFieldSuggests() {
@@ -69,13 +80,26 @@ func filter(_ text: String, _ dataset: Dataset) throws -> ResultSet {
         }
     }
 
-    @Test func typeMismatchNamesTheType() {
-        #expect(throws: QueryError.self) { try filter("population > many", RealData.countries) }
+    @Test("a word compared with a number field names the field, its type and the word")
+    func typeMismatchNamesTheType() {
+        #expect(throws: QueryError.typeMismatch(field: "population", type: "number", message: "'many' is not a number")) {
+            try filter("population > many", RealData.countries)
+        }
+        #expect(QueryError.typeMismatch(field: "population", type: "number", message: "'many' is not a number").description
+            == "population is a number; 'many' is not a number")
     }
 
-    @Test func parenthesesAndNot() throws {
+    @Test("parentheses and not: Asian and Oceanian countries of at most a million people, as the file lists them")
+    func parenthesesAndNot() throws {
         let found = try filter("(region = Asia or region = Oceania) and not population > 1000000", RealData.countries)
-        #expect(found.count > 10)
+        let countries = try #require(RawData.object("countries.json") as? [[String: Any]])
+        let expected = countries.filter { country in
+            let region = country["region"] as? String
+            let population = (country["population"] as? NSNumber)?.doubleValue ?? 0
+            return (region == "Asia" || region == "Oceania") && !(population > 1_000_000)
+        }.map { $0["name"] as? String ?? "" }
+        #expect(!expected.isEmpty)
+        #expect(names(found) == expected)
     }
 }
 

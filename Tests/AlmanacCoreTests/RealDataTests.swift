@@ -23,6 +23,14 @@ enum RealData {
     static let stations = try! load("stations")
 }
 
+/// The bundled files read by Foundation, not by almanac: expected values for tests.
+enum RawData {
+    static func object(_ file: String) -> Any? {
+        guard let data = FileManager.default.contents(atPath: RealData.directory + "/" + file) else { return nil }
+        return try? JSONSerialization.jsonObject(with: data)
+    }
+}
+
 @Suite struct RealDataTests {
     @Test func everyRecordLoadsWithTheExpectedCounts() throws {
         #expect(RealData.countries.count == 250)
