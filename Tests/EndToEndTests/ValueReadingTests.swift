@@ -81,6 +81,19 @@ struct ValueReadingTests {
         #expect(groups.lines.contains { $0.hasPrefix(lifespan + " ") }, "\(groups)")
     }
 
+    @Test("sorting puts absent values last, with missing ones, in both directions")
+    func sortPutsAbsentLast() throws {
+        let species = Self.records("species")
+        let absent = Set(species.filter { Self.isAbsent($0["average_lifespan"]) }.compactMap { $0["name"] as? String })
+        #expect(!absent.isEmpty)
+        for direction in ["asc", "desc"] {
+            let output = try succeed(["use species", "set format csv", "sort average_lifespan \(direction)"])
+            let names = try RecordFormats.table(try RecordFormats.csv(output)).records.compactMap { $0["name"] }
+            #expect(names.count == species.count, "\(output)")
+            #expect(Set(names.suffix(absent.count)) == absent, "\(direction): absent lifespans last\n\(names)")
+        }
+    }
+
     @Test("group counts absent values under (none), with missing ones")
     func groupCountsAbsentAsNone() throws {
         let people = Self.records("people")

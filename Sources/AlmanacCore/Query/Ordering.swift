@@ -7,7 +7,8 @@ public enum Ordering {
     // MARK: - sort
 
     /// Sorts by the field's first value: numbers numerically (before text), text by its folded
-    /// form (no case, no diacritics); records without the field come last either way. Stable.
+    /// form (no case, no diacritics); records without the field, or with an absent value
+    /// (`n/a`, `unknown`, …: see `ValueText`), come last either way. Stable.
     ///
     /// Keys are folded once into one byte buffer, with their first eight bytes kept as an
     /// integer, so most comparisons are one integer comparison.
@@ -167,6 +168,10 @@ public enum Ordering {
                 appendText(start: recentKeys[slot].start, length: recentKeys[slot].length)
                 return
             }
+            if recentWords[slot] == key, recentKeys[slot].length == Self.absentLength {
+                appendMissing()
+                return
+            }
             let length = Int(word & ((1 << JSONDocument.lengthBits) - 1))
             let offset = Int((word >> JSONDocument.lengthBits) & JSONDocument.offsetMask)
             let start = text.count
@@ -174,6 +179,14 @@ public enum Ordering {
                 Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[offset..<(offset + length)]), to: &text)
             }
             let folded = text.count - start
+            // `n/a`, `unknown`, `none`, "" read as no value (ValueText): they sort with the missing.
+            if folded <= 12, ValueText.isAbsent(String(decoding: text[start...], as: UTF8.self)) {
+                text.removeSubrange(start...)
+                recentWords[slot] = key
+                recentKeys[slot] = (0, Self.absentLength)
+                appendMissing()
+                return
+            }
             if length <= JSONDocumentBuilder.internLimit {
                 recentWords[slot] = key
                 recentKeys[slot] = (start, folded)
@@ -181,7 +194,11 @@ public enum Ordering {
             appendText(start: start, length: folded)
         }
 
+        /// Marks a remembered string that is absent.
+        private static let absentLength = -2
+
         private mutating func appendFolded(_ string: String) {
+            guard !ValueText.isAbsent(string) else { return appendMissing() }
             var string = string
             let start = text.count
             string.withUTF8 { Folding.appendFolded(utf8: $0, to: &text) }

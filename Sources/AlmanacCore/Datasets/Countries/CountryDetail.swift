@@ -5,7 +5,10 @@ extension CountryModel {
     /// population, coordinates, area, Gini, demonym, timezones, borders, currencies, languages,
     /// translations, regional blocs, calling codes, stations.
     public static func detail(of dataset: Dataset, row: Int, links: Links) -> RecordDetail {
-        let country = Country(dataset.record(row))
+        let record = dataset.record(row)
+        let country = Country(record)
+        // Numbers as every view reads them (ValueText): as written, grouped in thousands.
+        func number(_ key: String) -> String? { record[key].flatMap { $0.kind == .number ? ValueText.text(of: $0, field: key) : nil } }
         typealias Row = RecordDetail.Row
         typealias Section = RecordDetail.Section
         let borders = country.borders.map { code in links.countryName(code: code).map { "\($0) (\(code))" } ?? code }
@@ -23,10 +26,10 @@ extension CountryModel {
             Section("Alternative spellings", rows: [Row("Spellings", country.altSpellings.joined(separator: ", "))]),
             Section("Capital", rows: [Row("Capital", country.capital)]),
             Section("Region", rows: [Row("Region", country.region), Row("Subregion", country.subregion)]),
-            Section("Population", rows: [Row("Population", country.population.map(\.grouped))]),
+            Section("Population", rows: [Row("Population", number("population"))]),
             Section("Coordinates", rows: [Row("Coordinates", coordinates)]),
-            Section("Area", rows: [Row("Area", country.area.map { NumberFormat.grouped($0) + " km²" })]),
-            Section("Gini", rows: [Row("Gini", country.gini.map { NumberFormat.plain($0) })]),
+            Section("Area", rows: [Row("Area", number("area").map { $0 + " km²" })]),
+            Section("Gini", rows: [Row("Gini", number("gini"))]),
             Section("Demonym", rows: [Row("Demonym", country.demonym)]),
             Section("Timezones", rows: [Row("Timezones", country.timezones.joined(separator: ", "))]),
             Section("Borders", rows: [Row("Borders", borders.joined(separator: ", "))]),
