@@ -38,6 +38,7 @@ public struct CommandTable: Sendable {
         TripCommand.self,
         SetCommand.self,
         HistoryCommand.self,
+        EditCommand.self,
         AboutCommand.self,
         QuitCommand.self,
     ])

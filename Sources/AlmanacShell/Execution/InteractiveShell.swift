@@ -22,13 +22,11 @@ final class InteractiveShell {
         session.history = history
         for warning in history.warnings { session.output.message("warning: \(SafeText.escape(warning))") }
         let completer = Completer()
-        let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
         let editor = LineEditor(history: history, notifier: notifier) { [session] text in
             completer.complete(text, in: session)
         }
-        var hints = HistoryHints(history.entries)
-        let decorator = LineDecorator(session: session)
-        if decorator.terminalCanDraw { editor.decorate = { decorator.decoration(of: $0, cursor: $1, hints: hints) } }
+        hints = HistoryHints(history.entries)
+        if decorator.terminalCanDraw { editor.decorate = { [unowned self] in decorator.decoration(of: $0, cursor: $1, hints: hints) } }
         editor.onFirstKeyWait = { [session] in session.startPendingLoads() }
         if !session.quiet {
             session.output.print("almanac \(AlmanacVersion.current) — type 'help' for commands, Ctrl-D to leave")
@@ -36,31 +34,68 @@ final class InteractiveShell {
         }
         while !session.shouldQuit {
             showMessages()
-            switch editor.readLine(prompt: prompt()) {
+            switch readCommand(with: editor) {
             case let .line(text):
-                let warnings = history.warnings.count
-                if let entry = editor.remember(text) { hints.append(entry, context: session.currentName) }
-                for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
-                session.output.refreshTerminal()
-                session.output.pager = session.settings.pager ? pagerCommand : nil
-                executor.run(line: text)
-                if session.interruption.terminationRequested { return 0 }
+                run(text, editor: editor)
+            case let .edited(commands):
+                // Shown as if typed at the prompt, so the screen says what ran.
+                for command in commands where !session.shouldQuit && !session.interruption.terminationRequested {
+                    session.output.message(prompt(colored: false) + SafeText.escape(command))
+                    run(command, editor: editor)
+                }
             case .interrupted:
                 continue
             case .endOfInput, .terminated:
                 return 0
             }
+            if session.interruption.terminationRequested { return 0 }
         }
         return 0
+    }
+
+    private var hints = HistoryHints([])
+    private lazy var decorator = LineDecorator(session: session)
+    private let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
+
+    /// One command: a line, and the lines that continue it (`\` at the end) read at `...> `.
+    private func readCommand(with editor: LineEditor) -> LineEditor.Event {
+        var event = editor.readLine(prompt: prompt())
+        defer { decorator.continued = "" }
+        while case let .line(text) = event, LineContinuation.continues(text) {
+            decorator.continued = String(text.dropLast()) + " "
+            switch editor.readLine(prompt: LineContinuation.prompt) {
+            case let .line(next): event = .line(LineContinuation.join(text, next))
+            case let other: return other
+            }
+        }
+        return event
+    }
+
+    /// Remembers `text` (one history entry, whatever lines it was typed on), runs it, then runs
+    /// what `edit` asked for.
+    private func run(_ text: String, editor: LineEditor) {
+        let history = editor.store
+        let warnings = history.warnings.count
+        if let entry = editor.remember(text) { hints.append(entry, context: session.currentName) }
+        for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
+        session.output.refreshTerminal()
+        session.output.pager = session.settings.pager ? pagerCommand : nil
+        executor.run(line: text)
+        let edited = session.editedCommands
+        session.editedCommands = []
+        for command in edited where !session.shouldQuit && !session.interruption.terminationRequested {
+            session.output.message(prompt(colored: false) + SafeText.escape(command))
+            run(command, editor: editor)
+        }
     }
 
     private func showMessages() {
         for message in notifier.takeMessages() { session.output.message(SafeText.escapeLines(message)) }
     }
 
-    private func prompt() -> String {
+    private func prompt(colored: Bool = true) -> String {
         let name = session.promptName
-        guard session.settings.color, session.output.terminal.isTerminal else { return name + "> " }
+        guard colored, session.settings.color, session.output.terminal.isTerminal else { return name + "> " }
         return "\u{1}\u{1B}[1;36m\u{1}\(name)\u{1}\u{1B}[0m\u{1}> "
     }
 }

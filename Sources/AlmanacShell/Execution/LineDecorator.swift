@@ -7,6 +7,9 @@ final class LineDecorator {
     private let highlighter = Highlighter()
     /// A dumb terminal (or none named) gets no escapes at all.
     let terminalCanDraw: Bool
+    /// The lines before this one of a command continued with `\`, joined: the line is
+    /// coloured and hinted as the rest of that command.
+    var continued = ""
 
     init(session: Session, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.session = session
@@ -17,13 +20,15 @@ final class LineDecorator {
     func decoration(of line: String, cursor: Int, hints: HistoryHints) -> LineDecoration {
         var decoration = LineDecoration()
         let settings = session.settings
+        let offset = continued.count
         if settings.highlight, settings.color {
-            decoration.styles = highlighter.spans(of: line, cursor: cursor, in: session).compactMap { span in
-                span.role.sgr.map { (span.characters, $0) }
+            decoration.styles = highlighter.spans(of: continued + line, cursor: offset + cursor, in: session).compactMap { span in
+                guard let sgr = span.role.sgr, span.characters.upperBound > offset else { return nil }
+                return ((max(0, span.characters.lowerBound - offset)..<(span.characters.upperBound - offset)), sgr)
             }
         }
-        if settings.hints, cursor == line.count {
-            decoration.hint = hints.hint(for: line, context: session.currentName)
+        if settings.hints, cursor == line.count, !line.isEmpty {
+            decoration.hint = hints.hint(for: continued + line, context: session.currentName)
         }
         return decoration
     }

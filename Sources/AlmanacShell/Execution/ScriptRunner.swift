@@ -19,15 +19,25 @@ public struct ScriptRunner {
         var succeeded = true
         let interruption = executor.session.interruption
         let interruptsAtStart = interruption.interruptCount
-        for (index, line) in lines.enumerated() {
-            if executor.session.shouldQuit || interruption.terminationRequested { break }
-            if interruption.interruptCount != interruptsAtStart { return false }
+        // A line ending in `\` continues on the next (read as they arrive: a pipe is not waited for).
+        var pending: (text: String, line: Int)?
+        func run(_ command: (text: String, line: Int)) -> Bool {
             for message in executor.session.notifier.takeMessages() { executor.session.output.message(SafeText.escapeLines(message)) }
-            if !executor.run(line: line, at: SourceLocation(source: source, line: index + 1)) {
+            if !executor.run(line: command.text, at: SourceLocation(source: source, line: command.line)) {
                 succeeded = false
-                if bail { break }
+                if bail { return false }
             }
+            return true
         }
+        for (index, line) in lines.enumerated() {
+            if executor.session.shouldQuit || interruption.terminationRequested { return succeeded }
+            if interruption.interruptCount != interruptsAtStart { return false }
+            let command = pending.map { (LineContinuation.join($0.text, line), $0.line) } ?? (line, index + 1)
+            pending = nil
+            if LineContinuation.continues(command.0) { pending = command; continue }
+            if !run(command) { return succeeded }
+        }
+        if let pending, !executor.session.shouldQuit, !interruption.terminationRequested { _ = run(pending) }
         return succeeded
     }
 }

@@ -32,6 +32,8 @@ public final class Session {
         pendingLoads = []
         for request in requests { catalog.load(request) }
     }
+    /// Commands saved by `edit` in the user's editor, run by the prompt after the current line.
+    public var editedCommands: [String] = []
     /// Set by `quit`: the session ends after the current line.
     public var shouldQuit = false
     /// The cancellation of the command now running.

@@ -21,6 +21,8 @@ public final class LineEditor {
         case endOfInput
         /// SIGTERM or SIGHUP.
         case terminated
+        /// Ctrl-X Ctrl-E: the commands saved in the editor (none for an empty file).
+        case edited([String])
     }
 
     /// Called with the text before the cursor when TAB is pressed.
@@ -51,6 +53,9 @@ public final class LineEditor {
     var lastTab: (line: String, cursor: Int)?
     private var seenInterrupts: UInt
     private var seenResizes: UInt
+
+    /// What Ctrl-X Ctrl-E brought back, returned by `readLine` instead of the (emptied) line.
+    var edited: Result<[String], ShellError>?
 
     /// Whether this key's decorations are drawn (libedit redraws after every key).
     var decorated = false
@@ -126,6 +131,9 @@ public final class LineEditor {
             keys: ["^E", "\\e[F", "\\eOF", "\\e[4~", "\\e[8~"]) { editLine, _ in
             LineEditor.owner(of: editLine)?.acceptHint(.whole, orMove: .endOfLine) ?? UInt8(CC_ERROR)
         }
+        add("almanac-edit", "Edit the line (or the last command) in $VISUAL or $EDITOR, then run it", keys: ["^X^E"]) { editLine, _ in
+            LineEditor.owner(of: editLine)?.editInEditor() ?? UInt8(CC_ERROR)
+        }
         add("almanac-forward-word", "Accept the hint's next word, or move to the end of the next word",
             keys: ["\\ef", "\\eF", "\\e[1;3C", "\\e\\e[C"]) { editLine, _ in
             LineEditor.owner(of: editLine)?.acceptHint(.word, orMove: .word) ?? UInt8(CC_ERROR)
@@ -136,6 +144,7 @@ public final class LineEditor {
     public func readLine(prompt: String) -> Event {
         setPrompt(prompt)
         lastTab = nil
+        edited = nil
         shownHint = nil
         hintOnScreen = false
         decorated = false
@@ -145,6 +154,14 @@ public final class LineEditor {
         var count: Int32 = 0
         let line = el_wgets(editLine, &count)
         defer { flushOutput() }
+        if let edited {
+            switch edited {
+            case let .success(commands): return .edited(commands)
+            case let .failure(error):
+                writeOut(SafeText.escapeLines(error.description).replacingNewlines() + "\r\n")
+                return .edited([])
+            }
+        }
         guard let line, count > 0 else {
             let failure = errno
             if notifierSaysTerminate() { return .terminated }

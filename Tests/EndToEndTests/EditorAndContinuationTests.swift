@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// Ctrl-X Ctrl-E and `edit` (the user's editor writes the commands to run) and lines that
+/// continue with `\`. The editor is a script that keeps what it was given and saves what the
+/// test says.
+@Suite("The editor and continued lines", .serialized)
+struct EditorAndContinuationTests {
+    let home: TemporaryHome
+
+    init() throws {
+        home = try TemporaryHome()
+    }
+
+    var received: String { home.root + "/received.txt" }
+
+    /// An editor that keeps the file it is given in `received.txt`, then saves `saving` in it
+    /// (or exits with `status`).
+    func editor(saving: String, status: Int = 0) throws -> String {
+        try home.write(saving, to: "to-save.txt")
+        let script = try home.write("""
+            #!/bin/sh
+            cp "$1" '\(received)'
+            cat '\(home.root)/to-save.txt' > "$1"
+            exit \(status)
+            """, to: "editor.sh")
+        chmod(script, 0o755)
+        return script
+    }
+
+    func start(editor: String?, variable: String = "EDITOR", history: [String] = []) throws -> PseudoTerminalSession {
+        if !history.isEmpty { try home.write(history.map { $0 + "\n" }.joined(), to: home.historyPath) }
+        var environment = home.environment()
+        if let editor { environment = environment.with(variable, editor) }
+        let session = try PseudoTerminalSession(environment: environment, rows: 40, columns: 100)
+        try session.waitForPrompt()
+        return session
+    }
+
+    func historyLines() -> [String] { home.read(home.historyPath)?.lines ?? [] }
+
+    func leave(_ session: PseudoTerminalSession) throws {
+        session.skipReceived()
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0, "\(session.text.tail().visible)")
+    }
+
+    static let prompt = PseudoTerminalSession.prompt
+    static let ctrlXCtrlE = "\u{18}\u{05}"
+
+    // MARK: - Ctrl-X Ctrl-E
+
+    @Test("Ctrl-X Ctrl-E opens $EDITOR on the line; each saved line runs as a command and goes into the history")
+    func ctrlXCtrlE() throws {
+        let session = try start(editor: try editor(saving: "set format csv\nset \\\n   format\n\n"))
+        try session.send("help abo")
+        try session.waitForScreen("the half-typed line") { $0.beforeCursor == Self.prompt + "help abo" }
+        try session.send(Self.ctrlXCtrlE)
+        try session.waitFor("csv\n")
+        try session.waitForPrompt()
+        #expect(home.read(received) == "help abo\n", "the editor got the line")
+        let screen = session.screen
+        #expect(Array(screen.lines.suffix(from: screen.cursorRow - 4)) == [
+            Self.prompt + "help abo", Self.prompt + "set format csv", Self.prompt + "set format", "csv", "almanac>",
+        ], "\(screen.lines.suffix(6))")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+        #expect(historyLines() == ["set format csv", "set format"], "the commands, not the half-typed line")
+    }
+
+    @Test("on an empty line it edits the last command; $VISUAL comes before $EDITOR")
+    func emptyLineEditsLastCommand() throws {
+        let visual = try editor(saving: "set format\n")
+        let session = try start(editor: visual, variable: "VISUAL", history: ["set format tsv"])
+        try session.enter("set format json")
+        try session.send(Self.ctrlXCtrlE)
+        try session.waitFor("json\n")
+        try session.waitForPrompt()
+        #expect(home.read(received) == "set format json\n")
+        try leave(session)
+    }
+
+    @Test("an empty file runs nothing; an editor that fails runs nothing and says so")
+    func nothingToRun() throws {
+        let session = try start(editor: try editor(saving: ""))
+        try session.send("set format csv" + Self.ctrlXCtrlE)
+        try session.waitForPrompt()
+        #expect(try session.enter("set format").contains("table"), "nothing ran")
+        try leave(session)
+
+        let failing = try start(editor: try editor(saving: "set format csv\n", status: 3))
+        try failing.send("set pagesize 7" + Self.ctrlXCtrlE)
+        try failing.waitFor("exited with status 3 — nothing was run")
+        try failing.waitForPrompt()
+        #expect(try failing.enter("set format").contains("table"))
+        try leave(failing)
+    }
+
+    // MARK: - edit
+
+    @Test("`edit` opens the command before it and runs what is saved")
+    func editCommand() throws {
+        let session = try start(editor: try editor(saving: "set format ndjson\nset format\n"))
+        try session.enter("set format csv")
+        try session.sendLine("edit")
+        // Each command is shown as it runs, after the prompt (so the prompt is no sign of the end).
+        try session.waitFor("\nndjson\n")
+        try session.waitForPrompt()
+        let screen = session.screen
+        #expect(Array(screen.lines.suffix(from: screen.cursorRow - 4)) == [
+            Self.prompt + "edit", Self.prompt + "set format ndjson", Self.prompt + "set format", "ndjson", "almanac>",
+        ], "\(screen.lines.suffix(6))")
+        #expect(home.read(received) == "set format csv\n")
+        try leave(session)
+        #expect(historyLines() == ["set format csv", "edit", "set format ndjson", "set format"])
+    }
+
+    @Test("`edit` in a script is an error")
+    func editInScript() throws {
+        let result = try PipeRun.run([], input: "edit\n", environment: home.environment().with("EDITOR", "/bin/false"), directory: home.root)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("stdin:1: edit needs the prompt"), "\(result)")
+    }
+
+    // MARK: - Continued lines
+
+    @Test("a line ending in \\ continues at ...> ; the command runs whole and is one history entry")
+    func continuation() throws {
+        let session = try start(editor: nil)
+        try session.sendLine("set \\")
+        try session.waitFor("...> ")
+        try session.waitUntilReady()
+        try session.sendLine("format \\")
+        try session.waitFor("...> ")
+        try session.waitUntilReady()
+        let shown = try session.enter("   csv")
+        #expect(!shown.contains("error"), "\(shown.visible)")
+        #expect(try session.enter("set format").contains("csv"))
+        // Ctrl-C on a continuation line abandons the whole command.
+        try session.sendLine("set format \\")
+        try session.waitFor("...> ")
+        try session.waitUntilReady()
+        try session.send("json" + Key.ctrlC)
+        try session.waitForPrompt()
+        #expect(try session.enter("set format").contains("csv"))
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+        #expect(historyLines() == ["set format csv", "set format"])
+    }
+
+    @Test("scripts join continued lines too; errors name the line the command starts on")
+    func continuationInScripts() throws {
+        let result = try PipeRun.run([], input: "set format \\\n  csv\nset \\\nformat\nset \\\nbogus\n",
+                                     environment: home.environment(), directory: home.root)
+        #expect(result.stdout == "csv\n", "\(result)")
+        #expect(result.stderr.hasPrefix("stdin:5: unknown setting 'bogus'"), "\(result)")
+    }
+}
