@@ -53,6 +53,8 @@ enum Queries {
     static let country = "countryTitle = Россия"
     static let sortField = "stationTitle"
     static let groupFields = ["countryTitle", "cityTitle"]
+    static let mapSize = (columns: 199, rows: 45)
+    static let histogramField = "point.latitude"
 
     static func filter(_ text: String) throws -> FilterExpression {
         let words = text.split(separator: " ").map { (text: String($0), isQuoted: false) }
@@ -181,6 +183,21 @@ struct ScaleRunner {
         }
         record("group", "group \(Queries.groupFields.joined(separator: ", "))", groupStats, count: groups)
         counts["groups"] = groups
+
+        // Pictures: a map of every station at a 200 × 50 terminal's size (the outlines are read
+        // once per process, as the shell does), and a histogram of a numeric field.
+        let outlines = try WorldOutlines.load(path: file.directory + "/world.geojson")
+        let (mapStats, drawn) = try measure(warmups: 1, runs: 7) {
+            let picture = try MapPicture(results: .all([dataset]), outlines: outlines, world: false, columns: Queries.mapSize.columns,
+                                         rows: Queries.mapSize.rows)
+            // The text is part of the work: what the shell prints.
+            return picture.lines.joined(separator: "\n").isEmpty ? 0 : picture.drawn
+        } check: { try expect($0, dataset.count, "map: stations drawn") }
+        record("map", "map of every station, \(Queries.mapSize.columns) × \(Queries.mapSize.rows)", mapStats, count: drawn)
+        let (histogramStats, binned) = try measure(warmups: 1, runs: 7) {
+            try FieldMeasurements.read(Queries.histogramField, from: .all([dataset])).histogram().total
+        } check: { try expect($0, dataset.count, "histogram \(Queries.histogramField): values binned") }
+        record("histogram", "histogram \(Queries.histogramField)", histogramStats, count: binned)
 
         // Reference points in Swift: a plain String scan, and Foundation's JSONDecoder.
         for query in Queries.search {

@@ -28,59 +28,53 @@ public struct FieldMeasurements: Sendable {
         // Per record, which kinds it had: bit 0 a number, bit 1 a date.
         var seen = [UInt8](repeating: 0, count: results.count)
         var others: [String: Int] = [:]
-        let compiled = results.datasets.map { $0.compile(path) }
-        for (position, item) in results.items.enumerated() {
-            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
-            let dataset = results.datasets[item.dataset]
+        // One pass per dataset (a handful at most) keeps its document and path in hand.
+        for (datasetIndex, dataset) in results.datasets.enumerated() {
+            let compiled = dataset.compile(path)
             let document = dataset.document
-            func take(_ node: Int) {
+            func take(_ node: Int, _ position: Int) {
                 switch document.kind(at: node) {
                 case .number:
                     numbers.append(document.number(at: node))
                     seen[position] |= 1
                 case .string:
                     let range = document.textRange(at: node)
-                    let parsed: (Double, UInt8)? = document.arena.withUnsafeBufferPointer { arena in
-                        let text = UnsafeBufferPointer(rebasing: arena[range])
-                        if let date = CalendarDate.seconds(text) { return (date, 2) }
-                        return nil
-                    }
-                    if let (date, bit) = parsed {
+                    let date = document.arena.withUnsafeBufferPointer { CalendarDate.seconds(UnsafeBufferPointer(rebasing: $0[range])) }
+                    if let date {
                         dates.append(date)
-                        seen[position] |= bit
+                        seen[position] |= 2
                     } else {
-                        let text = document.string(at: node)
-                        if let number = NumericText.value(of: text) {
-                            numbers.append(number)
-                            seen[position] |= 1
-                        } else {
-                            others[text, default: 0] += 1
-                        }
+                        takeText(document.string(at: node), position)
                     }
                 case .true: others["true", default: 0] += 1
                 case .false: others["false", default: 0] += 1
                 case .null, .array, .object: break
                 }
             }
-            switch dataset.scalar(of: compiled[item.dataset], row: item.row) {
-            case .missing: break
-            case let .node(node): take(node)
-            case .several:
-                dataset.forEachValue(of: compiled[item.dataset], row: item.row) { value in
-                    switch value {
-                    case let .node(node): take(node)
-                    case let .number(number):
-                        numbers.append(number)
-                        seen[position] |= 1
-                    case let .text(text):
-                        if let date = CalendarDate.seconds(text) {
-                            dates.append(date)
-                            seen[position] |= 2
-                        } else if let number = NumericText.value(of: text) {
+            func takeText(_ text: String, _ position: Int) {
+                if let date = CalendarDate.seconds(text) {
+                    dates.append(date)
+                    seen[position] |= 2
+                } else if let number = NumericText.value(of: text) {
+                    numbers.append(number)
+                    seen[position] |= 1
+                } else {
+                    others[text, default: 0] += 1
+                }
+            }
+            for (position, item) in results.items.enumerated() where item.dataset == datasetIndex {
+                if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+                switch dataset.scalar(of: compiled, row: item.row) {
+                case .missing: break
+                case let .node(node): take(node, position)
+                case .several:
+                    dataset.forEachValue(of: compiled, row: item.row) { value in
+                        switch value {
+                        case let .node(node): take(node, position)
+                        case let .number(number):
                             numbers.append(number)
                             seen[position] |= 1
-                        } else {
-                            others[text, default: 0] += 1
+                        case let .text(text): takeText(text, position)
                         }
                     }
                 }

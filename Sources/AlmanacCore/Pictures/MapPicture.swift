@@ -44,23 +44,28 @@ public struct MapPicture: Sendable {
                 sources.append("\(locator.dataset.name): " + parts.joined(separator: ", else "))
             }
             points.reserveCapacity(results.count)
-            for (position, item) in results.items.enumerated() {
-                if position & 0xFFFF == 0 { try cancellation.checkpoint() }
-                switch locators[item.dataset].locate(row: item.row) {
-                case .none:
-                    withoutCoordinates += 1
-                case .invalid:
-                    withoutCoordinates += 1
-                    invalid += 1
-                case let .point(point):
-                    drawn += 1
-                    points.append(point)
-                    extent.include(point)
-                case let .shapes(found, _, _):
-                    drawn += 1
-                    shapes.append(found)
-                    extent.include(found.box)
-                    frameBox.include(found.mainBox)
+            // One pass per dataset (a handful at most) keeps its locator and document in hand.
+            var position = 0
+            for (datasetIndex, locator) in locators.enumerated() {
+                for item in results.items where item.dataset == datasetIndex {
+                    position += 1
+                    if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+                    switch locator.locate(row: item.row) {
+                    case .none:
+                        withoutCoordinates += 1
+                    case .invalid:
+                        withoutCoordinates += 1
+                        invalid += 1
+                    case let .point(point):
+                        drawn += 1
+                        points.append(point)
+                        extent.include(point)
+                    case let .shapes(found, _, _):
+                        drawn += 1
+                        shapes.append(found)
+                        extent.include(found.box)
+                        frameBox.include(found.mainBox)
+                    }
                 }
             }
         }

@@ -16,5 +16,8 @@ public struct DataSource: Sendable, Equatable {
                    origin: "SWAPI (phalt/swapi fixtures)", licence: "BSD-3-Clause"),
         DataSource(dataset: "stations", file: "stations.json",
                    origin: "tutu.ru mobile test task (allStations.json)", licence: "published as test-task data"),
+        // Not a dataset: the country outlines `map` draws over.
+        DataSource(dataset: "outlines", file: "world.geojson",
+                   origin: "Natural Earth 1:110m Admin 0 countries (geopandas' naturalearth_lowres), for map", licence: "public domain"),
     ]
 }
