@@ -1,0 +1,84 @@
+"""DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search (each
+query timed by DuckDB's own profiler)."""
+
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+
+from measure import fail, run_process, stats
+from peer import Command, Peer, pip_install, version_of
+
+LOAD = """
+SELECT count(*), count(DISTINCT s.stationId) FROM (
+  SELECT unnest(c.stations) AS s FROM (
+    SELECT unnest(citiesFrom || citiesTo) AS c FROM read_json('{path}', maximum_object_size=4000000000)));
+"""
+
+TITLES = """
+CREATE TABLE titles AS SELECT lower(first(s.stationTitle)) AS t FROM (
+  SELECT unnest(c.stations) AS s FROM (
+    SELECT unnest(citiesFrom || citiesTo) AS c FROM read_json('{path}', maximum_object_size=4000000000)))
+  GROUP BY s.stationId;"""
+
+
+def binary():
+    found = shutil.which("duckdb")
+    if found:
+        return found
+    candidate = os.path.join(sysconfig.get_path("scripts"), "duckdb")
+    return candidate if os.path.exists(candidate) else None
+
+
+class DuckDB(Peer):
+    name = "DuckDB"
+
+    def install(self, context):
+        if binary() is None:
+            pip_install("duckdb-cli")
+        if binary() is None:
+            fail("duckdb-cli installed but no duckdb binary found")
+
+    def versions(self):
+        return {"duckdb": version_of([binary(), "--version"])}
+
+    def loads(self, file):
+        return {"DuckDB read_json": Command([binary(), "-list", "-noheader", "-c", LOAD.format(path=file["path"])])}
+
+    def search(self, file, lowered, queries, expected, runs=21, warmups=3):
+        """One CLI session over a table of one pre-lowered title per distinct station."""
+        folder = tempfile.mkdtemp(prefix="almanac-bench-duckdb-")
+        script = [TITLES.format(path=file["path"]), "PRAGMA enable_profiling='json';"]
+        profiles = {q: [] for q in queries}
+        for number, query in enumerate(queries):
+            literal = query.replace("'", "''")
+            for attempt in range(warmups + runs):
+                profile = os.path.join(folder, f"{number}-{attempt}.json")
+                script.append(f"SET profiling_output='{profile}';")
+                script.append(f"SELECT '{literal}', count(*) FROM titles WHERE contains(t, '{literal}');")
+                if attempt >= warmups:
+                    profiles[query].append(profile)
+        _, out = run_process([binary(), "-list", "-noheader"], stdin="\n".join(script) + "\n")
+        seen = set()
+        for line in out.splitlines():
+            parts = line.split("|")
+            if len(parts) == 2 and parts[0] in expected:
+                seen.add(parts[0])
+                if int(parts[1]) != expected[parts[0]]:
+                    fail(f"DuckDB counted {parts[1]} for {parts[0]}, almanac {expected[parts[0]]}")
+        if seen != set(queries):
+            fail(f"DuckDB answered no count for {set(queries) - seen}: {out[-500:]}")
+        results = {}
+        for query in queries:
+            samples = []
+            for profile in profiles[query]:
+                with open(profile) as f:
+                    samples.append(json.load(f)["latency"] * 1000)
+            results[query] = stats(samples, warmups)
+        shutil.rmtree(folder, ignore_errors=True)
+        return {"DuckDB contains (pre-lowered)": results}
+
+
+PEER = DuckDB()
