@@ -36,9 +36,19 @@ public final class Catalog: Sendable {
         /// asked for): what `datasets` shows and `load NAME` reloads. A failed or cancelled
         /// load from elsewhere does not change it.
         var request: LoadRequest
+        /// Registered, not loaded yet: the load starts when something first asks for it.
+        var deferred = false
     }
 
-    public init(loader: DatasetLoader = DatasetLoader()) { self.loader = loader }
+    /// Whether a finished load goes on to build the name index and field columns on its
+    /// thread, so that the first search or filter at a prompt does not wait for them. A
+    /// script, which exits after its last command, builds only what its commands ask for.
+    private let preparesIndexes: Bool
+
+    public init(loader: DatasetLoader = DatasetLoader(), preparesIndexes: Bool = true) {
+        self.loader = loader
+        self.preparesIndexes = preparesIndexes
+    }
 
     public func observe(_ observer: @escaping Observer) { self.observer.withLock { $0 = observer } }
 
@@ -76,6 +86,38 @@ public final class Catalog: Sendable {
 
     // MARK: - Loading
 
+    /// Makes `request` known by its name without loading it: `start(_:)` or `startDeferred()`
+    /// begins the load when something needs it (a script loads only the datasets it uses).
+    /// A name already known is left as it is.
+    public func register(_ request: LoadRequest) {
+        var request = request
+        request.name = request.name.lowercased()
+        state.withLock { state in
+            guard state.entries[request.name] == nil else { return }
+            state.order.append(request.name)
+            state.entries[request.name] = Entry(dataset: nil, load: nil, lastFailure: nil, request: request, deferred: true)
+        }
+    }
+
+    /// Starts the load of `name` if it was registered and never started. Returns at once.
+    public func start(_ name: String) {
+        let request = state.withLock { state -> LoadRequest? in
+            guard var entry = state.entries[name.lowercased()], entry.deferred else { return nil }
+            entry.deferred = false  // taken: a second caller does not start it again
+            state.entries[name.lowercased()] = entry
+            return entry.request
+        }
+        if let request { load(request) }
+    }
+
+    /// Starts every registered load not started yet.
+    public func startDeferred() {
+        for name in state.withLock({ state in state.order.filter { state.entries[$0]?.deferred == true } }) { start(name) }
+    }
+
+    /// Whether `name` was registered and its load has not started.
+    public func isDeferred(_ name: String) -> Bool { state.withLock { $0.entries[name.lowercased()]?.deferred == true } }
+
     /// Starts loading in the background, replacing (cancelling) any load of the same name
     /// already running. Returns at once.
     @discardableResult
@@ -89,6 +131,7 @@ public final class Catalog: Sendable {
             if state.entries[request.name] == nil { state.order.append(request.name) }
             let previous = entry.load
             entry.load = load
+            entry.deferred = false
             if entry.dataset == nil { entry.request = request }
             state.entries[request.name] = entry
             return (load, previous)
@@ -129,7 +172,7 @@ public final class Catalog: Sendable {
             observer(LoadEvent(name: load.request.name, load: load, result: result))
         }
         // Indexes build here, after the load, so the first search or TAB does not pay for them.
-        if current, case let .success(dataset) = result {
+        if current, preparesIndexes, case let .success(dataset) = result {
             _ = NameIndex.of(dataset)
             _ = dataset.fields
         }

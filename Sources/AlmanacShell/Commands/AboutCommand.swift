@@ -16,6 +16,7 @@ public enum AboutCommand: Command {
         output.print("Made by \(AlmanacVersion.madeBy).")
         output.print(session.environment.dataFolderLine)
         output.print()
+        session.startPendingLoads()  // it names every dataset's size: all load at once, not one by one
         for source in DataSource.bundled {
             output.print("\(source.dataset)\(state(of: source.dataset, in: session)): \(source.origin) — \(source.licence)")
         }

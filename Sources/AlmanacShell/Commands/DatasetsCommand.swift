@@ -20,6 +20,7 @@ public enum DatasetsCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws {
         try arguments.expect(count: 0...1)
+        session.startPendingLoads()  // it shows every dataset's state: none stays unstarted
         var statuses = session.catalog.statuses()
         if arguments.count == 1 {
             let name = arguments[0].lowercased()

@@ -42,6 +42,8 @@ public enum UseCommand: Command {
                 throw ShellError.unknownDataset(arguments[0], among: session.catalog.names)
             }
         }
+        // The datasets in use start loading now, before the command that needs them.
+        if name == "all" { session.startPendingLoads() } else { session.catalog.start(name) }
         session.currentName = name
         session.results = nil
         session.page = 1

@@ -13,6 +13,8 @@ extension Session {
     public func datasetsInScope() throws -> [Dataset] {
         let names = scopeNames
         if names.count == 1 { return [try dataset(names[0])] }
+        // All at once, on both cores, rather than one after another as each is waited for.
+        for name in names { catalog.start(name) }
         var datasets: [Dataset] = []
         for name in names {
             if let dataset = try? dataset(name) { datasets.append(dataset) }
@@ -27,6 +29,7 @@ extension Session {
         guard catalog.contains(name) else {
             throw ShellError.unknownDataset(name, among: catalog.names)
         }
+        catalog.start(name)
         if let load = catalog.activeLoad(name) {
             try wait(for: load)
         }

@@ -32,16 +32,22 @@ public enum Launcher {
         var settings = Settings(color: interactive && colorWanted && output.terminal.isTerminal)
         if let format = options.format { settings.format = format }
 
-        let catalog = Catalog()
+        let catalog = Catalog(preparesIndexes: interactive)
         let session = Session(output: output, settings: settings, environment: environment, isInteractive: interactive,
                               catalog: catalog, notifier: notifier)
         session.verbose = options.verbose
         session.quiet = options.quiet
-        catalog.observe(LoadAnnouncer(notifier: notifier, interactive: interactive, quiet: options.quiet, verbose: options.verbose).announce)
+        let announcer = LoadAnnouncer(notifier: notifier, interactive: interactive, quiet: options.quiet, verbose: options.verbose)
+        // A finished load also wakes whoever waits for it (`Session.wait(for:)`).
+        catalog.observe { event in
+            announcer.announce(event)
+            notifier.wake()
+        }
         // The prompt must not wait for data: every bundled dataset loads in the background,
         // starting when the first command runs or right after the prompt is first drawn (so
-        // the loading threads do not slow the drawing of the prompt itself).
-        session.pendingLoads = DefaultDatasets.requests(in: environment.dataDirectory)
+        // the loading threads do not slow the drawing of the prompt itself). A script starts
+        // only the datasets it names, as soon as it names them.
+        for request in DefaultDatasets.requests(in: environment.dataDirectory) { catalog.register(request) }
         let executor = Executor(session: session)
         let runner = ScriptRunner(executor: executor, bail: options.bail)
         var succeeded = true

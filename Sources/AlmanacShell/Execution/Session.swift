@@ -23,15 +23,9 @@ public final class Session {
     public var results: ResultSet?
     /// The page of `results` last shown (1-based).
     public var page = 1
-    /// Loads to start once the session is up (see `startPendingLoads`).
-    public var pendingLoads: [LoadRequest] = []
-
-    /// Starts the loads waiting to start; later calls do nothing.
-    public func startPendingLoads() {
-        let requests = pendingLoads
-        pendingLoads = []
-        for request in requests { catalog.load(request) }
-    }
+    /// Starts every dataset registered in the catalog and not loading yet: at the prompt, all
+    /// of them load in the background; commands that show every dataset need them all.
+    public func startPendingLoads() { catalog.startDeferred() }
     /// Commands saved by `edit` in the user's editor, run by the prompt after the current line.
     public var editedCommands: [String] = []
     /// Set by `quit`: the session ends after the current line.
@@ -63,7 +57,9 @@ public final class Session {
 
     /// Runs one command with a fresh cancellation.
     func run(_ command: any Command.Type, _ arguments: Arguments) throws {
-        startPendingLoads()
+        // A script loads only what it uses (`dataset(_:)` starts each on demand); a person at
+        // the prompt gets every dataset loading in the background.
+        if isInteractive { startPendingLoads() }
         cancellation = interruption.cancellationFromNow()
         defer { cancellation = .never }
         try command.run(arguments, in: self)

@@ -12,6 +12,8 @@ import Synchronization
 public final class Notifier: Sendable {
     /// Byte written for a queued message; signal numbers are the other bytes.
     static let messageByte: UInt8 = 0xFF
+    /// Byte written to wake a wait loop (see `wake`).
+    static let wakeByte: UInt8 = 0xFE
 
     public let readDescriptor: Int32
     private let writeDescriptor: Int32
@@ -38,6 +40,12 @@ public final class Notifier: Sendable {
     public func post(_ message: String) {
         queue.withLock { $0.append(message) }
         var byte = Self.messageByte
+        _ = write(writeDescriptor, &byte, 1)
+    }
+
+    /// Wakes a wait without a message (a load finished).
+    public func wake() {
+        var byte = Self.wakeByte
         _ = write(writeDescriptor, &byte, 1)
     }
 
