@@ -6,8 +6,14 @@ import Foundation
 /// Trigrams are hashed into a fixed number of buckets (a collision only adds candidates,
 /// which the search checks anyway), and each bucket lists its rows once, in ascending order.
 struct TrigramIndex: Sendable {
-    static let bucketBits = 20
-    private static let bucketMask = (1 << bucketBits) - 1
+    /// At most 2^20 buckets (the 100× stations file has ~24 MB of names); fewer for less
+    /// text, about one per two trigrams, so a small dataset does not clear and copy megabytes
+    /// of counters it never fills.
+    static let maximumBucketBits = 20
+    static let minimumBucketBits = 8
+
+    /// log2 of the bucket count.
+    let bucketBits: Int
 
     /// Row lists of all buckets, one after another.
     private let postings: [UInt32]
@@ -17,7 +23,9 @@ struct TrigramIndex: Sendable {
     /// Indexes the rows of `texts`: each is a buffer with per-row start offsets (a row's text
     /// runs to the next row's start).
     init?(rows: Int, texts: [(bytes: [UInt8], starts: [Int])], cancellation: Cancellation) {
-        let buckets = 1 << Self.bucketBits
+        let bucketBits = Self.bucketBits(forBytes: texts.reduce(0) { $0 + $1.bytes.count })
+        self.bucketBits = bucketBits
+        let buckets = 1 << bucketBits
         var counts = [UInt32](repeating: 0, count: buckets + 1)
         // The last row that added to each bucket, so a row counts once per bucket.
         var lastRow = [Int32](repeating: -1, count: buckets)
@@ -29,7 +37,7 @@ struct TrigramIndex: Sendable {
                 text.bytes.withUnsafeBufferPointer { bytes in
                     var index = start
                     while index + 2 < end {
-                        body(Self.bucket(bytes[index], bytes[index + 1], bytes[index + 2]))
+                        body(Self.bucket(bytes[index], bytes[index + 1], bytes[index + 2], bits: bucketBits))
                         index += 1
                     }
                 }
@@ -62,10 +70,17 @@ struct TrigramIndex: Sendable {
         self.starts = counts
     }
 
+    /// About one bucket per two bytes of text, within the limits above.
+    static func bucketBits(forBytes bytes: Int) -> Int {
+        var bits = minimumBucketBits
+        while bits < maximumBucketBits, 1 << (bits + 1) <= bytes { bits += 1 }
+        return bits
+    }
+
     @inline(__always)
-    static func bucket(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
+    static func bucket(_ a: UInt8, _ b: UInt8, _ c: UInt8, bits: Int) -> Int {
         let key = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
-        return Int((key &* 0x9E37_79B1) >> (32 - UInt32(bucketBits))) & bucketMask
+        return Int((key &* 0x9E37_79B1) >> (32 - UInt32(bits)))
     }
 
     /// Rows that may contain `word` (at least three bytes): the rows listed under every one of
@@ -75,7 +90,7 @@ struct TrigramIndex: Sendable {
         precondition(word.count >= 3)
         var buckets: [Int] = []
         for index in 0..<(word.count - 2) {
-            let bucket = Self.bucket(word[index], word[index + 1], word[index + 2])
+            let bucket = Self.bucket(word[index], word[index + 1], word[index + 2], bits: bucketBits)
             if !buckets.contains(bucket) { buckets.append(bucket) }
         }
         buckets.sort { size($0) < size($1) }
