@@ -59,6 +59,11 @@ struct Almanac: ParsableCommand {
         if let generatedManualPage {
             Glibc.exit(ManualPage.run(generatedPath: generatedManualPage, commandLine: Self._dumpHelp()))
         }
+        Glibc.exit(Launcher.run(launchOptions, checkoutDataDirectory: Self.packageDataDirectory))
+    }
+
+    /// What the shell is asked to do.
+    var launchOptions: LaunchOptions {
         var options = LaunchOptions()
         options.commands = commands
         options.files = files
@@ -70,8 +75,7 @@ struct Almanac: ParsableCommand {
         options.noStartupFile = noRc
         options.quiet = quiet
         options.verbose = verbose
-        let status = Launcher.run(options, checkoutDataDirectory: Self.packageDataDirectory)
-        Glibc.exit(status)
+        return options
     }
 
     /// `Data` beside Package.swift, found from this file's path at build time.
@@ -83,11 +87,16 @@ struct Almanac: ParsableCommand {
 
     /// Bad usage exits 2, as shells do; ArgumentParser's own default would be 64.
     static func main() {
-        // Plain `almanac`, the usual way to open the prompt, has nothing to parse: skipping the
-        // parser saves most of the start-up (its reflection scans every protocol conformance
-        // of the static binary).
-        if CommandLine.arguments.count == 1 {
-            Glibc.exit(Launcher.run(LaunchOptions(), checkoutDataDirectory: packageDataDirectory))
+        // The usual command lines (plain `almanac`, `-c …`, `--version`) are read without the
+        // parser, which is most of the start-up's instructions (see QuickCommandLine).
+        switch QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
+        case .version?:
+            _ = FileDescriptorWriter.write(AlmanacVersion.current + "\n", to: 1)
+            Glibc.exit(0)
+        case let .launch(options)?:
+            Glibc.exit(Launcher.run(options, checkoutDataDirectory: packageDataDirectory))
+        case nil:
+            break
         }
         do {
             var command = try parseAsRoot()

@@ -1,5 +1,5 @@
 /// What the command line asked for, already parsed (the executable uses ArgumentParser).
-public struct LaunchOptions: Sendable {
+public struct LaunchOptions: Sendable, Equatable {
     /// `-c`: commands to run, in order.
     public var commands: [String] = []
     /// `-f`: script files to run after the commands.
