@@ -177,3 +177,58 @@ struct MapCommandTests {
         #expect(!piped.contains("\u{1B}"), "no colour into a pipe")
     }
 }
+
+/// Generic datasets: coordinates found by their field names, and GeoJSON loaded as records.
+@Suite("map of a generic dataset")
+struct GenericMapTests {
+    let home: TemporaryHome
+
+    init() throws {
+        home = try TemporaryHome()
+    }
+
+    func run(_ commands: [String], format: String? = nil) throws -> PipeResult {
+        var arguments: [String] = []
+        if let format { arguments += ["--format", format] }
+        for command in commands { arguments += ["-c", command] }
+        return try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
+    }
+
+    @Test("lat and lng fields are found; a record without them is counted, one out of range too")
+    func latitudeLongitudeFields() throws {
+        let file = try home.write("""
+        [{"name": "Reykjavík", "lat": 64.15, "lng": -21.94},
+         {"name": "Wellington", "lat": "-41.29", "lng": "174.78"},
+         {"name": "Nowhere"},
+         {"name": "Broken", "lat": 123, "lng": 0}]
+        """, to: "cities.json")
+        let result = try run(["load cities from \(file)", "use cities", "map --size 40x12"])
+        #expect(result.status == 0, "\(result)")
+        let legend = result.stdout.lines.suffix(2)
+        #expect(legend.first == "2 records drawn, 2 without coordinates (1 out of range or unreadable) · "
+            + "latitude 41.29°S to 64.15°N · longitude 21.94°W to 174.78°E", "\(result)")
+        let json = try run(["load cities from \(file)", "use cities", "map"], format: "json")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let geometries = (root["features"] as? [[String: Any]] ?? []).map { $0["geometry"] as? [String: Any] }
+        #expect(geometries.count == 4)
+        #expect(geometries[0]?["coordinates"] as? [Double] == [-21.94, 64.15])
+        #expect(geometries[1]?["coordinates"] as? [Double] == [174.78, -41.29], "numbers written as text read as numbers")
+        #expect(geometries[2] == nil && geometries[3] == nil, "null geometries")
+    }
+
+    @Test("a GeoJSON FeatureCollection loads as records and maps as its geometries")
+    func featureCollection() throws {
+        let world = DataFolder.realFolder + "/world.geojson"
+        let source = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world))) as? [String: Any])
+        let features = try #require(source["features"] as? [[String: Any]])
+        let european = features.filter { ($0["properties"] as? [String: Any])?["continent"] as? String == "Europe" }
+        let result = try run(["load world from \(world)", "use world", "count", "filter properties.continent = Europe", "map --size 60x16"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.lines.first == String(features.count))
+        #expect(result.stdout.lines.suffix(2).first?.hasPrefix("\(european.count) records drawn, none without coordinates") == true, "\(result)")
+        let json = try run(["load world from \(world)", "use world", "map"], format: "json")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let written = try #require(root["features"] as? [[String: Any]])
+        #expect(NSArray(array: written).isEqual(to: features), "features come back as they were")
+    }
+}

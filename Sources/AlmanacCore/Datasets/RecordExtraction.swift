@@ -33,8 +33,14 @@ public enum RecordExtraction {
             return document.elements(of: root)
         case .object:
             if let records = pageRecords(document, root) { return records }
+            // A GeoJSON FeatureCollection: its features are the records (map draws their geometry).
+            if let type = document.member("type", of: root), document.kind(at: type) == .string,
+               document.string(at: type) == "FeatureCollection", let features = document.member("features", of: root),
+               document.kind(at: features) == .array {
+                return document.elements(of: features)
+            }
             let keys = document.members(of: root).prefix(6).map { document.string(at: $0.key) }
-            throw .shape(source: source, message: "expected an array of \(plural), API pages with 'results', or one object per line; "
+            throw .shape(source: source, message: "expected an array of \(plural), API pages with 'results', a GeoJSON FeatureCollection, or one object per line; "
                 + "found an object with keys \(keys.joined(separator: ", "))")
         default:
             throw .shape(source: source, message: "expected an array of \(plural); found \(document.kind(at: root).typeDescription)")
