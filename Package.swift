@@ -19,8 +19,8 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         // The few C calls Swift cannot make itself: libedit's variadic functions,
-        // the stdio globals, wcwidth, signal set-up.
-        .target(name: "CShims", dependencies: ["CLibEdit"]),
+        // the stdio globals, wcwidth, signal set-up (which wakes CGlibc's watchdog).
+        .target(name: "CShims", dependencies: ["CLibEdit", "CGlibc"]),
         // glibc's GNU extensions (memmem, gettid).
         .target(name: "CGlibc"),
         // Datasets, loading and querying. No terminal code.
@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "AlmanacPostgres", dependencies: ["AlmanacCore", "CLibPQ", "CLibPQLoader"]),
         // URLSession, kept out of the shell's own binary: libcurl's libraries cost its start-up.
         .target(name: "AlmanacNetwork", dependencies: ["AlmanacCore"]),
-        .executableTarget(name: "almanac-fetch", dependencies: ["AlmanacCore", "AlmanacNetwork"]),
+        .executableTarget(name: "almanac-fetch", dependencies: ["AlmanacCore", "AlmanacNetwork", "CGlibc"]),
         .executableTarget(
             name: "almanac",
             dependencies: [

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CShims.h"
+#include "CGlibc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -123,6 +124,7 @@ static atomic_ulong counts[65];
 static void on_signal(int signo) {
     int saved = errno;
     if (signo > 0 && signo < 65) atomic_fetch_add(&counts[signo], 1);
+    almanac_watchdog_notify(signo);
     if (wake_descriptor >= 0) {
         unsigned char byte = (unsigned char)signo;
         ssize_t ignored = write(wake_descriptor, &byte, 1);

@@ -175,6 +175,33 @@ struct InterruptionTests {
                               ReliabilityLog.format(latencies) + (tooFast.isEmpty ? "" : "; too fast to interrupt: \(tooFast)"))
     }
 
+    @Test("Ctrl-C while a long result is being written (pager off): the rest is dropped, a note says so, prompt at once")
+    func outputBeingWritten() throws {
+        let session = try start()
+        try session.enter("use stations; count; set pager off", prompt: "stations> ")
+        var latencies: [Double] = []
+        // A JSON array of 1,700 stations and a table of 3,785 lines: far more than the terminal
+        // takes while nobody reads it, so the write blocks until ^C.
+        for (setup, command, begins) in [("set format json", "search а", "\"stationTitle\""),
+                                          ("set format table", "group stationTitle", "count")] {
+            try session.enter(setup)
+            try session.sendLine(command)
+            try session.waitFor(begins)
+            // Nobody reads the terminal for a moment: its buffer fills and the write blocks.
+            pause(milliseconds: 300)
+            let (took, shown) = try interrupt(session)
+            latencies.append(took)
+            #expect(took < ReliabilityLog.milliseconds(Self.bound), "`\(command)`: the prompt came after \(took) ms")
+            #expect(shown.contains("output cut short: interrupted"), "`\(command)`: \(String(shown.suffix(300)).visible)")
+            #expect(shown.utf8.count < 400_000, "`\(command)` wrote \(shown.utf8.count) bytes after ^C")
+            // The next command works.
+            let count = try session.enter("count")
+            #expect(count.contains(where: \.isNumber) && !count.contains("error"), "\(count.visible)")
+        }
+        try leave(session)
+        ReliabilityLog.record("ctrl-c while output is written", ReliabilityLog.format(latencies))
+    }
+
     @Test("Ctrl-C while a pager holds the output (ALMANAC_PAGER='sleep 30'): prompt at once, next command works")
     func pager() throws {
         let environment = home.environment().with("ALMANAC_PAGER", "sleep 30")

@@ -242,7 +242,7 @@ public struct NameIndex: Sendable {
             for path in others { dataset.forEachValue(of: path, row: row) { append($0, ending: otherNameEnd) } }
             buffer.withUnsafeBufferPointer { check($0, nil) }
         } report: { position, row, rank in
-            if position & 0x3FFF == 0, cancellation.isCancelled { cancelled = true; return false }
+            if position & 0x3FF == 0, cancellation.isCancelled { cancelled = true; return false }
             if let rank { results.append((row, rank)) }
             return true
         }

@@ -2,12 +2,17 @@
 import Glibc
 #endif
 import AlmanacCore
+import CGlibc
 
 /// Starts the shell in the mode the command line and standard input ask for.
 public enum Launcher {
+    /// How long the main thread has, after a termination signal, to end the process itself.
+    static let terminationGraceMilliseconds: Int32 = 100
+
     /// Runs almanac and returns its exit status: 0 when every command succeeded, 1 when any failed.
     /// `checkoutDataDirectory` is the package's own `Data`, for a binary run from its build folder.
     public static func run(_ options: LaunchOptions, checkoutDataDirectory: String) -> Int32 {
+        openMissingStandardDescriptors()
         LocaleSetup.ensureUTF8()
         let notifier = Notifier()
         notifier.installSignalHandlers()
@@ -19,6 +24,11 @@ public enum Launcher {
         let stdinIsTerminal = isatty(0) == 1
         let hasScripts = !options.commands.isEmpty || !options.files.isEmpty
         let interactive = stdinIsTerminal && (!hasScripts || options.interactive)
+        // SIGTERM and SIGHUP (and Ctrl-C in a script) end the process within a fifth of a
+        // second whatever it is doing: the main thread normally stops at its next check;
+        // if it has not after this grace, the watchdog ends the process itself.
+        almanac_watchdog_start(Self.terminationGraceMilliseconds)
+        almanac_watchdog_interrupt_ends(interactive ? 0 : 1)
         let output = Output.standard()
         // A folder named on purpose that is not there: say so now, not as "loading" for ever.
         if environment.dataOrigin == .option || environment.dataOrigin == .environment,
@@ -74,7 +84,7 @@ public enum Launcher {
             // A session at the prompt ends with 0 (Ctrl-D, quit); earlier script errors were shown.
             succeeded = InteractiveShell(session: session, notifier: notifier).run() == 0
         } else if keepGoing, !hasScripts || options.interactive {
-            keepGoing = finish(runner.run(DescriptorLines(descriptor: 0), source: "stdin"))
+            keepGoing = finish(runner.run(DescriptorLines(descriptor: 0, notifier: notifier), source: "stdin"))
         }
         for message in notifier.takeMessages() where options.verbose { output.message(SafeText.escapeLines(message)) }
         output.flush()
@@ -88,14 +98,29 @@ public enum Launcher {
         return succeeded ? 0 : 1
     }
 
+    /// Started with 0, 1 or 2 closed (`almanac <&-`), the next file opened would take its
+    /// place — the signal pipe read as standard input, results written into a data file.
+    /// /dev/null opened read-only stands in: standard input is empty, and writing results
+    /// fails, so their loss is still reported.
+    private static func openMissingStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// A script file, read line by line as it is run (it may be a pipe or a device).
     private static func runFile(_ path: String, runner: ScriptRunner, session: Session) -> Bool {
-        guard let text = readWhole(path) else {
-            session.output.message("\(SafeText.escape(path)): cannot read: \(systemError())")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            session.output.message("\(SafeText.excerpt(path)): cannot read: \(systemError())")
             return false
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return runner.run(lines, source: path)
+        defer { close(descriptor) }
+        return runner.run(DescriptorLines(descriptor: descriptor, notifier: session.notifier), source: path)
     }
 }
 

@@ -61,6 +61,7 @@ public final class Session {
         // the prompt gets every dataset loading in the background.
         if isInteractive { startPendingLoads() }
         cancellation = interruption.cancellationFromNow()
+        output.beginCommand(cancellation: cancellation)
         defer { cancellation = .never }
         try command.run(arguments, in: self)
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AlmanacCore
 import CShims
 
 /// Where command output goes: results to standard output, messages to standard error.
@@ -28,6 +29,12 @@ public final class Output {
     public var escapesControlCharacters = false
     /// Why writing results failed (a full disk, a closed descriptor), once it has.
     public private(set) var writeFailure: String?
+    /// The running command's cancellation (Ctrl-C, a termination signal): once it fires,
+    /// results stop at the next line, the rest is dropped, and the command's end says so.
+    public private(set) var cancellation = Cancellation.never
+    /// Whether this command's results were cut short. Renderers may check it to stop
+    /// producing lines nobody will see; printing after it is a no-op.
+    public internal(set) var isCut = false
 
     public init(terminal: TerminalInfo, errorIsTerminal: Bool, sink: @escaping Sink) {
         self.terminal = terminal
@@ -39,9 +46,16 @@ public final class Output {
     public static func standard() -> Output {
         let output = Output(terminal: .current(), errorIsTerminal: isatty(2) == 1) { _, _ in }
         output.writer = { [unowned output] stream, text in
-            if let failure = FileDescriptorWriter.write(text, to: stream == .output ? 1 : 2), stream == .output,
-               output.writeFailure == nil {
-                output.writeFailure = failure
+            // A reader that stopped reading blocks the write: a signal interrupts it, and
+            // then the command's cancellation decides whether to wait on.
+            let result = FileDescriptorWriter.write(text, to: stream == .output ? 1 : 2) {
+                stream == .output && output.cancellation.isCancelled
+            }
+            switch result {
+            case .written: break
+            case .stopped: output.isCut = true
+            case let .failed(failure):
+                if stream == .output, output.writeFailure == nil { output.writeFailure = failure }
             }
         }
         return output
@@ -50,8 +64,15 @@ public final class Output {
     /// Set by `standard()`, which needs the instance to record failures.
     private var writer: Sink?
 
+    /// Starts a command's results: `cancellation` stops them.
+    public func beginCommand(cancellation: Cancellation) {
+        self.cancellation = cancellation
+        isCut = false
+    }
+
     /// Appends `text` and a newline to the results.
     public func print(_ text: String = "") {
+        guard !stopsHere() else { return }
         buffer += text
         buffer += "\n"
         flushIfLarge()
@@ -59,18 +80,38 @@ public final class Output {
 
     /// Appends `text` as is.
     public func write(_ text: String) {
+        guard !stopsHere() else { return }
         buffer += text
         flushIfLarge()
+    }
+
+    /// Whether results end here: already cut, or cancelled just now (then the rest is dropped).
+    private func stopsHere() -> Bool {
+        if isCut { return true }
+        guard cancellation.isCancelled else { return false }
+        isCut = true
+        buffer = ""
+        return true
     }
 
     /// Long output goes out as it comes, unless it may need the pager (then the whole of it
     /// is needed to know).
     private func flushIfLarge() {
-        if pager == nil, buffer.utf8.count >= 1 << 16 { flush() }
+        if pager == nil, buffer.utf8.count >= Self.chunkBytes { flush() }
     }
 
-    /// Ends a command's output: through the pager when it is taller than the terminal.
+    /// Results go out in pieces of about this size, ending at a line break, with a check for
+    /// cancellation between them: ^C stops a 100 MB table within a piece.
+    static let chunkBytes = 1 << 16
+
+    /// Ends a command's output: through the pager when it is taller than the terminal; a
+    /// note when it was cut short.
     public func endCommand() {
+        defer { cancellation = .never }
+        if isCut {
+            noteCut()
+            return
+        }
         if let pager, terminal.isTerminal, !buffer.isEmpty {
             var lines = 0
             for byte in buffer.utf8 where byte == 0x0A { lines += 1 }
@@ -84,17 +125,50 @@ public final class Output {
         flush()
     }
 
-    /// A message for the person (errors, warnings, notices), unbuffered, after any pending results.
+    /// A message for the person (errors, warnings, notices), unbuffered, after any pending
+    /// results. A word it quotes is cut short (`SafeText.shortened`): a 20 MB word given to a
+    /// command comes back as its first characters.
     public func message(_ text: String) {
         flush()
-        send(.error, text + "\n")
+        send(.error, SafeText.shortened(text) + "\n")
     }
 
     public func flush() {
-        guard !buffer.isEmpty else { return }
-        let text = escapesControlCharacters ? SafeText.escapeLines(buffer) : buffer
+        guard !buffer.isEmpty, !stopsHere() else { return }
+        var text = escapesControlCharacters ? SafeText.escapeLines(buffer) : buffer
         buffer = ""
-        send(.output, text)
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let end = Self.pieceEnd(in: bytes, from: offset)
+                send(.output, String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self))
+                offset = end
+                if offset < bytes.count, stopsHere() { return }
+            }
+        }
+    }
+
+    /// Where the piece from `offset` ends: after the last line break within `chunkBytes`
+    /// (the end when less is left; after the first break beyond, when one line is longer).
+    private static func pieceEnd(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+        guard bytes.count - offset > chunkBytes, let base = bytes.baseAddress else { return bytes.count }
+        // Lines are short next to a piece: the last break is near its end.
+        var index = offset + chunkBytes - 1
+        while index > offset {
+            if base[index] == 0x0A { return index + 1 }
+            index -= 1
+        }
+        if let newline = memchr(base + offset + chunkBytes, 0x0A, bytes.count - offset - chunkBytes) {
+            return base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return bytes.count
+    }
+
+    /// Says the results were cut short, once, on the message stream; the terminal's colours
+    /// are reset in case a line was cut inside one.
+    private func noteCut() {
+        if terminal.isTerminal { send(.output, "\u{1B}[0m") }
+        send(.error, "output cut short: interrupted\n")
     }
 
     private func send(_ stream: Stream, _ text: String) {
@@ -108,23 +182,44 @@ public final class Output {
 
 /// Writes all of a string to a descriptor, retrying short writes and interruptions.
 public enum FileDescriptorWriter {
+    public enum Result: Equatable {
+        case written
+        /// Interrupted by a signal after which `shouldStop` said to give up.
+        case stopped
+        case failed(String)
+    }
+
     /// Returns why the write failed, or nil when all of it was written.
     @discardableResult
     public static func write(_ text: String, to descriptor: Int32) -> String? {
+        if case let .failed(reason) = write(text, to: descriptor, shouldStop: { false }) { return reason }
+        return nil
+    }
+
+    /// Writes all of `text`, asking `shouldStop` each time a signal interrupts the write.
+    public static func write(_ text: String, to descriptor: Int32, shouldStop: () -> Bool) -> Result {
         var text = text
-        return text.withUTF8 { bytes -> String? in
+        return text.withUTF8 { bytes -> Result in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 { offset += written; continue }
-                if written < 0, errno == EINTR || errno == EAGAIN { continue }
+                if written > 0 {
+                    offset += written
+                    // A signal during a blocked write ends it short instead of failing it.
+                    if offset < bytes.count, shouldStop() { return .stopped }
+                    continue
+                }
+                if written < 0, errno == EINTR || errno == EAGAIN {
+                    if shouldStop() { return .stopped }
+                    continue
+                }
                 if written < 0, errno == EPIPE {
                     // The reader is gone: end like `yes | head -1` does, silently.
                     almanac_signal_reraise_default(SIGPIPE)
                 }
-                return written < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                return .failed(written < 0 ? String(cString: strerror(errno)) : "nothing was written")
             }
-            return nil
+            return .written
         }
     }
 }

@@ -21,6 +21,38 @@ public enum SafeText {
         return result
     }
 
+    /// The most of a word an error quotes: enough to recognise it, never the whole of a
+    /// word that could be megabytes long.
+    public static let excerptLimit = 60
+
+    /// `escape`d, cut to `limit` characters with `…` when it is longer.
+    public static func excerpt(_ text: some StringProtocol, limit: Int = excerptLimit) -> String {
+        guard !text.unicodeScalars.dropFirst(limit).isEmpty else { return escape(text) }
+        var shown = String.UnicodeScalarView()
+        shown.append(contentsOf: text.unicodeScalars.prefix(limit))
+        // A quoted word keeps its closing quote.
+        let quote = text.unicodeScalars.last.flatMap { $0 == "'" || $0 == "\"" ? String($0) : nil } ?? ""
+        return escape(String(shown)) + "…" + quote
+    }
+
+    /// A message for the person with every word in it kept short: a run of more than
+    /// `longestWord` characters without a space (a 20 MB word quoted back) keeps its first
+    /// `excerptLimit` characters and `…`, and a line keeps at most `longestLine`. Paths and
+    /// ordinary words stay whole.
+    public static func shortened(_ message: String) -> String {
+        guard message.utf8.count > longestWord else { return message }
+        return message.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let words = line.split(separator: " ", omittingEmptySubsequences: false).map { word in
+                word.unicodeScalars.dropFirst(longestWord).isEmpty ? String(word) : excerpt(word)
+            }
+            let shown = words.joined(separator: " ")
+            return shown.unicodeScalars.dropFirst(longestLine).isEmpty ? shown : excerpt(shown, limit: longestLine)
+        }.joined(separator: "\n")
+    }
+
+    static let longestWord = 256
+    static let longestLine = 2000
+
     /// Like `escape`, but line breaks stay line breaks: for messages that are several lines.
     public static func escapeLines(_ text: some StringProtocol) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { escape($0) }.joined(separator: "\n")
