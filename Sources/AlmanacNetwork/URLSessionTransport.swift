@@ -6,18 +6,36 @@ import FoundationNetworking
 import Synchronization
 
 /// One GET through URLSession, with the limits enforced while the response arrives: the size
-/// limit as bytes come in, at most `maximumRedirects` redirects and only to http(s) (never from
-/// https down to http), an idle timeout and a deadline for the whole response.
+/// limit as bytes come in (a declared length over it is refused before any body is read), at
+/// most `maximumRedirects` redirects and only to http(s) (never from https down to http), an
+/// idle timeout and a deadline for the whole response.
 public struct URLSessionTransport: HTTPTransport {
     public init() {}
 
+    /// The whole body, collected in memory (tests, and the shell without its helper).
     public func get(_ url: URL, limits: HTTPLimits, cancellation: Cancellation) throws(LoadFailure) -> HTTPOutcome {
+        let body = Mutex(Data())
+        let outcome = try stream(url, limits: limits, cancellation: cancellation, response: { _, declared in
+            if let declared { body.withLock { $0.reserveCapacity(declared) } }
+        }, body: { chunk in
+            body.withLock { $0.append(chunk) }
+        })
+        guard case let .response(status, _) = outcome else { return outcome }
+        return .response(status: status, data: body.withLock { $0 })
+    }
+
+    /// The body as it arrives: `response` gets the status and the declared length first, then
+    /// `body` each piece (on URLSession's queue, one call at a time), never more than the limit
+    /// in all. Returns `.response` with no data when the body is complete.
+    public func stream(_ url: URL, limits: HTTPLimits, cancellation: Cancellation,
+                       response: @escaping @Sendable (_ status: Int, _ declaredLength: Int?) -> Void,
+                       body: @escaping @Sendable (Data) -> Void) throws(LoadFailure) -> HTTPOutcome {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = limits.idleTimeout
         configuration.timeoutIntervalForResource = limits.responseDeadline
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        let collector = ResponseCollector(limits: limits)
+        let collector = ResponseCollector(limits: limits, response: response, body: body)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         var request = URLRequest(url: url)
@@ -37,14 +55,15 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Receives one response, enforcing the size limit and the redirect rules.
+/// Receives one response, enforcing the size limit and the redirect rules, and hands its body
+/// on as it comes.
 private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct State {
         var status = 0
-        var data = Data()
+        var received = 0
         var finished = false
         var error: String?
-        var refusal: String?
+        var refusal: HTTPOutcome?
         var redirects = 0
     }
 
@@ -52,8 +71,14 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
     private var limit: Int { limits.maximumBytes }
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
+    private let response: @Sendable (Int, Int?) -> Void
+    private let body: @Sendable (Data) -> Void
 
-    init(limits: HTTPLimits) { self.limits = limits }
+    init(limits: HTTPLimits, response: @escaping @Sendable (Int, Int?) -> Void, body: @escaping @Sendable (Data) -> Void) {
+        self.limits = limits
+        self.response = response
+        self.body = body
+    }
 
     var isFinished: Bool { state.withLock { $0.finished } }
 
@@ -61,58 +86,63 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
 
     func outcome() -> HTTPOutcome {
         state.withLock { state in
-            if let refusal = state.refusal { return .refused(refusal) }
+            if let refusal = state.refusal { return refusal }
             if let error = state.error { return .transport(error) }
-            return .response(status: state.status, data: state.data)
+            return .response(status: state.status, data: Data())
         }
+    }
+
+    /// Stops the transfer with `outcome`; whatever arrives after is dropped.
+    private func refuse(_ outcome: HTTPOutcome, _ task: URLSessionTask) {
+        state.withLock { state in
+            if state.refusal == nil { state.refusal = outcome }
+            state.finished = true
+        }
+        task.cancel()
+        signal.signal()
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let expected = response.expectedContentLength
-        let tooLarge = expected > Int64(limit)
-        state.withLock {
-            $0.status = status
-            if tooLarge { $0.refusal = "the response is larger than the \(limit >> 20) MiB limit" }
+        // A declared length over the limit is refused before a byte of the body is read.
+        if expected > Int64(limit) {
+            completionHandler(.cancel)
+            refuse(.tooLarge(declared: Int(clamping: expected)), dataTask)
+            return
         }
-        completionHandler(tooLarge ? .cancel : .allow)
+        state.withLock { $0.status = status }
+        self.response(status, expected >= 0 ? Int(expected) : nil)
+        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let exceeded = state.withLock { state -> Bool in
-            state.data.append(data)
-            if state.data.count > limit {
-                state.refusal = "the response is larger than the \(limit >> 20) MiB limit"
-                return true
-            }
-            return false
+        let accepted = state.withLock { state -> Bool in
+            guard state.refusal == nil else { return false }
+            state.received += data.count
+            return state.received <= limit
         }
-        if exceeded { dataTask.cancel() }
+        guard accepted else {
+            refuse(.tooLarge(declared: nil), dataTask)
+            return
+        }
+        body(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let target = request.url
-        let scheme = target?.scheme?.lowercased() ?? ""
-        let from = task.originalRequest?.url?.scheme?.lowercased() ?? ""
         let refusal: String? = state.withLock { state in
             state.redirects += 1
             if state.redirects > limits.maximumRedirects {
                 return "more than \(limits.maximumRedirects) redirects"
             }
-            if scheme != "http" && scheme != "https" {
-                return "refused a redirect to a non-http(s) URL (\(Redaction.redacted(target?.absoluteString ?? "?")))"
-            }
-            if from == "https" && scheme == "http" {
-                return "refused a redirect from https to plain http"
-            }
-            return nil
+            return RedirectRule.refusal(from: task.originalRequest?.url, to: request.url,
+                                        location: response.value(forHTTPHeaderField: "Location"))
         }
         if let refusal {
-            state.withLock { $0.refusal = refusal }
             completionHandler(nil)
-            task.cancel()
+            refuse(.refused(refusal), task)
         } else {
             completionHandler(request)
         }

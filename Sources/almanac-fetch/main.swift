@@ -1,20 +1,68 @@
 import AlmanacCore
 import AlmanacNetwork
+import CGlibc
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // almanac-fetch: one GET through URLSession for the almanac shell, which starts it for every
 // http(s) page so that its own start-up stays free of libcurl. Reads a `FetchRequest` as JSON
-// on standard input; writes a `FetchResponse` on standard output.
+// on standard input; writes a `FetchResponse` on standard output as the body arrives, so that
+// neither process holds more than the shell's one copy of it.
 
+// The helper never outlives the shell: the kernel kills it when its parent ends.
+let parent = ProcessInfo.processInfo.environment[FetchRequest.parentVariable].flatMap { pid_t($0) } ?? 0
+if almanac_die_with_parent(parent) != 0 { exit(1) }
+
+/// Standard output, written by URLSession's queue (the body) and then this thread (the end);
+/// once the end is written nothing more goes out.
+final class Answer: Sendable {
+    private let closed = Mutex(false)
+
+    func write(_ bytes: [UInt8]) {
+        closed.withLock { closed in
+            guard !closed else { return }
+            Self.writeAll(bytes)
+        }
+    }
+
+    func end(_ outcome: HTTPOutcome) {
+        closed.withLock { closed in
+            guard !closed else { return }
+            Self.writeAll(FetchResponse.ending(outcome))
+            closed = true
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            // The shell stopped reading: it no longer wants the answer.
+            if written <= 0 { _exit(1) }
+            offset += written
+        }
+    }
+}
+
+let answer = Answer()
 let input = FileHandle.standardInput.readDataToEndOfFile()
-let outcome: HTTPOutcome
 if let request = try? JSONDecoder().decode(FetchRequest.self, from: input), let url = URL(string: request.url) {
     do {
-        outcome = try URLSessionTransport().get(url, limits: request.limits, cancellation: .never)
+        let outcome = try URLSessionTransport().stream(url, limits: request.limits, cancellation: .never, response: { status, declared in
+            answer.write(FetchResponse.head(status: status, declaredLength: declared))
+        }, body: { piece in
+            answer.write(FetchResponse.piece(piece))
+        })
+        answer.end(outcome)
     } catch {
-        outcome = .transport("\(error)")
+        answer.end(.transport("\(error)"))
     }
 } else {
-    outcome = .refused("almanac-fetch: the request on standard input is not valid")
+    answer.end(.refused("almanac-fetch: the request on standard input is not valid"))
 }
-FileHandle.standardOutput.write(Data(FetchResponse.encode(outcome)))
+// URLSession may still be winding a cancelled transfer down: the answer is complete.
+exit(0)

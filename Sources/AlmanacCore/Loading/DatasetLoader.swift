@@ -5,11 +5,14 @@ public struct LoadRequest: Sendable {
     public var name: String
     public var source: LoadSource
     public var model: any RecordModel.Type
+    /// How much a load from http(s) may read.
+    public var bounds: FetchBounds
 
-    public init(name: String, source: LoadSource, model: any RecordModel.Type) {
+    public init(name: String, source: LoadSource, model: any RecordModel.Type, bounds: FetchBounds = FetchBounds()) {
         self.name = name
         self.source = source
         self.model = model
+        self.bounds = bounds
     }
 }
 
@@ -25,10 +28,11 @@ public struct DatasetLoader: Sendable {
 
     public func load(_ request: LoadRequest, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> Dataset {
         let start = Date()
-        let (document, bytes) = try parse(request.source, progress: progress, cancellation: cancellation)
+        let (document, bytes, sourceWarnings) = try parse(request.source, bounds: request.bounds, progress: progress, cancellation: cancellation)
         if cancellation.isCancelled { throw .cancelled }
         let model = Self.model(for: request.model, shape: document)
-        let extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
+        var extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
+        extraction.warnings.insert(contentsOf: sourceWarnings, at: 0)
         // A large load leaves tens of MB of freed temporaries (the parse's second half, the
         // extraction's scans) inside malloc's heaps.
         if bytes >= Self.trimAfter { FreedMemory.giveBack() }
@@ -45,21 +49,24 @@ public struct DatasetLoader: Sendable {
         return StationModel.self
     }
 
-    /// The parsed document and how many bytes it took.
-    func parse(_ source: LoadSource, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int) {
+    /// The parsed document, how many bytes it took, and warnings about the source as a whole.
+    func parse(_ source: LoadSource, bounds: FetchBounds = FetchBounds(), progress: LoadProgress,
+               cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int, [LoadWarning]) {
         switch source {
         case let .file(path):
             do throws(LoadFailure) {
-                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: true)
+                let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: true)
+                return (document, bytes, [])
             } catch .cancelled {
                 throw .cancelled
             } catch .retry {
                 // The file shrank while it was parsed, or the two halves did not fit together:
                 // read it again, whole, and parse it on one thread before believing the error.
-                return try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: false)
+                let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: false)
+                return (document, bytes, [])
             }
         case let .url(url):
-            return try http.fetchPages(from: url, progress: progress, cancellation: cancellation)
+            return try http.fetchPages(from: url, bounds: bounds, progress: progress, cancellation: cancellation)
         }
     }
 

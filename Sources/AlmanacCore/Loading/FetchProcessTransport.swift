@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CGlibc
 import Foundation
 
 /// GETs through the `almanac-fetch` helper, which runs URLSession in its own process: the shell
@@ -33,29 +34,38 @@ public struct FetchProcessTransport: HTTPTransport {
         var child = try Child(helper)
         defer { child.reap() }
         child.send(Array(request))
-        var output: [UInt8] = []
-        let ceiling = limits.maximumBytes + 4096
+        // The body streams in and is kept once, here: the helper holds a piece at a time.
+        var stream = FetchStream(limit: limits.maximumBytes)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if cancellation.isCancelled {
                 child.kill()
                 throw .cancelled
             }
-            switch child.read(into: &output, waitingMilliseconds: 50) {
-            case .more: if output.count > ceiling { child.kill(); return .refused("the response is larger than the \(limits.maximumBytes >> 20) MiB limit") }
-            case .end: return FetchResponse.decode(output) ?? .transport("the fetch helper ended without an answer")
+            switch child.read(into: &chunk, waitingMilliseconds: 50) {
+            case .waiting: continue
+            case let .more(count):
+                chunk.withUnsafeBytes { stream.consume(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                if let outcome = stream.outcome {
+                    if case .response = outcome {} else { child.kill() }
+                    return outcome
+                }
+            case .end: return stream.outcome ?? .transport("the fetch helper ended without an answer")
             case .failed: return .transport("the fetch helper could not be read")
             }
         }
     }
 
-    /// The helper process and its two pipes.
+    /// The helper process and its two pipes. It dies with the shell: it asks the kernel for
+    /// that itself (PR_SET_PDEATHSIG, see almanac-fetch), and the shell kills every helper
+    /// still running when it ends (`almanac_kill_children`, at exit and in the watchdog).
     private struct Child {
         let pid: pid_t
         let input: Int32
         let output: Int32
         var reaped = false
 
-        enum Read { case more, end, failed }
+        enum Read { case waiting, more(Int), end, failed }
 
         init(_ path: String) throws(LoadFailure) {
             var toChild: [Int32] = [-1, -1]
@@ -70,8 +80,19 @@ public struct FetchProcessTransport: HTTPTransport {
             for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
             var pid: pid_t = 0
             let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-            defer { argv.forEach { free($0) } }
-            let status = posix_spawn(&pid, path, &actions, nil, argv, environ)
+            // The helper checks it is still this process's child once it has asked to die with it.
+            var environment: [UnsafeMutablePointer<CChar>?] = [strdup("\(FetchRequest.parentVariable)=\(getpid())")]
+            var entry = environ
+            while let variable = entry.pointee {
+                if !String(cString: variable).hasPrefix(FetchRequest.parentVariable + "=") { environment.append(strdup(variable)) }
+                entry += 1
+            }
+            environment.append(nil)
+            defer {
+                argv.forEach { free($0) }
+                environment.forEach { free($0) }
+            }
+            let status = posix_spawn(&pid, path, &actions, nil, argv, environment)
             close(toChild[0])
             close(fromChild[1])
             guard status == 0 else {
@@ -79,6 +100,7 @@ public struct FetchProcessTransport: HTTPTransport {
                 close(fromChild[0])
                 throw .network(source: path, message: "cannot start the fetch helper: \(String(cString: strerror(status)))")
             }
+            almanac_child_started(pid)
             self.pid = pid
             input = toChild[1]
             output = fromChild[0]
@@ -95,14 +117,13 @@ public struct FetchProcessTransport: HTTPTransport {
             close(input)
         }
 
-        func read(into buffer: inout [UInt8], waitingMilliseconds: Int32) -> Read {
+        func read(into chunk: inout [UInt8], waitingMilliseconds: Int32) -> Read {
             var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, waitingMilliseconds) <= 0 { return .more }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            if poll(&ready, 1, waitingMilliseconds) <= 0 { return .waiting }
             let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
-            if count > 0 { buffer.append(contentsOf: chunk[0..<count]); return .more }
+            if count > 0 { return .more(count) }
             if count == 0 { return .end }
-            return errno == EINTR || errno == EAGAIN ? .more : .failed
+            return errno == EINTR || errno == EAGAIN ? .waiting : .failed
         }
 
         func kill() { Glibc.kill(pid, SIGKILL) }
@@ -113,6 +134,7 @@ public struct FetchProcessTransport: HTTPTransport {
             close(output)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            almanac_child_ended(pid)
         }
     }
 }
@@ -121,41 +143,94 @@ public struct FetchProcessTransport: HTTPTransport {
 public struct FetchRequest: Codable, Sendable {
     public var url: String
     public var limits: HTTPLimits
+    /// The environment variable that tells the helper its parent's pid.
+    public static let parentVariable = "ALMANAC_FETCH_PARENT"
     public init(url: String, limits: HTTPLimits) {
         self.url = url
         self.limits = limits
     }
 }
 
-/// How `almanac-fetch` answers on its standard output: one header line, then the body.
-///   `response STATUS LENGTH` and LENGTH bytes; or `transport MESSAGE`; or `refused MESSAGE`.
+/// How `almanac-fetch` answers on its standard output, as the response arrives: a head line,
+/// the body in pieces, then how it ended.
+///
+///     status STATUS DECLARED-LENGTH (-1: not declared)
+///     data N            followed by N bytes of the body; as many as there are pieces
+///     end               the body is complete
+///
+/// or at any point one of `transport MESSAGE`, `refused MESSAGE`, `toolarge DECLARED-LENGTH`.
 public enum FetchResponse {
-    public static func encode(_ outcome: HTTPOutcome) -> [UInt8] {
-        switch outcome {
-        case let .response(status, data): return Array("response \(status) \(data.count)\n".utf8) + Array(data)
-        case let .transport(message): return Array("transport \(oneLine(message))\n".utf8)
-        case let .refused(message): return Array("refused \(oneLine(message))\n".utf8)
-        }
-    }
+    public static func head(status: Int, declaredLength: Int?) -> [UInt8] { Array("status \(status) \(declaredLength ?? -1)\n".utf8) }
 
-    public static func decode(_ bytes: [UInt8]) -> HTTPOutcome? {
-        guard let newline = bytes.firstIndex(of: 0x0A) else { return nil }
-        let header = String(decoding: bytes[..<newline], as: UTF8.self)
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard let kind = parts.first else { return nil }
-        let rest = parts.count > 1 ? String(parts[1]) : ""
-        switch kind {
-        case "response":
-            let numbers = rest.split(separator: " ").compactMap { Int($0) }
-            guard numbers.count == 2, bytes.count - newline - 1 == numbers[1] else { return nil }
-            return .response(status: numbers[0], data: Data(bytes[(newline + 1)...]))
-        case "transport": return .transport(rest)
-        case "refused": return .refused(rest)
-        default: return nil
+    public static func piece(_ data: Data) -> [UInt8] { Array("data \(data.count)\n".utf8) + Array(data) }
+
+    /// The last line: how the response ended.
+    public static func ending(_ outcome: HTTPOutcome) -> [UInt8] {
+        switch outcome {
+        case .response: Array("end\n".utf8)
+        case let .transport(message): Array("transport \(oneLine(message))\n".utf8)
+        case let .refused(message): Array("refused \(oneLine(message))\n".utf8)
+        case let .tooLarge(declared): Array("toolarge \(declared ?? -1)\n".utf8)
         }
     }
 
     private static func oneLine(_ text: String) -> String {
         text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+}
+
+/// The shell's side of `FetchResponse`: reads the helper's output as it comes, keeping the body
+/// once (room reserved for a declared length) and never more than the limit.
+struct FetchStream {
+    let limit: Int
+    private(set) var outcome: HTTPOutcome?
+    private var status = 0
+    private var body = Data()
+    /// A line not yet complete.
+    private var line: [UInt8] = []
+    /// Bytes of the current piece still to come.
+    private var remaining = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        var index = 0
+        while index < bytes.count, outcome == nil {
+            if remaining > 0 {
+                let taken = min(remaining, bytes.count - index)
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + taken)]))
+                remaining -= taken
+                index += taken
+                if body.count > limit { outcome = .tooLarge(declared: nil) }
+                continue
+            }
+            guard let newline = bytes[index...].firstIndex(of: 0x0A) else {
+                line.append(contentsOf: bytes[index...])
+                if line.count > 4096 { outcome = .transport("the fetch helper's answer is not readable") }
+                return
+            }
+            line.append(contentsOf: bytes[index..<newline])
+            index = newline + 1
+            take(String(decoding: line, as: UTF8.self))
+            line.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private mutating func take(_ text: String) {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        let rest = parts.count > 1 ? String(parts[1]) : ""
+        let numbers = rest.split(separator: " ").compactMap { Int($0) }
+        switch parts.first.map(String.init) ?? "" {
+        case "status" where numbers.count == 2:
+            status = numbers[0]
+            if numbers[1] > 0, numbers[1] <= limit { body.reserveCapacity(numbers[1]) }
+        case "data" where numbers.count == 1 && numbers[0] >= 0:
+            remaining = numbers[0]
+        case "end": outcome = .response(status: status, data: body)
+        case "transport": outcome = .transport(rest)
+        case "refused": outcome = .refused(rest)
+        case "toolarge": outcome = .tooLarge(declared: numbers.first.flatMap { $0 >= 0 ? $0 : nil })
+        default: outcome = .transport("the fetch helper's answer is not readable")
+        }
     }
 }

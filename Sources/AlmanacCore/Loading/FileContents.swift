@@ -213,6 +213,11 @@ final class SecondThread: @unchecked Sendable {
 /// Sizes in messages: `12 GiB`, `512 MiB`.
 enum ByteSize {
     static func text(_ bytes: Int) -> String {
-        bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB"
+        switch bytes {
+        case (1 << 30)...: bytes % (1 << 30) == 0 || bytes >= 10 << 30 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB"
+        case (1 << 20)...: "\(bytes >> 20) MiB"
+        case (1 << 10)...: "\(bytes >> 10) KiB"
+        default: "\(bytes) bytes"
+        }
     }
 }

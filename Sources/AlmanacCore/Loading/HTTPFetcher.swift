@@ -1,11 +1,27 @@
 import Foundation
 
+/// How much one load from http(s) may read: pages and bytes. Far above what real APIs need
+/// (SWAPI's largest list is 9 pages), low enough that an endless `next` chain or body ends.
+public struct FetchBounds: Sendable, Equatable {
+    public static let defaultPages = 1_000
+    public static let defaultBytes = 1 << 30
+
+    public var maximumPages: Int
+    public var maximumBytes: Int
+
+    public init(maximumPages: Int = defaultPages, maximumBytes: Int = defaultBytes) {
+        self.maximumPages = maximumPages
+        self.maximumBytes = maximumBytes
+    }
+}
+
 /// Fetches JSON over http(s), following API pages (`next`) until there are none.
 ///
 /// Bounded everywhere a server could make it hang or grow: an idle timeout and a whole-response
 /// deadline per request (a server that trickles bytes is cut off), retries with backoff only for
-/// connection errors and 5xx, at most `maximumPages` pages and `maximumBytes` bytes, at most 5
-/// redirects and only to http(s), and a `next` that comes back to a visited page is an error.
+/// connection errors and 5xx, at most `FetchBounds` pages (the load keeps what they held, with a
+/// warning) and bytes in all, at most 5 redirects and only to http(s), and a `next` that comes
+/// back to a visited page is an error.
 ///
 /// The GET itself goes through a `HTTPTransport`: URLSession, in this process (tests,
 /// `almanac-fetch`) or in the `almanac-fetch` helper process, which keeps libcurl and its
@@ -15,30 +31,36 @@ public struct HTTPFetcher: Sendable {
     public var responseDeadline: TimeInterval = 60
     public var maximumTries = 3
     public var firstBackoff: TimeInterval = 0.25
-    public var maximumPages = 10_000
-    public var maximumBytes = 1 << 30
     public static let maximumRedirects = 5
     public var transport: any HTTPTransport
 
     public init(transport: any HTTPTransport = FetchProcessTransport()) { self.transport = transport }
 
-    func fetchPages(from start: URL, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int) {
+    /// The pages' records in one document, the bytes read, and what the pages said that the
+    /// person should know (the page bound reached, a `count` the pages contradict).
+    func fetchPages(from start: URL, bounds: FetchBounds = FetchBounds(), progress: LoadProgress,
+                    cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int, [LoadWarning]) {
         var builder = JSONDocumentBuilder()
         var visited = Set<String>()
         var next: URL? = start
         var pages = 0
         var totalBytes = 0
         var records = 0
+        var declared: Int?
+        var warnings: [LoadWarning] = []
         while let url = next {
             let shown = Redaction.redacted(url.absoluteString)
             guard visited.insert(url.absoluteString).inserted else {
                 throw .network(source: shown, message: "the 'next' link of page \(pages) leads back to a page already read (a loop)")
             }
-            pages += 1
-            guard pages <= maximumPages else {
-                throw .network(source: shown, message: "more than \(maximumPages) pages (the limit)")
+            guard pages < bounds.maximumPages else {
+                warnings.append(LoadWarning(message: "stopped after \(pages.grouped) pages, the limit for one load "
+                    + "('set maxpages' raises it): the source has more, \(shown) was not read"))
+                declared = nil
+                break
             }
-            let data = try fetch(url, remainingBytes: maximumBytes - totalBytes, cancellation: cancellation)
+            pages += 1
+            let data = try fetch(url, page: pages, readBefore: totalBytes, bounds: bounds, cancellation: cancellation)
             totalBytes += data.count
             progress.setBytes(done: totalBytes)
             let parsed: Result<Int, LoadFailure> = data.withUnsafeBytes { raw in
@@ -47,11 +69,16 @@ public struct HTTPFetcher: Sendable {
             let root = try parsed.get()
             let document = builder
             next = nil
-            guard document.kind(at: root) == .object, let results = document.member("results", of: root),
-                  document.kind(at: results) == .array else { break }
+            guard document.kind(at: root) == .object, let results = document.member("results", of: root) else { break }
+            guard document.kind(at: results) == .array else {
+                // A page of an API like SWAPI whose list is not a list: say so, not what the
+                // page looked like as a whole.
+                throw .shape(source: shown, message: "page \(pages): 'results' should be a list of records; found \(document.kind(at: results).typeDescription)")
+            }
             records += document.count(at: results)
             let total = document.member("count", of: root).flatMap { document.kind(at: $0) == .number ? Int(exactly: document.number(at: $0)) : nil }
-            progress.setRecords(done: records, total: total ?? records)
+            declared = total ?? declared
+            progress.setRecords(done: records, total: max(total ?? records, records))
             if let link = document.member("next", of: root), document.kind(at: link) == .string {
                 let text = document.string(at: link)
                 guard let target = URL(string: text, relativeTo: url)?.absoluteURL,
@@ -62,16 +89,22 @@ public struct HTTPFetcher: Sendable {
             }
             if cancellation.isCancelled { throw .cancelled }
         }
-        return (builder.finish(), totalBytes)
+        if let declared, declared != records, pages > 1 || declared > records {
+            warnings.append(LoadWarning(message: "the source declares \(declared.grouped) records ('count'), "
+                + "but its \(pages.grouped) page\(pages == 1 ? "" : "s") held \(records.grouped)"))
+        }
+        return (builder.finish(), totalBytes, warnings)
     }
 
-    /// One GET with retries for connection errors and 5xx.
-    func fetch(_ url: URL, remainingBytes: Int, cancellation: Cancellation) throws(LoadFailure) -> Data {
+    /// One GET with retries for connection errors and 5xx. `readBefore`: bytes the earlier
+    /// pages took, which this one may not take again.
+    func fetch(_ url: URL, page: Int = 1, readBefore: Int = 0, bounds: FetchBounds = FetchBounds(),
+               cancellation: Cancellation) throws(LoadFailure) -> Data {
         let shown = Redaction.redacted(url.absoluteString)
         var delay = firstBackoff
         for attempt in 1...maximumTries {
             let limits = HTTPLimits(idleTimeout: idleTimeout, responseDeadline: responseDeadline,
-                                    maximumBytes: remainingBytes, maximumRedirects: Self.maximumRedirects)
+                                    maximumBytes: max(0, bounds.maximumBytes - readBefore), maximumRedirects: Self.maximumRedirects)
             let outcome = try transport.get(url, limits: limits, cancellation: cancellation)
             let retryable: String
             switch outcome {
@@ -83,6 +116,12 @@ public struct HTTPFetcher: Sendable {
                 throw .network(source: shown, message: "HTTP \(status) for \(shown)")
             case let .refused(message):
                 throw .network(source: shown, message: message)
+            case let .tooLarge(declared):
+                let limit = ByteSize.text(bounds.maximumBytes)
+                let said = declared.map { " (it declares \($0.grouped) bytes)" } ?? ""
+                throw .network(source: shown, message: page == 1 && readBefore == 0
+                    ? "the response is larger than the \(limit) limit\(said)"
+                    : "the pages add up to more than the \(limit) limit for one load: page \(page) went past it\(said)")
             case let .transport(message):
                 retryable = message
             }

@@ -29,11 +29,11 @@ public enum LoadFailure: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A problem with one record that did not stop the load: the record loaded without the field,
-/// or was skipped.
+/// A problem that did not stop the load: with one record (it loaded without the field, or was
+/// skipped), or with the source as a whole (no record number).
 public struct LoadWarning: Sendable, Equatable, CustomStringConvertible {
-    /// 1-based position of the record in its source.
-    public var record: Int
+    /// 1-based position of the record in its source; nil for the source as a whole.
+    public var record: Int?
     /// The record's name when it has one, to help find it.
     public var name: String?
     public var message: String
@@ -44,7 +44,13 @@ public struct LoadWarning: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A warning about the source as a whole.
+    public init(message: String) {
+        self.message = message
+    }
+
     public var description: String {
-        "record \(record)" + (name.map { " (\($0))" } ?? "") + ": " + message
+        guard let record else { return message }
+        return "record \(record)" + (name.map { " (\($0))" } ?? "") + ": " + message
     }
 }

@@ -108,7 +108,7 @@ public enum StationModel: RecordModel {
                 func addWarnings() {
                     for var warning in entryWarnings {
                         // Station warnings number entries from the start of the file; city ones count in their list.
-                        if entry.station >= 0 { warning.record += entriesBefore }
+                        if entry.station >= 0, let record = warning.record { warning.record = record + entriesBefore }
                         warnings.append(warning)
                     }
                 }
