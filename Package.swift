@@ -34,8 +34,13 @@ let package = Package(
         .target(name: "CLibPQLoader", dependencies: ["CLibPQ"], cSettings: [.headerSearchPath("../CLibPQ")]),
         // PostgreSQL tables as datasets: connections, catalog, SQL for every query, COPY.
         .target(name: "AlmanacPostgres", dependencies: ["AlmanacCore", "CLibPQ", "CLibPQLoader"]),
-        // URLSession, kept out of the shell's own binary: libcurl's libraries cost its start-up.
-        .target(name: "AlmanacNetwork", dependencies: ["AlmanacCore"]),
+        // libcurl, found through pkg-config (Debian: libcurl4-openssl-dev), and one GET on it
+        // that hands the body on as it arrives.
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CFetch", dependencies: ["CLibCurl"]),
+        // HTTP, kept out of the shell's own binary (libcurl's libraries cost its start-up): the
+        // almanac-fetch helper runs it.
+        .target(name: "AlmanacNetwork", dependencies: ["AlmanacCore", "CFetch"]),
         .executableTarget(name: "almanac-fetch", dependencies: ["AlmanacCore", "AlmanacNetwork", "CGlibc"]),
         .executableTarget(
             name: "almanac",

@@ -7,7 +7,7 @@ import Synchronization
 import Glibc
 #endif
 
-// almanac-fetch: one GET through URLSession for the almanac shell, which starts it for every
+// almanac-fetch: one GET through libcurl for the almanac shell, which starts it for every
 // http(s) page so that its own start-up stays free of libcurl. Reads a `FetchRequest` as JSON
 // on standard input; writes a `FetchResponse` on standard output as the body arrives, so that
 // neither process holds more than the shell's one copy of it.
@@ -16,8 +16,7 @@ import Glibc
 let parent = ProcessInfo.processInfo.environment[FetchRequest.parentVariable].flatMap { pid_t($0) } ?? 0
 if almanac_die_with_parent(parent) != 0 { exit(1) }
 
-/// Standard output, written by URLSession's queue (the body) and then this thread (the end);
-/// once the end is written nothing more goes out.
+/// Standard output: the head, the body's pieces, then the end; nothing after the end.
 final class Answer: Sendable {
     private let closed = Mutex(false)
 
@@ -52,9 +51,10 @@ let answer = Answer()
 let input = FileHandle.standardInput.readDataToEndOfFile()
 if let request = try? JSONDecoder().decode(FetchRequest.self, from: input), let url = URL(string: request.url) {
     do {
-        let outcome = try URLSessionTransport().stream(url, limits: request.limits, cancellation: .never, response: { status, declared in
+        let outcome = try CurlTransport().stream(url, limits: request.limits, cancellation: .never, response: { status, declared in
             answer.write(FetchResponse.head(status: status, declaredLength: declared))
         }, body: { piece in
+            // The write blocks while the shell is busy, and libcurl reads nothing meanwhile.
             answer.write(FetchResponse.piece(piece))
         })
         answer.end(outcome)
@@ -64,5 +64,4 @@ if let request = try? JSONDecoder().decode(FetchRequest.self, from: input), let 
 } else {
     answer.end(.refused("almanac-fetch: the request on standard input is not valid"))
 }
-// URLSession may still be winding a cancelled transfer down: the answer is complete.
 exit(0)

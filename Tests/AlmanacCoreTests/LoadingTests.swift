@@ -161,7 +161,7 @@ func failure(_ body: () throws -> Dataset) -> String {
 @Suite(.serialized) struct HTTPLoadingTests {
     let server = LocalSWAPI.shared
 
-    func fetch(_ path: String, name: String = "species", transport: any HTTPTransport = URLSessionTransport(),
+    func fetch(_ path: String, name: String = "species", transport: any HTTPTransport = CurlTransport(),
                configure: (inout HTTPFetcher) -> Void = { _ in }) throws(LoadFailure) -> (Dataset, LoadProgress) {
         var fetcher = HTTPFetcher(transport: transport)
         fetcher.firstBackoff = 0.01
@@ -242,7 +242,7 @@ func failure(_ body: () throws -> Dataset) -> String {
     }
 
     @Test func cancellingStopsAStalledLoadQuickly() throws {
-        let catalog = Catalog(loader: DatasetLoader(http: HTTPFetcher(transport: URLSessionTransport())))
+        let catalog = Catalog(loader: DatasetLoader(http: HTTPFetcher(transport: CurlTransport())))
         let load = catalog.load(LoadRequest(name: "species", source: .url(server.url("/stall/")), model: SpeciesModel.self))
         Thread.sleep(forTimeInterval: 0.3)
         let cancelled = Date()

@@ -39,6 +39,61 @@ struct NetworkSafetyTests {
         #expect(result.stdout.contains("failed"), "\(result)")
     }
 
+    @Test("a redirect to another scheme is refused however it is written", arguments: [
+        "file:///etc/passwd", "ftp:///", "FILE:/", "ftp://127.0.0.1/x", " file:///etc/passwd", "fi\tle:/x", "gopher:x", "FiLe://localhost/etc/passwd",
+    ])
+    func redirectToOtherSchemes(location: String) throws {
+        let server = try SWAPIServer.get()
+        let escaped = location.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? location
+        let result = try run(["load x from \(server.url("/redirect-to/?location=\(escaped)"))"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.lines.first?.contains("refused a redirect to a non-http(s) URL") == true, "\(location): \(result)")
+    }
+
+    @Test("a 'results' that is not a list says so")
+    func resultsNotAList() throws {
+        let server = try SWAPIServer.get()
+        for (path, found) in [("/results-object/", "an object"), ("/results-null/", "null")] {
+            let result = try run(["load x from \(server.url(path))"])
+            #expect(result.status == 1)
+            #expect(result.stderr.lines.first == "x: load failed: \(server.url(path)): page 1: 'results' should be a list of records; found \(found)",
+                    "\(result)")
+        }
+    }
+
+    @Test("pages are bounded (set maxpages): the load keeps what it read and says it stopped")
+    func pagesBounded() throws {
+        let server = try SWAPIServer.get()
+        let result = try run(["set maxpages 3", "load x from \(server.url("/endless-pages/"))", "use x", "count"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "3\n", "\(result)")
+        #expect(result.stderr == "x: 1 warning — stopped after 3 pages, the limit for one load ('set maxpages' raises it): "
+                + "the source has more, \(server.url("/endless-pages/?page=4")) was not read\n", "\(result)")
+        let refused = try run(["set maxpages 0"])
+        #expect(refused.stderr == "-c:1: maxpages must be a whole number from 1 to 1000000 — not '0'\n", "\(refused)")
+    }
+
+    @Test("a declared count the pages contradict is a warning")
+    func countContradicted() throws {
+        let server = try SWAPIServer.get()
+        let records = try JSONSerialization.jsonObject(with: Data(DataFolder.realContents("species"))) as? [Any]
+        let result = try run(["load x from \(server.url("/count-wrong/"))", "use x", "count"])
+        #expect(result.stdout == "\(records?.count ?? -1)\n", "\(result)")
+        #expect(result.stderr == "x: 1 warning — the source declares 82 records ('count'), but its 4 pages held 37\n", "\(result)")
+    }
+
+    @Test("the bound on bytes: one response over it, or pages that add up to more, say the real bound")
+    func bytesBounded() throws {
+        let server = try SWAPIServer.get()
+        // Each page of 10 species is 4 to 6 KB.
+        let pages = try run(["set maxbytes 8K", "load x from \(server.url("/species/"))"])
+        #expect(pages.stderr.lines.first == "x: load failed: \(server.url("/species/?page=2")): "
+                + "the pages add up to more than the 8 KiB limit for one load: page 2 went past it", "\(pages)")
+        let declared = try run(["load x from \(server.url("/huge-length/"))"])
+        #expect(declared.stderr.lines.first == "x: load failed: \(server.url("/huge-length/")): "
+                + "the response is larger than the 1 GiB limit (it declares 10,737,418,240 bytes)", "\(declared)")
+    }
+
     @Test("credentials in a URL are never printed: errors, datasets, reloads, verbose summaries")
     func credentialsOnPipes() throws {
         let server = try SWAPIServer.get()

@@ -13,6 +13,12 @@ does: {"count", "next", "previous", "results"}. Behaviours are chosen by the pat
   /redirect/                answers 302 to /species/
   /redirect-ftp/            answers 302 to an ftp:// URL
   /trickle/                 sends one byte a second
+  /endless/                 a body without a length that never ends (delimited by closing)
+  /huge-length/             declares a 10 GB Content-Length, then sends bytes until cut off
+  /endless-pages/           every page links to a new next page, for ever
+  /count-wrong/             pages of 10 whose `count` says 82
+  /results-object/          a page whose `results` is an object (`/results-null/`: null)
+  /redirect-to/?location=X  answers 302 with Location X, as given
 
 Prints the port on the first line of standard output, then serves until its standard input
 closes (the test process that started it ended) or it is killed.
@@ -51,7 +57,8 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "loop" and page == 3:
             next_page = f"{base}?page=2"
         previous = None if page == 1 else f"{base}?page={page - 1}"
-        return {"count": len(records), "next": next_page, "previous": previous, "results": results}
+        count = 82 if kind == "count-wrong" else len(records)
+        return {"count": count, "next": next_page, "previous": previous, "results": results}
 
     def do_GET(self):
         url = urlparse(self.path)
@@ -66,6 +73,32 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(302)
             self.send_header("Location", "ftp://127.0.0.1/species.json")
             self.end_headers()
+            return
+        if kind == "redirect-to":
+            self.send_response(302)
+            self.send_header("Location", parse_qs(url.query)["location"][0])
+            self.end_headers()
+            return
+        if kind in ("endless", "huge-length"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if kind == "huge-length":
+                self.send_header("Content-Length", str(10 * 1024 ** 3))
+            self.end_headers()
+            piece = b'{"results": [' + b'{"name": "more"}, ' * 4096
+            try:
+                while True:
+                    self.wfile.write(piece)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if kind == "endless-pages":
+            base = f"http://127.0.0.1:{self.server.server_port}/{kind}/"
+            self.send_json(200, {"count": 5, "next": f"{base}?page={page + 1}",
+                                 "results": [{"name": f"page {page}", "url": f"{base}{page}/"}]})
+            return
+        if kind in ("results-object", "results-null"):
+            self.send_json(200, {"count": 1, "next": None, "results": None if kind == "results-null" else {"name": "x"}})
             return
         if kind == "trickle":
             self.send_response(200)
@@ -99,7 +132,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(600)
             return
-        if kind not in ("species", "flaky", "broken", "missing", "stall", "loop"):
+        if kind not in ("species", "flaky", "broken", "missing", "stall", "loop", "count-wrong"):
             self.send_json(404, {"detail": "Not found"})
             return
         self.send_json(200, self.page_body(kind, page))

@@ -4,7 +4,7 @@ import Glibc
 import CGlibc
 import Foundation
 
-/// GETs through the `almanac-fetch` helper, which runs URLSession in its own process: the shell
+/// GETs through the `almanac-fetch` helper, which runs libcurl in its own process: the shell
 /// itself then never loads libcurl and its dozens of libraries, which would cost its start-up
 /// about ten milliseconds. Cancelling kills the helper at once.
 public struct FetchProcessTransport: HTTPTransport {
@@ -162,7 +162,7 @@ public struct FetchRequest: Codable, Sendable {
 public enum FetchResponse {
     public static func head(status: Int, declaredLength: Int?) -> [UInt8] { Array("status \(status) \(declaredLength ?? -1)\n".utf8) }
 
-    public static func piece(_ data: Data) -> [UInt8] { Array("data \(data.count)\n".utf8) + Array(data) }
+    public static func piece(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { Array("data \(bytes.count)\n".utf8) + Array(bytes) }
 
     /// The last line: how the response ended.
     public static func ending(_ outcome: HTTPOutcome) -> [UInt8] {

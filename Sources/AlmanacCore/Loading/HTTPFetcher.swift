@@ -23,7 +23,7 @@ public struct FetchBounds: Sendable, Equatable {
 /// warning) and bytes in all, at most 5 redirects and only to http(s), and a `next` that comes
 /// back to a visited page is an error.
 ///
-/// The GET itself goes through a `HTTPTransport`: URLSession, in this process (tests,
+/// The GET itself goes through a `HTTPTransport`: libcurl, in this process (tests,
 /// `almanac-fetch`) or in the `almanac-fetch` helper process, which keeps libcurl and its
 /// dozens of libraries out of the shell's start-up.
 public struct HTTPFetcher: Sendable {
@@ -121,7 +121,7 @@ public struct HTTPFetcher: Sendable {
                 let said = declared.map { " (it declares \($0.grouped) bytes)" } ?? ""
                 throw .network(source: shown, message: page == 1 && readBefore == 0
                     ? "the response is larger than the \(limit) limit\(said)"
-                    : "the pages add up to more than the \(limit) limit for one load: page \(page) went past it\(said)")
+                    : "the pages add up to more than the \(limit) limit for one load: page \(page) went past it")
             case let .transport(message):
                 retryable = message
             }

@@ -60,7 +60,12 @@ public enum LoadCommand: Command {
         default:
             throw arguments.usageError()
         }
-        let loads = requests.map { session.catalog.load($0) }
+        // A load from a URL reads what the settings allow now, reloads included.
+        let loads = requests.map { request in
+            var request = request
+            request.bounds = session.settings.fetchBounds
+            return session.catalog.load(request)
+        }
         var failures = 0
         for load in loads {
             try session.wait(for: load)

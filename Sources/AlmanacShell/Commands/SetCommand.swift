@@ -2,14 +2,15 @@
 public enum SetCommand: Command {
     public static let spec = CommandSpec(
         name: "set",
-        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight)",
+        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight, maxpages, maxbytes)",
         usage: "set [NAME [VALUE]]",
         examples: ["set", "set format json", "set pagesize 20", "set color off", "set pager off", "set hints off"],
         discussion: """
         format: table, json, csv, tsv or ndjson. pagesize: rows per page, from 1 to 1,000,000, or \
         auto (the terminal's height; everything when output is not a terminal). color: on or off. pager: on or off. \
         hints: on or off (the rest of a matching history line, dimmed after the cursor). \
-        highlight: on or off (colours as you type; off without colour).
+        highlight: on or off (colours as you type; off without colour). maxpages: how many pages \
+        a load from a URL follows (1000); maxbytes: how much it reads in all (1G; sizes like 64M).
         """
     )
 

@@ -8,11 +8,13 @@ public struct Settings: Sendable, Equatable {
     /// Hints from history after the cursor, and colours as the line is typed (at the prompt).
     public var hints: Bool = true
     public var highlight: Bool = true
+    /// How much a load from http(s) may read: `maxpages` and `maxbytes`.
+    public var fetchBounds = FetchBounds()
 
     public init(color: Bool) { self.color = color }
 
     /// Every setting, in the order `set` lists them.
-    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight"]
+    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight", "maxpages", "maxbytes"]
 
     public func value(of name: String) -> String? {
         switch name {
@@ -22,6 +24,8 @@ public struct Settings: Sendable, Equatable {
         case "pager": pager ? "on" : "off"
         case "hints": hints ? "on" : "off"
         case "highlight": highlight ? "on" : "off"
+        case "maxpages": String(fetchBounds.maximumPages)
+        case "maxbytes": Self.sizeText(fetchBounds.maximumBytes)
         default: nil
         }
     }
@@ -59,11 +63,39 @@ public struct Settings: Sendable, Equatable {
             hints = try Self.onOff(value, for: "hints")
         case "highlight":
             highlight = try Self.onOff(value, for: "highlight")
+        case "maxpages":
+            guard let pages = Int(value), pages >= 1, pages <= 1_000_000 else {
+                throw .invalid("maxpages must be a whole number from 1 to 1000000 — not '\(SafeText.excerpt(value))'")
+            }
+            fetchBounds.maximumPages = pages
+        case "maxbytes":
+            guard let bytes = Self.size(lowered), bytes >= 1 << 10, bytes <= 1 << 40 else {
+                throw .invalid("maxbytes is a size from 1K to 1024G, like 64M or 2G — not '\(SafeText.excerpt(value))'")
+            }
+            fetchBounds.maximumBytes = bytes
         default:
             let suggestion = Suggestion.closest(to: name, among: Self.names)
             throw .invalid("unknown setting '\(SafeText.escape(name))'"
                 + (suggestion.map { " — did you mean '\($0)'?" } ?? " — settings are \(Self.names.joined(separator: ", "))"))
         }
+    }
+
+    /// `512K`, `64M`, `2G` (powers of 1024), or bytes.
+    static func size(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 10, "m": 20, "g": 30]
+        var digits = Substring(text)
+        var shift = 0
+        if let last = digits.last, let unit = units[last] {
+            shift = unit
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number >= 0, number <= Int.max >> shift else { return nil }
+        return number << shift
+    }
+
+    static func sizeText(_ bytes: Int) -> String {
+        for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes % (1 << shift) == 0 { return "\(bytes >> shift)\(unit)" }
+        return String(bytes)
     }
 
     private static func onOff(_ value: String, for name: String) throws(ShellError) -> Bool {

@@ -217,7 +217,8 @@ final class PipeSession {
         if input >= 0 { close(input); input = -1 }
     }
 
-    private func drain(waitingUpTo milliseconds: Int32) {
+    /// Reads what the process wrote, waiting up to `milliseconds` for something.
+    func drain(waitingUpTo milliseconds: Int32) {
         var descriptors = [pollfd(fd: outputDescriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: errorDescriptor, events: Int16(POLLIN), revents: 0)]
         guard poll(&descriptors, 2, milliseconds) > 0 else { return }
