@@ -62,7 +62,7 @@ public struct WorldOutlines: Sendable {
 
     /// Reads a file (`Data/world.geojson`).
     public static func load(path: String) throws(LoadFailure) -> WorldOutlines {
-        let (document, _) = try DatasetLoader().parse(.file(path: path), progress: LoadProgress(), cancellation: .never)
+        let (document, _, _) = try DatasetLoader().parse(.file(path: path), progress: LoadProgress(), cancellation: .never)
         return try WorldOutlines(document: document, source: path)
     }
 
