@@ -178,7 +178,6 @@ _almanac() {
         return
         ;;
     '--format')
-        __almanac_add_completions -W 'table'$'\n''json'$'\n''csv'$'\n''tsv'$'\n''ndjson'
         return
         ;;
     '--data')

@@ -26,7 +26,7 @@ struct Almanac: ParsableCommand {
             completion: .file())
     var files: [String] = []
 
-    @Option(help: "Output format: table, json, csv, tsv or ndjson.")
+    @Option(help: "Output format: table, expanded, json, ndjson, csv, tsv or markdown.")
     var format: OutputFormat?
 
     @Option(help: ArgumentHelp("Folder with the datasets (default: $ALMANAC_DATA, else the installed data, else the checkout's Data).", valueName: "dir"),
@@ -113,4 +113,11 @@ struct Almanac: ParsableCommand {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let format = OutputFormat.named(argument) else { return nil }
+        self = format
+    }
+
+    public static var allValueStrings: [String] { all.map(\.name) }
+}

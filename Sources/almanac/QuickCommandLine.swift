@@ -35,7 +35,7 @@ enum QuickCommandLine {
                     guard options.dataDirectory == nil else { return nil }
                     options.dataDirectory = value
                 default:
-                    guard options.format == nil, let format = OutputFormat(rawValue: value) else { return nil }
+                    guard options.format == nil, let format = OutputFormat.all.first(where: { $0.name == value }) else { return nil }
                     options.format = format
                 }
                 index += 2

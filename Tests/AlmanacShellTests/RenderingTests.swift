@@ -1,5 +1,15 @@
+import AlmanacCore
 import Testing
 @testable import AlmanacShell
+
+/// A table of text cells rendered in the table format.
+func renderTable(_ titles: [String], _ rows: [[String]], numeric: Set<Int> = [], width: Int?) -> String {
+    let columns = titles.enumerated().map { ResultColumn($0.element, numeric.contains($0.offset) ? .integer : .text) }
+    let table = ResultTable(columns: columns, rows: rows.map { $0.map { ResultValue.text($0) } })
+    let sink = TextSink()
+    TableRenderer.render(CommandResult(table), to: sink, context: RenderContext(width: width, color: false, format: .table))
+    return String(sink.text.dropLast())
+}
 
 @Suite struct RenderingTests {
     @Test func displayWidthCountsCells() {
@@ -10,10 +20,9 @@ import Testing
     }
 
     @Test func tableColumnsAlignWithCJKCyrillicAndPersian() {
-        let table = Table(columns: [.init("name"), .init("native"), .init("n", alignRight: true)], rows: [
-            ["Japan", "日本", "1"], ["Russia", "Россия", "22"], ["Iran", "ایران", "333"],
-        ])
-        let lines = table.render(width: nil, color: false).split(separator: "\n").map(String.init)
+        let text = renderTable(["name", "native", "n"], [["Japan", "日本", "1"], ["Russia", "Россия", "22"], ["Iran", "ایران", "333"]],
+                               numeric: [2], width: nil)
+        let lines = text.split(separator: "\n").map(String.init)
         // Every cell of the third column ends at the same display column.
         let widths = lines.map { TextWidth.of($0) }
         #expect(Set(widths).count == 1, "\(lines)")
@@ -22,8 +31,7 @@ import Testing
     }
 
     @Test func longCellsAreCutToTheTerminal() {
-        let table = Table(columns: [.init("a"), .init("b")], rows: [[String(repeating: "x", count: 100), "y"]])
-        let text = table.render(width: 40, color: false)
+        let text = renderTable(["a", "b"], [[String(repeating: "x", count: 100), "y"]], width: 40)
         #expect(text.split(separator: "\n").allSatisfy { TextWidth.of($0) <= 40 })
         #expect(text.contains("…"))
     }

@@ -148,7 +148,7 @@ struct PromptTests {
         #expect(try session.enter("set format").contains("json"))
 
         try session.send("set format " + Key.tab + Key.tab)
-        try session.waitFor(pattern: #"table +json +csv +tsv +ndjson"#)
+        try session.waitFor(pattern: #"table +expanded +json +ndjson +csv +tsv +markdown"#)
         try session.waitFor(Self.prompt + "set format ")
         try session.waitUntilReady()
         try session.send("nd" + Key.tab)
@@ -168,7 +168,7 @@ struct PromptTests {
     func upRecalls() throws {
         let session = try start()
         #expect(try session.enter("help about").contains("usage: about"))
-        #expect(try session.enter("set format csv").isEmpty == false)
+        #expect(try session.enter("set pager off").isEmpty == false)
         try session.send(Key.up + Key.up)
         try session.waitFor("help about")
         let shown = try session.enter("")
@@ -237,7 +237,7 @@ struct PromptTests {
     func reverseSearch() throws {
         let session = try start()
         try session.enter("help about")
-        try session.enter("set format csv")
+        try session.enter("set pager off")
         try session.enter("help set")
         try session.send(Key.ctrlR)
         try session.waitFor("(reverse-i-search)`': ")
@@ -247,9 +247,9 @@ struct PromptTests {
         try session.send(Key.enter)
         try session.waitFor("usage: about")
         try session.waitForPrompt()
-        #expect(try session.enter("set format").contains("csv"))
+        #expect(try session.enter("set pager").contains("off"))
         try leave(session)
-        #expect(historyLines() == ["help about", "set format csv", "help set", "help about", "set format"])
+        #expect(historyLines() == ["help about", "set pager off", "help set", "help about", "set pager"])
     }
 
     @Test("resizing the terminal keeps the half-typed line")

@@ -70,8 +70,8 @@ struct ShellFuzzTests {
                                timeout: .seconds(120 + lines.count / 50))
     }
 
-    /// Appended to every script: its answer must end the output.
-    static let sentinel = "help about"
+    /// Appended to every script: its answer must end the output (in the table format, whatever the fuzz set).
+    static let sentinel = "set format table; help about"
     static let sentinelAnswer: String = {
         guard let home = try? TemporaryHome(),
               let result = try? PipeRun.run(["--no-rc", "-c", sentinel], environment: home.environment(), directory: home.root),

@@ -9,19 +9,21 @@ public enum AboutCommand: Command {
         examples: ["about"]
     )
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
-        let output = session.output
-        output.print("almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets")
-        output.print("Made by \(AlmanacVersion.madeBy).")
-        output.print(session.environment.dataFolderLine)
-        output.print()
+        var lines = ["almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets",
+                     "Made by \(AlmanacVersion.madeBy).", session.environment.dataFolderLine, ""]
+        var rows: [[ResultValue]] = []
         session.startPendingLoads()  // it names every dataset's size: all load at once, not one by one
         for source in DataSource.bundled {
-            output.print("\(source.dataset)\(state(of: source.dataset, in: session)): \(source.origin) — \(source.licence)")
+            lines.append("\(source.dataset)\(state(of: source.dataset, in: session)): \(source.origin) — \(source.licence)")
+            let dataset = session.catalog.dataset(source.dataset)
+            rows.append([.text(source.dataset), dataset.map { .integer($0.count) } ?? .absent, .text(source.origin), .text(source.licence)])
         }
-        output.print()
-        output.print("Details, formats and the messy parts of the data: \(SafeText.escape(session.environment.dataDirectory))/README.md")
+        lines += ["", "Details, formats and the messy parts of the data: \(SafeText.escape(session.environment.dataDirectory))/README.md"]
+        let table = ResultTable(columns: [ResultColumn("dataset"), ResultColumn("records", .integer), ResultColumn("origin"),
+                                          ResultColumn("licence")], rows: rows)
+        return CommandResult(table, prose: .lines(lines))
     }
 
     /// ` (250 countries)`. A script waits for the load, as the seeds' About screens showed

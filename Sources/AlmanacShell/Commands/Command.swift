@@ -1,3 +1,5 @@
+import AlmanacCore
+
 /// One command of the shell: what it is called, how it is used, how its arguments complete,
 /// and what it does. Adding a command is one new type plus one line in `CommandTable.standard`,
 /// then `make man`: the manual page lists every command's usage and examples.
@@ -11,7 +13,9 @@ public protocol Command: SendableMetatype {
     /// and quoted text.
     static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole]
 
-    static func run(_ arguments: Arguments, in session: Session) throws
+    /// Does the command's work and returns its answer (nil when it has none), which the
+    /// session writes in the format set.
+    static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult?
 }
 
 extension Command {

@@ -9,8 +9,9 @@ public enum CountCommand: Command {
         examples: ["count"]
     )
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
-        session.output.print(String(try session.currentResults().count))
+        let count = try session.currentResults().count
+        return .value("count", .integer(count), kind: .integer, text: String(count))
     }
 }

@@ -7,7 +7,8 @@ public enum DatasetsCommand: Command {
         name: "datasets",
         summary: "List the datasets: records, state, source, load time, warnings",
         usage: "datasets [NAME]",
-        examples: ["datasets", "datasets species"]
+        examples: ["datasets", "datasets species"],
+        discussion: "In a script, datasets still loading are waited for, so the list shows how each load ended."
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
@@ -18,18 +19,25 @@ public enum DatasetsCommand: Command {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .dataset : .plain) }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
         session.startPendingLoads()  // it shows every dataset's state: none stays unstarted
-        var statuses = session.catalog.statuses()
+        var names = session.catalog.names
         if arguments.count == 1 {
             let name = arguments[0].lowercased()
             guard session.catalog.contains(name) else {
                 throw ShellError.unknownDataset(arguments[0], among: session.catalog.names)
             }
-            statuses = statuses.filter { $0.name == name }
+            names = [name]
         }
-        let rows = statuses.map { status -> [String] in
+        // A script sees settled loads: at the prompt the states show what is happening now.
+        if !session.isInteractive {
+            for name in names {
+                if let load = session.catalog.activeLoad(name) { try session.wait(for: load) }
+            }
+        }
+        let statuses = session.catalog.statuses().filter { names.contains($0.name) }
+        let rows = statuses.map { status -> [ResultValue] in
             let state: String
             if let loading = status.loading {
                 state = "loading " + (loading.fraction.map { "\(Int($0 * 100))%" } ?? "")
@@ -40,24 +48,18 @@ public enum DatasetsCommand: Command {
             }
             let dataset = status.dataset
             return [
-                status.name, dataset.map { $0.count.grouped } ?? "", state, status.source.description,
-                dataset.map { Duration.text($0.origin.seconds) } ?? "",
-                dataset.map { String($0.warnings.count) } ?? "",
+                .text(status.name), dataset.map { .integer($0.count) } ?? .absent, .text(state), .text(status.source.description),
+                dataset.map { .text(Duration.text($0.origin.seconds)) } ?? .absent,
+                dataset.map { .integer($0.warnings.count) } ?? .absent,
             ]
         }
-        if session.settings.format.isMachineReadable {
-            for row in rows { session.output.print(row.joined(separator: "\t")) }
-        } else {
-            let table = Table(columns: [.init("name"), .init("records", alignRight: true), .init("state"), .init("source"),
-                                        .init("load time", alignRight: true), .init("warnings", alignRight: true)], rows: rows)
-            session.output.print(table.render(width: session.output.terminal.isTerminal ? session.output.terminal.columns : nil,
-                                              color: session.usesColor))
-            session.output.print(session.environment.dataFolderLine)
-        }
+        let table = ResultTable(columns: [ResultColumn("name"), ResultColumn("records", .integer), ResultColumn("state"),
+                                          ResultColumn("source"), ResultColumn("load time"), ResultColumn("warnings", .integer)],
+                                rows: rows)
+        var notes = [session.environment.dataFolderLine]
         if arguments.count == 1, let dataset = statuses.first?.dataset, !dataset.warnings.isEmpty {
-            session.output.print()
-            session.output.print("warnings:")
-            for warning in dataset.warnings { session.output.print("  " + SafeText.escape(warning.description)) }
+            notes = ["", "warnings:"] + dataset.warnings.map { "  " + SafeText.escape($0.description) }
         }
+        return CommandResult(table, notes: notes)
     }
 }

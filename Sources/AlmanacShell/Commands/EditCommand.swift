@@ -1,3 +1,5 @@
+import AlmanacCore
+
 /// `edit` opens the last command in `$VISUAL`, else `$EDITOR`, else `vi`, and runs what is
 /// saved, one command per line (psql's `\e`, DuckDB's `.edit`). Ctrl-X Ctrl-E does the same
 /// with the line being typed.
@@ -14,7 +16,7 @@ public enum EditCommand: Command {
         """
     )
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
         guard session.isInteractive, let history = session.history else {
             throw ShellError.invalid("edit needs the prompt (a terminal): in a script, write the commands in the script")
@@ -28,5 +30,6 @@ public enum EditCommand: Command {
         case let .success(commands): session.editedCommands = commands
         case let .failure(error): throw error
         }
+        return nil
     }
 }

@@ -9,8 +9,8 @@ public enum ExportCommand: Command {
         usage: "export PATH [--force]",
         examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson"],
         discussion: """
-        An existing file is replaced only with --force; the file appears whole or not at all. A \
-        .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json.
+        Records are written whole, in the source schema, whatever the columns shown. An existing \
+        file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json.
         """
     )
 
@@ -18,43 +18,34 @@ public enum ExportCommand: Command {
         request.arguments.isEmpty ? CompletionSources.files(request) : request.matching(["--force"])
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         var words = arguments.words.map(\.text)
         let force = words.contains("--force")
         words.removeAll { $0 == "--force" }
         guard words.count == 1 else { throw arguments.usageError(words.isEmpty ? "missing PATH" : "one PATH only") }
         var path = words[0]
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
-        let lowered = path.lowercased()
-        let format: OutputFormat
-        if lowered.hasSuffix(".geojson") {
-            let results = try session.currentResults()
-            let text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
-                                                           cancellation: session.cancellation) + "\n"
-            try write(text, records: results.count, to: path, overwrite: force, in: session)
-            return
-        } else if lowered.hasSuffix(".json") {
-            format = .json
-        } else if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") {
-            format = .ndjson
-        } else if lowered.hasSuffix(".csv") {
-            format = .csv
-        } else if lowered.hasSuffix(".tsv") {
-            format = .tsv
+        let results = try session.currentResults()
+        let text: String
+        if path.lowercased().hasSuffix(".geojson") {
+            text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
+                                                       cancellation: session.cancellation) + "\n"
+        } else if let format = OutputFormat.forFile(path) {
+            // Whole records, whatever the columns shown; the same renderer as the screen's.
+            let sink = TextSink()
+            var table = RecordListing.table(results, range: 0..<results.count, fields: [])
+            table.firstNumber = nil
+            format.renderer.render(CommandResult(table), to: sink, context: .file(format))
+            text = sink.text
         } else {
             throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson")
         }
-        let results = try session.currentResults()
-        var text = RecordWriter.render(results, items: results.items, format: format)
-        if !text.isEmpty { text += "\n" }
-        try write(text, records: results.count, to: path, overwrite: force, in: session)
-    }
-
-    private static func write(_ text: String, records: Int, to path: String, overwrite: Bool, in session: Session) throws {
-        try AtomicFile.write(Array(text.utf8), to: path, overwrite: overwrite)
-        if session.isInteractive || session.verbose {
-            session.output.print("wrote \(records.grouped) records to \(SafeText.escape(path))")
-        }
+        try AtomicFile.write(Array(text.utf8), to: path, overwrite: force)
+        guard session.isInteractive || session.verbose else { return nil }
+        let written = ResultTable(columns: [ResultColumn("records", .integer), ResultColumn("path")],
+                                  rows: [[.integer(results.count), .text(path)]])
+        let line = "wrote \(results.count.grouped) record\(results.count == 1 ? "" : "s") to \(SafeText.escape(path))"
+        return CommandResult(written, shape: .object, prose: .lines([line]))
     }
 }
 

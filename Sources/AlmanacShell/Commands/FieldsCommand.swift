@@ -10,25 +10,29 @@ public enum FieldsCommand: Command {
         examples: ["fields"]
     )
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
         let datasets = try session.datasetsInScope()
-        let output = session.output
+        var rows: [[ResultValue]] = []
+        var sections: [Int] = []
+        var derived = false
         for (index, dataset) in datasets.enumerated() {
-            if datasets.count > 1 {
-                if index > 0 { output.print() }
-                output.print("\(dataset.name):")
+            for field in try dataset.fields(cancellation: session.cancellation).fields {
+                rows.append([.text(field.path), .text(field.typeDescription), .integer(field.count),
+                             field.example.map { .text($0) } ?? .absent, .boolean(field.isDerived)])
+                sections.append(index)
+                derived = derived || field.isDerived
             }
-            let rows = dataset.fields.fields.map { field in
-                [field.path + (field.isDerived ? " *" : ""), field.typeDescription, field.count.grouped, field.example ?? ""]
-            }
-            let table = Table(columns: [.init("field"), .init("type"), .init("records", alignRight: true), .init("example")], rows: rows)
-            output.print(table.render(width: output.terminal.isTerminal ? output.terminal.columns : nil, color: session.usesColor))
-            output.print(nameNote(dataset.layout))
         }
-        if datasets.contains(where: { $0.fields.fields.contains(where: \.isDerived) }) {
-            output.print("* computed by almanac from the source fields")
+        var table = ResultTable(columns: [ResultColumn("field"), ResultColumn("type"), ResultColumn("records", .integer),
+                                          ResultColumn("example"), ResultColumn("computed", .boolean)], rows: rows)
+        if datasets.count > 1 {
+            let sectionOfRow = sections
+            table.sections = Sections(names: datasets.map(\.name)) { sectionOfRow[$0] }
         }
+        var notes = datasets.map { (datasets.count > 1 ? "\($0.name): " : "") + nameNote($0.layout) }
+        if derived { notes.append("computed: made by almanac from the source fields") }
+        return CommandResult(table, notes: notes)
     }
 
     /// `names the records: quote; search and show also look at author`.

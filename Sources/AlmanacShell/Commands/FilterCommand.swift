@@ -72,12 +72,11 @@ public enum FilterCommand: Command {
         return roles
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty else { throw arguments.usageError("missing a condition") }
         if arguments.count == 1, !arguments.words[0].isQuoted, arguments[0].lowercased() == "clear" {
             session.results = nil
-            session.show(try session.currentResults())
-            return
+            return session.show(try session.currentResults())
         }
         let expression: FilterExpression
         do {
@@ -86,6 +85,6 @@ public enum FilterCommand: Command {
             throw arguments.usageError(error.message)
         }
         let base = try session.currentResults()
-        session.show(try Filter.run(expression, on: base, cancellation: session.cancellation))
+        return session.show(try Filter.run(expression, on: base, cancellation: session.cancellation))
     }
 }

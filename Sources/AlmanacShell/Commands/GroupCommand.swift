@@ -28,40 +28,23 @@ public enum GroupCommand: Command {
         return roles
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard !fields.isEmpty else { throw arguments.usageError("missing FIELD") }
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)") }
-        let groups = try Ordering.group(try session.currentResults(), by: fields, cancellation: session.cancellation)
-        let output = session.output
-        switch session.settings.format {
-        case .table:
-            let rows = groups.map { group in
-                fields.indices.map { group.values[$0].isEmpty ? "(none)" : group.text(at: $0, field: fields[$0]) } + [group.count.grouped]
+        let results = try session.currentResults()
+        let groups = try Ordering.group(results, by: fields, cancellation: session.cancellation)
+        let total = results.count
+        let columns = fields.map { ResultColumn($0, absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
+        let table = ResultTable(columns: columns, count: groups.count) { index in
+            let group = groups[index]
+            let percent = total == 0 ? 0 : (Double(group.count) * 1000 / Double(total)).rounded() / 10
+            let values = group.values.indices.map { index -> ResultValue in
+                if group.values[index].isEmpty { return .absent }
+                return group.numbers[index] ? .literal(group.values[index]) : .text(group.values[index])
             }
-            let table = Table(columns: fields.map { Table.Column($0) } + [Table.Column("count", alignRight: true)], rows: rows)
-            output.print(table.render(width: output.terminal.isTerminal ? output.terminal.columns : nil, color: session.usesColor))
-        case .json, .ndjson:
-            var lines: [String] = []
-            for group in groups {
-                var writer = JSONWriter()
-                writer.append("{")
-                for (field, value) in zip(fields, group.values) {
-                    writer.writeString(field)
-                    writer.append(":")
-                    writer.writeString(value)
-                    writer.append(",")
-                }
-                writer.append("\"count\":\(group.count)}")
-                lines.append(String(decoding: writer.bytes, as: UTF8.self))
-            }
-            output.print(session.settings.format == .json ? "[\n  " + lines.joined(separator: ",\n  ") + "\n]" : lines.joined(separator: "\n"))
-        case .csv, .tsv:
-            let tab = session.settings.format == .tsv
-            output.print((fields + ["count"]).map { RecordWriter.cell($0, tab: tab) }.joined(separator: tab ? "\t" : ","))
-            for group in groups {
-                output.print((group.values + [String(group.count)]).map { RecordWriter.cell($0, tab: tab) }.joined(separator: tab ? "\t" : ","))
-            }
+            return values + [.integer(group.count), .decimal(percent)]
         }
+        return CommandResult(table)
     }
 }

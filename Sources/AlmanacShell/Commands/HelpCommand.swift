@@ -1,3 +1,5 @@
+import AlmanacCore
+
 /// `help` lists the commands; `help NAME` shows one command's usage and examples.
 public enum HelpCommand: Command {
     public static let spec = CommandSpec(
@@ -16,33 +18,42 @@ public enum HelpCommand: Command {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 && session.commands.lookup(arguments[0].text) != nil ? .command : .plain) }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
-        let output = session.output
+        var lines: [String] = []
         guard arguments.count == 1 else {
-            let width = session.commands.commands.map { $0.spec.name.count }.max() ?? 0
-            output.print("Commands (help COMMAND for details):")
-            for command in session.commands.commands {
-                output.print("  " + TextWidth.pad(command.spec.name, to: width) + "  " + command.spec.summary)
+            let commands = session.commands.commands
+            let width = commands.map { $0.spec.name.count }.max() ?? 0
+            lines.append("Commands (help COMMAND for details):")
+            for command in commands {
+                lines.append("  " + TextWidth.pad(command.spec.name, to: width) + "  " + command.spec.summary)
             }
-            output.print()
-            output.print("Separate commands with ';'. Quote words with \"...\" or '...'. '#' starts a comment.")
-            return
+            lines.append("")
+            lines.append("Separate commands with ';'. Quote words with \"...\" or '...'. '#' starts a comment.")
+            let table = ResultTable(columns: [ResultColumn("command"), ResultColumn("summary"), ResultColumn("usage")],
+                                    rows: commands.map { [.text($0.spec.name), .text($0.spec.summary), .text($0.spec.usage)] })
+            return CommandResult(table, prose: .lines(lines))
         }
         let command = try session.commands.resolve(arguments[0])
         let spec = command.spec
-        output.print("usage: \(spec.usage)")
-        output.print()
-        output.print(spec.summary + ".")
+        lines.append("usage: \(spec.usage)")
+        lines.append("")
+        lines.append(spec.summary + ".")
         if !spec.discussion.isEmpty {
-            output.print()
-            output.print(spec.discussion)
+            lines.append("")
+            lines.append(spec.discussion)
         }
-        if !spec.aliases.isEmpty { output.print("\nAlso: \(spec.aliases.joined(separator: ", "))") }
+        if !spec.aliases.isEmpty { lines += ["", "Also: \(spec.aliases.joined(separator: ", "))"] }
         if !spec.examples.isEmpty {
-            output.print()
-            output.print("Examples:")
-            for example in spec.examples { output.print("  \(example)") }
+            lines.append("")
+            lines.append("Examples:")
+            for example in spec.examples { lines.append("  \(example)") }
         }
+        let table = ResultTable(
+            columns: [ResultColumn("command"), ResultColumn("usage"), ResultColumn("summary"), ResultColumn("discussion"),
+                      ResultColumn("aliases", .list), ResultColumn("examples", .list)],
+            rows: [[.text(spec.name), .text(spec.usage), .text(spec.summary), spec.discussion.isEmpty ? .absent : .text(spec.discussion),
+                    .list(spec.aliases.map { .text($0) }), .list(spec.examples.map { .text($0) })]])
+        return CommandResult(table, shape: .object, prose: .lines(lines))
     }
 }

@@ -32,7 +32,7 @@ public enum HistogramCommand: Command {
         request.arguments.isEmpty ? CompletionSources.fields(request, in: session) : []
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 1...2)
         var bins: Int?
         if arguments.count == 2 {
@@ -52,41 +52,21 @@ public enum HistogramCommand: Command {
         }
         let histogram = measured.histogram(bins: bins)
         let output = session.output
-        switch session.settings.format {
-        case .table:
-            let labels = histogram.bins.map { "\(histogram.text($0.lower)) – \(histogram.text($0.upper))" }
-            let counts = histogram.bins.map { $0.count.grouped }
-            let fixed = (labels.map { TextWidth.of($0) } + [TextWidth.of(field)]).max()! + 2
-                + (counts.map(\.count) + [5]).max()! + 2
-            let barWidth = output.terminal.isTerminal ? min(60, max(10, output.terminal.columns - fixed - 1)) : 40
-            let largest = Double(histogram.bins.map(\.count).max() ?? 0)
-            let rows = histogram.bins.indices.map { index in
-                [labels[index], counts[index], Bars.bar(Double(histogram.bins[index].count), maximum: largest, width: barWidth)]
-            }
-            let table = Table(columns: [Table.Column(field), Table.Column("count", alignRight: true), Table.Column("")], rows: rows)
-            output.print(table.render(width: output.terminal.isTerminal ? output.terminal.columns : nil, color: session.usesColor))
-            output.print(summary(measured, records: records))
-        case .json, .ndjson:
-            let objects = histogram.bins.map { bin in
-                var writer = JSONWriter()
-                writer.append("{\"lower\":")
-                bound(bin.lower, of: histogram, into: &writer)
-                writer.append(",\"upper\":")
-                bound(bin.upper, of: histogram, into: &writer)
-                writer.append(",\"count\":\(bin.count)}")
-                return String(decoding: writer.bytes, as: UTF8.self)
-            }
-            output.print(session.settings.format == .json ? "[\n  " + objects.joined(separator: ",\n  ") + "\n]" : objects.joined(separator: "\n"))
-            if measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
-        case .csv, .tsv:
-            let tab = session.settings.format == .tsv
-            output.print(["lower", "upper", "count"].joined(separator: tab ? "\t" : ","))
-            for bin in histogram.bins {
-                output.print([machineText(bin.lower, of: histogram), machineText(bin.upper, of: histogram), String(bin.count)]
-                    .map { RecordWriter.cell($0, tab: tab) }.joined(separator: tab ? "\t" : ","))
-            }
-            if measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
-        }
+        // For programs: each bin's bounds and count. For people: a label, the count and a bar.
+        let data = ResultTable(columns: [ResultColumn("lower"), ResultColumn("upper"), ResultColumn("count", .integer)],
+                               rows: histogram.bins.map { [bound($0.lower, of: histogram), bound($0.upper, of: histogram), .integer($0.count)] })
+        let labels = histogram.bins.map { "\(histogram.text($0.lower)) – \(histogram.text($0.upper))" }
+        let counts = histogram.bins.map { $0.count.grouped }
+        let fixed = (labels.map { TextWidth.of($0) } + [TextWidth.of(field)]).max()! + 2 + (counts.map(\.count) + [5]).max()! + 2
+        let barWidth = output.terminal.isTerminal ? min(60, max(10, output.terminal.columns - fixed - 1)) : 40
+        let largest = Double(histogram.bins.map(\.count).max() ?? 0)
+        let bars = ResultTable(columns: [ResultColumn(field), ResultColumn("count", .integer), ResultColumn("")],
+                               rows: histogram.bins.indices.map { index in
+                                   [.text(labels[index]), .integer(histogram.bins[index].count),
+                                    .text(Bars.bar(Double(histogram.bins[index].count), maximum: largest, width: barWidth))]
+                               })
+        if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
+        return CommandResult(data, prose: .table(bars), notes: [summary(measured, records: records)])
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.
@@ -116,7 +96,9 @@ public enum HistogramCommand: Command {
         return NumberFormat.plain(bound)
     }
 
-    static func bound(_ value: Double, of histogram: Histogram, into writer: inout JSONWriter) {
-        if case .date = histogram.scale { writer.writeString(CalendarDate.iso8601(value)) } else { writer.append(NumberFormat.plain(value)) }
+    /// A bound for programs: the number, or the date in ISO 8601 (UTC).
+    static func bound(_ value: Double, of histogram: Histogram) -> ResultValue {
+        if case .date = histogram.scale { return .text(CalendarDate.iso8601(value)) }
+        return .decimal(value)
     }
 }

@@ -1,3 +1,5 @@
+import AlmanacCore
+
 /// `history` prints the numbered history; `history N` the last N entries.
 public enum HistoryCommand: Command {
     public static let spec = CommandSpec(
@@ -12,7 +14,7 @@ public enum HistoryCommand: Command {
         """
     )
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
         let entries = session.history?.entries ?? HistoryStore(path: session.environment.historyPath).entries
         var shown = entries.indices
@@ -22,9 +24,10 @@ public enum HistoryCommand: Command {
             }
             shown = max(0, entries.count - last)..<entries.count
         }
-        let width = String(entries.count).count
-        for index in shown {
-            session.output.print(TextWidth.pad(String(index + 1), to: width, alignRight: true) + "  " + SafeText.escape(entries[index]))
-        }
+        let first = shown.lowerBound
+        var table = ResultTable(columns: [ResultColumn("number", .integer, grouped: false), ResultColumn("command")],
+                                count: shown.count) { [.integer(first + $0 + 1), .text(entries[first + $0])] }
+        table.showsHeader = false
+        return CommandResult(table, emptyNote: "no history yet")
     }
 }

@@ -36,7 +36,7 @@ public enum LoadCommand: Command {
         }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let words = arguments.words.map(\.text)
         var requests: [LoadRequest] = []
         switch words.count {
@@ -67,27 +67,42 @@ public enum LoadCommand: Command {
             return session.catalog.load(request)
         }
         var failures = 0
+        var loaded: [Dataset] = []
         for load in loads {
             try session.wait(for: load)
-            failures += report(load, in: session) ? 0 : 1
+            if let dataset = report(load, in: session) { loaded.append(dataset) } else { failures += 1 }
         }
-        if failures > 0 { throw ShellError.invalid(failures == 1 ? "1 load failed" : "\(failures) loads failed") }
+        if failures > 0 {
+            // What did load is said before the error.
+            if let result = summary(of: loaded, in: session) { session.render(result) }
+            throw ShellError.invalid(failures == 1 ? "1 load failed" : "\(failures) loads failed")
+        }
+        return summary(of: loaded, in: session)
     }
 
-    /// Prints the outcome of a finished load; returns whether it succeeded.
-    static func report(_ load: ActiveLoad, in session: Session) -> Bool {
+    /// One row per dataset loaded, at the prompt or with --verbose.
+    static func summary(of datasets: [Dataset], in session: Session) -> CommandResult? {
+        guard session.isInteractive || session.verbose, !datasets.isEmpty else { return nil }
+        let table = ResultTable(columns: [ResultColumn("name"), ResultColumn("records", .integer), ResultColumn("summary"),
+                                          ResultColumn("bytes", .integer), ResultColumn("seconds", .decimal)],
+                                rows: datasets.map { [.text($0.name), .integer($0.count), .text($0.model.summary(of: $0)),
+                                                      .integer($0.origin.bytes), .decimal($0.origin.seconds)] })
+        return CommandResult(table, prose: .lines(datasets.map(LoadSummary.line(for:))))
+    }
+
+    /// Reports warnings and failures of a finished load; returns the dataset when it succeeded.
+    static func report(_ load: ActiveLoad, in session: Session) -> Dataset? {
         let name = load.request.name
         switch load.result {
         case let .success(dataset)?:
-            if session.isInteractive || session.verbose { session.output.print(LoadSummary.line(for: dataset)) }
             if let warnings = LoadSummary.warnings(for: dataset) { session.output.message(warnings) }
-            return true
+            return dataset
         case let .failure(failure)?:
             let kept = session.keptContents(of: name)
             session.output.message("\(name): \(failure == .cancelled ? "load cancelled" : "load failed: \(SafeText.escape(failure.description))")\(kept)")
-            return false
+            return nil
         case nil:
-            return false
+            return nil
         }
     }
 }

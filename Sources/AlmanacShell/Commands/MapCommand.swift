@@ -39,7 +39,7 @@ public enum MapCommand: Command {
         return request.matching((words.contains("world") ? [] : ["world"]) + (words.contains("--size") ? [] : ["--size"]))
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         var world = false
         var size: String?
         var index = 0
@@ -58,30 +58,28 @@ public enum MapCommand: Command {
         let results = try session.currentResults()
         let (outlines, outlineProblem) = outlines(in: session)
         let output = session.output
-        switch session.settings.format {
-        case .json:
+        // GeoJSON is a document of its own, not rows: one FeatureCollection, or one Feature a line.
+        switch session.settings.format.name {
+        case "json":
             output.print(try GeoJSONWriter.featureCollection(results, outlines: outlines, cancellation: session.cancellation))
-            return
-        case .ndjson:
+            return nil
+        case "ndjson":
             let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
             for item in results.items {
                 var writer = JSONWriter()
                 GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer)
                 output.print(String(decoding: writer.bytes, as: UTF8.self))
             }
-            return
-        case .csv, .tsv:
-            try points(results, tab: session.settings.format == .tsv, in: session)
-            return
-        case .table:
-            break
+            return nil
+        default:
+            if session.settings.format.isMachineReadable { return CommandResult(try points(results, in: session)) }
         }
         let (columns, rows) = try MapText.size(size, terminal: output.terminal)
         let picture = try MapPicture(results: results, outlines: outlines, world: world, columns: columns, rows: rows,
                                      cancellation: session.cancellation)
         guard picture.drawn > 0 || world else { throw noCoordinates(results) }
-        for line in MapText.lines(picture.canvas, color: session.usesColor) { output.print(line) }
-        for line in legend(picture, results: results, outlineProblem: outlineProblem) { output.print(line) }
+        let lines = MapText.lines(picture.canvas, color: session.usesColor) + legend(picture, results: results, outlineProblem: outlineProblem)
+        return CommandResult(try points(results, in: session), prose: .lines(lines))
     }
 
     /// The bundled outlines, or why there are none (the map is drawn without them).
@@ -110,19 +108,16 @@ public enum MapCommand: Command {
             + "map reads fields named lat/latitude and lon/lng/longitude, a [lat, lon] list named latlng, or a GeoJSON geometry")
     }
 
-    /// Under csv and tsv: each record's name and point (empty when it has none).
-    static func points(_ results: ResultSet, tab: Bool, in session: Session) throws {
-        let separator = tab ? "\t" : ","
-        session.output.print(["name", "latitude", "longitude"].joined(separator: separator))
+    /// For programs other than GeoJSON's: each record's name and point (absent when it has none).
+    static func points(_ results: ResultSet, in session: Session) throws -> ResultTable {
         let locators = results.datasets.map { GeoLocator(dataset: $0) }
-        for (position, item) in results.items.enumerated() {
-            if position & 0xFFFF == 0 { try session.cancellation.checkpoint() }
-            var cells = [results.dataset(of: item).name(of: item.row), "", ""]
-            if case let .point(point) = locators[item.dataset].locate(row: item.row) {
-                cells[1] = NumberFormat.plain(point.latitude)
-                cells[2] = NumberFormat.plain(point.longitude)
+        return ResultTable(columns: [ResultColumn("name"), ResultColumn("latitude", .decimal), ResultColumn("longitude", .decimal)],
+                           count: results.count) { position in
+            let item = results.items[position]
+            guard case let .point(point) = locators[item.dataset].locate(row: item.row) else {
+                return [.text(results.dataset(of: item).name(of: item.row)), .absent, .absent]
             }
-            session.output.print(cells.map { RecordWriter.cell($0, tab: tab) }.joined(separator: separator))
+            return [.text(results.dataset(of: item).name(of: item.row)), .decimal(point.latitude), .decimal(point.longitude)]
         }
     }
 }

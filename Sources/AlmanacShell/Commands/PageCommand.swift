@@ -13,7 +13,7 @@ public enum PageCommand: Command {
         request.arguments.isEmpty ? request.matching(["next", "prev", "first", "last"]) : []
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
         let results = try session.currentResults()
         let pages = Listing.pageCount(results, in: session)
@@ -43,6 +43,6 @@ public enum PageCommand: Command {
         }
         session.results = results
         session.page = page
-        Listing.print(results, page: page, in: session)
+        return Listing.result(results, page: page, in: session)
     }
 }

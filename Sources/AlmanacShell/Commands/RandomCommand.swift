@@ -9,10 +9,10 @@ public enum RandomCommand: Command {
         examples: ["random"]
     )
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
         let results = try session.currentResults()
         guard let item = results.items.randomElement() else { throw ShellError.invalid("the results are empty") }
-        RecordTarget.print(RecordTarget(dataset: results.dataset(of: item), row: item.row), in: session)
+        return RecordTarget.result(RecordTarget(dataset: results.dataset(of: item), row: item.row), in: session)
     }
 }

@@ -19,9 +19,9 @@ public enum SearchCommand: Command {
         CompletionSources.recordNames(request, in: session)
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty, arguments.text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT") }
         let datasets = try session.datasetsInScope()
-        session.show(try Search.run(arguments.text, in: datasets, cancellation: session.cancellation))
+        return session.show(try Search.run(arguments.text, in: datasets, cancellation: session.cancellation))
     }
 }

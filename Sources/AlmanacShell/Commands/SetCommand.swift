@@ -1,16 +1,21 @@
+import AlmanacCore
+
 /// `set` lists the settings; `set NAME VALUE` changes one.
 public enum SetCommand: Command {
     public static let spec = CommandSpec(
         name: "set",
-        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight, maxpages, maxbytes)",
+        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight, maxpages, maxbytes, expanded, timer)",
         usage: "set [NAME [VALUE]]",
-        examples: ["set", "set format json", "set pagesize 20", "set color off", "set pager off", "set hints off"],
+        examples: ["set", "set format json", "set format markdown", "set pagesize 20", "set color off", "set pager off",
+                   "set hints off", "set expanded auto", "set timer on"],
         discussion: """
-        format: table, json, csv, tsv or ndjson. pagesize: rows per page, from 1 to 1,000,000, or \
-        auto (the terminal's height; everything when output is not a terminal). color: on or off. pager: on or off. \
-        hints: on or off (the rest of a matching history line, dimmed after the cursor). \
-        highlight: on or off (colours as you type; off without colour). maxpages: how many pages \
-        a load from a URL follows (1000); maxbytes: how much it reads in all (1G; sizes like 64M).
+        format: table, expanded, json, ndjson, csv, tsv or markdown. pagesize: rows per page, from 1 to \
+        1,000,000, or auto (the terminal's height; everything when output is not a terminal). color: on \
+        or off. pager: on or off. hints: on or off (the rest of a matching history line, dimmed after the \
+        cursor). highlight: on or off (colours as you type; off without colour). maxpages: how many pages \
+        a load from a URL follows (1000); maxbytes: how much it reads in all (1G; sizes like 64M). \
+        expanded: on (one line per field for each record), off, or auto (expanded when a table is wider \
+        than the terminal). timer: on prints each command's time on standard error.
         """
     )
 
@@ -30,23 +35,26 @@ public enum SetCommand: Command {
         }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...2)
         switch arguments.count {
         case 0:
             let width = (Settings.names.map(\.count).max() ?? 0) + 2
-            for name in Settings.names {
-                session.output.print(TextWidth.pad(name, to: width) + (session.settings.value(of: name) ?? ""))
-            }
+            let values = Settings.names.map { session.settings.value(of: $0) ?? "" }
+            let lines = zip(Settings.names, values).map { TextWidth.pad($0, to: width) + $1 }
+            let table = ResultTable(columns: Settings.names.map { ResultColumn($0) }, rows: [values.map { .text($0) }])
+            return CommandResult(table, shape: .object, prose: .lines(lines))
         case 1:
-            guard let value = session.settings.value(of: arguments[0].lowercased()) else {
+            let name = arguments[0].lowercased()
+            guard let value = session.settings.value(of: name) else {
                 var probe = session.settings
                 try probe.set(arguments[0], to: "")
-                return
+                return nil
             }
-            session.output.print(value)
+            return .value(name, .text(value), text: value)
         default:
             try session.settings.set(arguments[0], to: arguments[1])
+            return nil
         }
     }
 }

@@ -14,10 +14,10 @@ public enum ShowCommand: Command {
         request.arguments.isEmpty ? CompletionSources.recordNames(request, in: session) : []
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty else { throw arguments.usageError("missing what to show") }
         let target = try RecordTarget.resolve(arguments.text, in: session)
-        RecordTarget.print(target, in: session)
+        return RecordTarget.result(target, in: session)
     }
 }
 
@@ -124,17 +124,14 @@ struct RecordTarget {
         return shown.dropLast().joined(separator: ", ") + " or " + shown[shown.count - 1]
     }
 
-    static func print(_ target: RecordTarget, in session: Session) {
-        if session.settings.format.isMachineReadable {
-            let results = ResultSet(datasets: [target.dataset], items: [ResultSet.Item(dataset: 0, row: target.row)])
-            session.output.print(session.settings.format == .json
-                ? RecordWriter.object(target.dataset.record(target.row))
-                : RecordWriter.render(results, items: results.items, format: session.settings.format))
-            return
-        }
-        let detail = target.dataset.model.detail(of: target.dataset, row: target.row, links: session.links)
-        session.output.print(DetailRenderer.render(detail, width: session.output.terminal.isTerminal ? session.output.terminal.columns : nil,
-                                                   color: session.usesColor))
+    /// The record as an answer: in detail for people, its source object for programs.
+    static func result(_ target: RecordTarget, in session: Session) -> CommandResult {
+        let results = ResultSet(datasets: [target.dataset], items: [ResultSet.Item(dataset: 0, row: target.row)])
+        let table = RecordListing.table(results, range: 0..<1, fields: target.dataset.layout.listFields)
+        // The detail view reads linked datasets: only people's formats need it.
+        let detail = session.settings.format.isMachineReadable
+            ? nil : target.dataset.model.detail(of: target.dataset, row: target.row, links: session.links)
+        return CommandResult(table, shape: .object, prose: detail.map { .detail($0) })
     }
 }
 

@@ -21,7 +21,7 @@ public enum SortCommand: Command {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .field : .keyword) }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 1...2)
         var descending = false
         if arguments.count == 2 {
@@ -32,6 +32,6 @@ public enum SortCommand: Command {
             }
         }
         let base = try session.currentResults()
-        session.show(try Ordering.sort(base, by: arguments[0], descending: descending, cancellation: session.cancellation))
+        return session.show(try Ordering.sort(base, by: arguments[0], descending: descending, cancellation: session.cancellation))
     }
 }

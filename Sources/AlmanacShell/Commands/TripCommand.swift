@@ -65,7 +65,7 @@ public enum TripCommand: Command {
         }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         var parts: [String: [String]] = [:]
         var current: String?
         var drawsMap = false
@@ -92,13 +92,19 @@ public enum TripCommand: Command {
                 + "a trip needs two different stations")
         }
         let date = try TripDate.parse((parts["on"] ?? ["today"]).joined(separator: " "))
-        let output = session.output
         if drawsMap {
             try TripMap.draw(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations,
                              lines: lines(departure, arrival, date), session: session)
-            return
+            return nil
         }
-        for line in lines(departure, arrival, date) { output.print(line) }
+        let kilometres = distance(departure, arrival).map { ResultValue.decimal(($0 * 10).rounded() / 10) } ?? .absent
+        let table = ResultTable(
+            columns: [ResultColumn("from"), ResultColumn("fromId", .integer), ResultColumn("fromAddress"),
+                      ResultColumn("to"), ResultColumn("toId", .integer), ResultColumn("toAddress"),
+                      ResultColumn("date", .date), ResultColumn("km", .decimal)],
+            rows: [[.text(departure.title), .integer(departure.id), .text(departure.address),
+                    .text(arrival.title), .integer(arrival.id), .text(arrival.address), .date(date), kilometres]])
+        return CommandResult(table, shape: .object, prose: .lines(lines(departure, arrival, date)))
     }
 
     /// The trip as a person reads it: the date, both stations with their addresses, the distance.

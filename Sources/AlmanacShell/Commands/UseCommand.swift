@@ -18,9 +18,10 @@ public enum UseCommand: Command {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .dataset : .plain) }
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws {
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
         guard arguments.count == 1 else {
+            let text: String
             if let name = session.currentName, name != "all" {
                 // The dataset commands answer for, loaded or not: wait for it to say what it holds.
                 let state: String
@@ -30,11 +31,13 @@ public enum UseCommand: Command {
                 } catch let error as ShellError {
                     state = "\(error)"
                 }
-                session.output.print("using \(name) (\(state))")
+                text = "using \(name) (\(state))"
             } else {
-                session.output.print("using all datasets: \(session.catalog.names.joined(separator: ", "))")
+                text = "using all datasets: \(session.catalog.names.joined(separator: ", "))"
             }
-            return
+            let table = ResultTable(columns: [ResultColumn("using"), ResultColumn("datasets", .list)],
+                                    rows: [[.text(session.currentName ?? "all"), .list(session.scopeNames.map { .text($0) })]])
+            return CommandResult(table, shape: .object, prose: .lines([text]))
         }
         let name = arguments[0].lowercased()
         if name != "all" {
@@ -47,5 +50,6 @@ public enum UseCommand: Command {
         session.currentName = name
         session.results = nil
         session.page = 1
+        return nil
     }
 }

@@ -67,10 +67,15 @@ extension Session {
         return ResultSet.all(try datasetsInScope())
     }
 
-    /// Replaces the result set and shows its first page.
-    public func show(_ results: ResultSet) {
+    /// Replaces the result set; its first page is the answer.
+    public func show(_ results: ResultSet) -> CommandResult {
         self.results = results
         page = 1
-        Listing.print(results, page: 1, in: self)
+        return Listing.result(results, page: 1, in: self)
+    }
+
+    /// The fields a listing of `results` shows, and whether the user chose them.
+    func listingFields(for results: ResultSet) -> (fields: [String], chosen: Bool) {
+        (results.datasets.first?.layout.listFields ?? [], false)
     }
 }

@@ -55,7 +55,7 @@ public final class Session {
     /// Whether colour escapes may be written to standard output now.
     public var usesColor: Bool { settings.color && output.terminal.isTerminal && !settings.format.isMachineReadable }
 
-    /// Runs one command with a fresh cancellation.
+    /// Runs one command with a fresh cancellation, and writes its answer in the format set.
     func run(_ command: any Command.Type, _ arguments: Arguments) throws {
         // A script loads only what it uses (`dataset(_:)` starts each on demand); a person at
         // the prompt gets every dataset loading in the background.
@@ -63,6 +63,16 @@ public final class Session {
         cancellation = interruption.cancellationFromNow()
         output.beginCommand(cancellation: cancellation)
         defer { cancellation = .never }
-        try command.run(arguments, in: self)
+        if let result = try command.run(arguments, in: self) { render(result) }
+    }
+
+    /// Writes a result in the format set, to standard output.
+    public func render(_ result: CommandResult) {
+        settings.format.renderer.render(result, to: output, context: renderContext)
+    }
+
+    var renderContext: RenderContext {
+        RenderContext(width: output.terminal.isTerminal && !settings.format.isMachineReadable ? output.terminal.columns : nil,
+                      color: usesColor, expanded: settings.expanded, format: settings.format)
     }
 }

@@ -10,15 +10,19 @@ public struct Settings: Sendable, Equatable {
     public var highlight: Bool = true
     /// How much a load from http(s) may read: `maxpages` and `maxbytes`.
     public var fetchBounds = FetchBounds()
+    /// One line per field for each record: always, never, or when a table is wider than the terminal.
+    public var expanded: ExpandedMode = .off
+    /// After each command, how long it took, on standard error.
+    public var timer = false
 
     public init(color: Bool) { self.color = color }
 
     /// Every setting, in the order `set` lists them.
-    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight", "maxpages", "maxbytes"]
+    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight", "maxpages", "maxbytes", "expanded", "timer"]
 
     public func value(of name: String) -> String? {
         switch name {
-        case "format": format.rawValue
+        case "format": format.name
         case "pagesize": pageSize.map(String.init) ?? "auto"
         case "color": color ? "on" : "off"
         case "pager": pager ? "on" : "off"
@@ -26,6 +30,8 @@ public struct Settings: Sendable, Equatable {
         case "highlight": highlight ? "on" : "off"
         case "maxpages": String(fetchBounds.maximumPages)
         case "maxbytes": Self.sizeText(fetchBounds.maximumBytes)
+        case "expanded": expanded.rawValue
+        case "timer": timer ? "on" : "off"
         default: nil
         }
     }
@@ -33,9 +39,10 @@ public struct Settings: Sendable, Equatable {
     /// The values a setting accepts, for completion and errors.
     public static func choices(for name: String) -> [String] {
         switch name {
-        case "format": OutputFormat.allCases.map(\.rawValue)
+        case "format": OutputFormat.all.map(\.name)
         case "pagesize": ["auto"]
-        case "color", "pager", "hints", "highlight": ["on", "off"]
+        case "color", "pager", "hints", "highlight", "timer": ["on", "off"]
+        case "expanded": ExpandedMode.allCases.map(\.rawValue)
         default: []
         }
     }
@@ -44,8 +51,8 @@ public struct Settings: Sendable, Equatable {
         let lowered = value.lowercased()
         switch name.lowercased() {
         case "format":
-            guard let format = OutputFormat(rawValue: lowered) else {
-                throw .invalid("format must be one of \(Self.choices(for: "format").joined(separator: ", ")), not '\(value)'")
+            guard let format = OutputFormat.named(lowered) else {
+                throw .invalid("format must be one of \(Self.choices(for: "format").joined(separator: ", ")), not '\(SafeText.escape(value))'")
             }
             self.format = format
         case "pagesize":
@@ -73,6 +80,13 @@ public struct Settings: Sendable, Equatable {
                 throw .invalid("maxbytes is a size from 1K to 1024G, like 64M or 2G — not '\(SafeText.excerpt(value))'")
             }
             fetchBounds.maximumBytes = bytes
+        case "expanded":
+            guard let mode = ExpandedMode(rawValue: lowered) else {
+                throw .invalid("expanded must be on, off or auto, not '\(SafeText.escape(value))'")
+            }
+            expanded = mode
+        case "timer":
+            timer = try Self.onOff(value, for: "timer")
         default:
             let suggestion = Suggestion.closest(to: name, among: Self.names)
             throw .invalid("unknown setting '\(SafeText.escape(name))'"

@@ -53,9 +53,8 @@ struct ShellVocabulary: Sendable {
         let datasets = ["countries", "species", "planets", "people", "stations"]
         var arguments = ["--no-rc"]
         for command in commands { arguments += ["-c", "help \(command)"] }
-        for dataset in datasets { arguments += ["-c", "use \(dataset)", "-c", "fields"] }
         let details = try PipeRun.run(arguments, environment: environment, directory: directory, timeout: .seconds(60))
-        guard details.status == 0 else { throw HarnessError("`help NAME` / `fields` failed\n\(details)") }
+        guard details.status == 0 else { throw HarnessError("`help NAME` failed\n\(details)") }
 
         var keywords: [String: [String]] = [:]
         for line in details.stdout.lines where line.hasPrefix("usage: ") {
@@ -67,29 +66,18 @@ struct ShellVocabulary: Sendable {
                 word == word.lowercased() && word.contains(where: \.isLetter) || word.hasPrefix("--") || word.hasPrefix("#")
             }
         }
-        // `fields` tables: a header, a rule, rows of "name[ *]  type  count  example".
+        // Each dataset's `fields` as TSV: a header (field, type, records, example, …), then a row per field.
         var fields: [String: [String]] = [:]
         var examples: Set<String> = []
-        var index = 0
-        var current = 0
-        let lines = details.stdout.lines
-        while index < lines.count {
-            if lines[index].hasPrefix("field ") && lines[index].contains("example") {
-                let dataset = datasets[min(current, datasets.count - 1)]
-                current += 1
-                index += 2
-                while index < lines.count, !lines[index].hasPrefix("*"), !lines[index].hasPrefix("field "), !lines[index].isEmpty {
-                    let row = lines[index]
-                    if let name = row.split(separator: " ").first { fields[dataset, default: []].append(String(name)) }
-                    if let match = row.range(of: #"[0-9,]+  (.+)$"#, options: .regularExpression) {
-                        let example = row[match].split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).dropFirst().joined(separator: " ")
-                        if !example.isEmpty, example.count < 60 { examples.insert(example.trimmingCharacters(in: .whitespaces)) }
-                    }
-                    index += 1
-                }
-                continue
+        for dataset in datasets {
+            let listed = try PipeRun.run(["--no-rc", "--format", "tsv", "-c", "use \(dataset)", "-c", "fields"],
+                                         environment: environment, directory: directory, timeout: .seconds(60))
+            guard listed.status == 0 else { throw HarnessError("`fields` failed\n\(listed)") }
+            let (_, rows) = try RecordFormats.table(try RecordFormats.tsv(listed.stdout))
+            for row in rows {
+                if let name = row["field"] { fields[dataset, default: []].append(name) }
+                if let example = row["example"], !example.isEmpty, example.count < 60 { examples.insert(example) }
             }
-            index += 1
         }
         guard fields.count == datasets.count else { throw HarnessError("cannot read `fields` for every dataset\n\(details)") }
         return ShellVocabulary(commands: commands.filter { !excluded.contains($0) }, keywords: keywords, fields: fields,

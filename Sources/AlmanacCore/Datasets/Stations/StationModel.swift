@@ -8,7 +8,7 @@ public enum StationModel: RecordModel {
     public static let plural = "stations"
     public static let nameField = "stationTitle"
     public static let otherNameFields = ["cityTitle"]
-    public static let listFields = ["stationTitle", "cityTitle", "regionTitle", "countryTitle", "directions"]
+    public static let listFields = ["stationId", "stationTitle", "cityTitle", "regionTitle", "countryTitle", "directions"]
 
     public static let fieldSpecs: [FieldSpec] = [
         FieldSpec("stationId", .number, identity: true),

@@ -1,0 +1,30 @@
+/// Records of a result set as a table: the chosen fields of one dataset, or each record's name
+/// when the results span datasets (`use all`).
+public enum RecordListing {
+    /// The rows `range` of `results` under `fields` (ignored when the results span datasets).
+    /// `chosen`: the user picked the fields, so machine formats write them rather than whole records.
+    public static func table(_ results: ResultSet, range: Range<Int>, fields: [String], chosen: Bool = false) -> ResultTable {
+        var table: ResultTable
+        if results.spansDatasets {
+            table = ResultTable(columns: [ResultColumn("name")], count: range.count) { row in
+                let item = results.items[range.lowerBound + row]
+                return [.text(results.dataset(of: item).name(of: item.row))]
+            }
+            table.sections = Sections(names: results.datasets.map(\.name)) { results.items[range.lowerBound + $0].dataset }
+        } else if let dataset = results.datasets.first {
+            let paths = fields.map { dataset.compile(FieldPath($0)) }
+            let identities = Set(dataset.model.fieldSpecs.filter(\.identity).map(\.key))
+            let columns = fields.map { ResultColumn($0, .field, grouped: !identities.contains($0)) }
+            table = ResultTable(columns: columns, count: range.count) { row in
+                let item = results.items[range.lowerBound + row]
+                return paths.map { ResultValue(dataset.values(of: $0, row: item.row), in: dataset) }
+            }
+            table.columnsChosen = chosen
+        } else {
+            table = ResultTable(columns: fields.map { ResultColumn($0, .field) }, rows: [])
+        }
+        table.records = RecordRows(results: results, range: range)
+        table.firstNumber = range.lowerBound + 1
+        return table
+    }
+}

@@ -1,0 +1,90 @@
+import AlmanacCore
+import Foundation
+
+/// How one result value reads: for people (tables; source values by `ValueText`, the one rule
+/// for how a field's value reads), in a delimited cell, and in JSON.
+enum ResultText {
+    /// A column's value for people: absent values (and the words that mean none) as the
+    /// column's absent text, numbers grouped in thousands unless the column holds years or ids.
+    static func people(_ value: ResultValue, in column: ResultColumn) -> String {
+        let grouped = column.grouped && ValueText.groupsThousands(column.name)
+        switch value {
+        case .absent: return column.absentText
+        case let .text(text): return text
+        case let .literal(literal): return grouped ? ValueText.number(literal, field: column.name) : literal
+        case let .integer(number): return grouped ? number.grouped : String(number)
+        case let .decimal(number): return grouped ? NumberFormat.grouped(number) : NumberFormat.plain(number)
+        case let .boolean(flag): return flag ? "yes" : "no"
+        case let .date(date): return day(date)
+        case let .list(values): return values.map { people($0, in: column) }.filter { !$0.isEmpty && $0 != column.absentText }.joined(separator: ", ")
+        case let .link(link): return link.name
+        case let .source(source): return ValueText.text(of: source, field: column.name) ?? column.absentText
+        }
+    }
+
+    /// For a CSV or TSV cell: numbers as written, lists and objects as compact JSON.
+    static func plain(_ value: ResultValue) -> String {
+        switch value {
+        case .absent: return ""
+        case let .text(text): return text
+        case let .integer(number): return String(number)
+        case let .decimal(number): return NumberFormat.plain(number)
+        case let .literal(literal): return literal
+        case let .boolean(flag): return flag ? "true" : "false"
+        case let .date(date): return day(date)
+        case .list:
+            var writer = JSONWriter()
+            write(value, to: &writer)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        case let .link(link): return link.name
+        case let .source(source):
+            switch source.kind {
+            case .string, .number: return source.document.string(at: source.index)
+            case .true: return "true"
+            case .false: return "false"
+            case .null: return ""
+            case .array, .object: return JSONWriter.string(source)
+            }
+        }
+    }
+
+    /// As a JSON value: text as strings, numbers as numbers, nothing as null, source values as written.
+    static func write(_ value: ResultValue, to writer: inout JSONWriter, indent: Int = 0) {
+        switch value {
+        case .absent: writer.append("null")
+        case let .text(text): writer.writeString(text)
+        case let .integer(number): writer.append(String(number))
+        case let .decimal(number): writer.append(number.isFinite ? NumberFormat.plain(number) : "null")
+        case let .literal(literal): writer.append(literal)
+        case let .boolean(flag): writer.append(flag ? "true" : "false")
+        case let .date(date): writer.writeString(day(date))
+        case let .list(values):
+            writer.append("[")
+            for (index, element) in values.enumerated() {
+                if index > 0 { writer.append(",") }
+                write(element, to: &writer)
+            }
+            writer.append("]")
+        case let .link(link): writer.writeString(link.name)
+        case let .source(source): writer.write(source.document, source.index, indent: indent)
+        }
+    }
+
+    /// `2026-12-01`, in the local calendar.
+    static func day(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        func two(_ number: Int?) -> String { number.map { $0 < 10 ? "0\($0)" : String($0) } ?? "00" }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
+    }
+
+    /// Whether a value is a number (for right alignment).
+    static func isNumber(_ value: ResultValue) -> Bool {
+        switch value {
+        case .integer, .decimal, .literal: true
+        case let .source(source): source.kind == .number
+        default: false
+        }
+    }
+}
