@@ -77,24 +77,67 @@ struct WordsTests {
         #expect(result.stdout == "auto\n", "\(result)")
     }
 
-    @Test("an ambiguous show lists id, title and city of the candidates, and how many more")
-    func ambiguousShowListsCandidates() throws {
-        // Exactly that name, ignoring case, as show compares names.
-        let stations = DatasetCompletionTests.stations.filter { $0.value.title.lowercased() == "трасса" }
-        #expect(stations.count > 20)
-        let result = try run(["use stations", "show Трасса"])
-        #expect(result.status == 1, "\(result)")
-        let lines = result.stderr.lines
-        #expect(lines.first == "-c:2: 'Трасса' matches \(stations.count) stations — be more precise or use an id:", "\(result)")
-        let listed = lines.dropFirst().filter { $0.hasPrefix("  ") && !$0.contains("more") }
-        #expect(listed.count == 20, "\(result)")
-        for line in listed {
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-            let id = try #require(Int(parts[0]), "\(line)")
-            #expect(stations[id] != nil, "\(line)")
-            #expect(line.lowercased().contains("трасса") && line.contains("город "), "\(line)")
+    /// Stations named exactly `name`, ignoring case, as show compares names: id → city.
+    static func stations(named name: String) -> [Int: String] {
+        guard let data = FileManager.default.contents(atPath: DataFolder.realFile("stations")),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        var result: [Int: String] = [:]
+        for key in ["citiesFrom", "citiesTo"] {
+            for city in object[key] as? [[String: Any]] ?? [] {
+                for station in city["stations"] as? [[String: Any]] ?? [] {
+                    guard let id = station["stationId"] as? Int, let title = station["stationTitle"] as? String,
+                          title.lowercased() == name.lowercased(), result[id] == nil else { continue }
+                    result[id] = station["cityTitle"] as? String ?? ""
+                }
+            }
         }
-        #expect(lines.last == "  … and \(stations.count - 20) more", "\(result)")
+        return result
+    }
+
+    @Test("an ambiguous show in a script: one error line with ids and cities, and how many more")
+    func ambiguousShowInAScript() throws {
+        let stations = Self.stations(named: "Трасса")
+        #expect(stations.count > 10)
+        let result = try run(["use stations", "show Трасса"])
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        let lines = result.stderr.lines
+        #expect(lines.count == 1, "every error is one line in a script\n\(result)")
+        let prefix = "-c:2: 'Трасса' matches \(stations.count) stations — be more precise or use an id: "
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix(prefix), "\(result)")
+        let items = line.dropFirst(prefix.count).components(separatedBy: "; ")
+        #expect(items.count == 11 && items.last == "… and \(stations.count - 10) more", "\(result)")
+        for item in items.dropLast() {
+            let id = try #require(Int(item.prefix { $0.isNumber }), "\(item)")
+            let city = try #require(stations[id], "\(item) is a station called Трасса")
+            #expect(item.hasSuffix("(\(city))"), "\(item)")
+        }
+    }
+
+    @Test("an ambiguous show at the prompt lists id, name and city, as many as fit the screen")
+    func ambiguousShowAtThePrompt() throws {
+        let stations = Self.stations(named: "Трасса")
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 100)
+        try session.waitForPrompt()
+        _ = try session.enter("use stations; count", prompt: "stations> ")
+        try session.sendLine("show Трасса")
+        let screen = try session.waitForScreen("the candidates and how many more") { $0.lines.contains { $0.hasPrefix("  … and ") } }
+        let lines = screen.lines
+        let heading = try #require(lines.firstIndex { $0.hasSuffix("'Трасса' matches \(stations.count) stations — be more precise or use an id:") },
+                                   "\(lines.joined(separator: "\n"))")
+        let more = try #require(lines.firstIndex { $0.hasPrefix("  … and ") })
+        let listed = lines[(heading + 1)..<more]
+        // 24 rows: the heading, 20 candidates, the "more" line and the prompt.
+        #expect(listed.count == 20, "\(lines.joined(separator: "\n"))")
+        #expect(lines[more] == "  … and \(stations.count - 20) more", "\(lines.joined(separator: "\n"))")
+        for line in listed {
+            let parts = line.split(separator: " ")
+            let id = try #require(Int(parts[0]), "\(line)")
+            let city = try #require(stations[id], "\(line)")
+            #expect(line.hasSuffix(city) && line.lowercased().contains("трасса"), "\(line)")
+        }
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
     }
 
     @Test("about names who made almanac and each dataset's count, in a script too")

@@ -68,15 +68,19 @@ struct RecordTarget {
         throw ShellError.invalid(ambiguity(trimmed, candidates: candidates, spansDatasets: datasets.count > 1, in: session))
     }
 
-    /// `'Трасса' matches 53 stations — be more precise or use an id:` and, one per line, each
-    /// candidate's id, name and what tells it apart (a station's city, a country's capital),
-    /// as many as fit the terminal (20 into a pipe), then how many more.
+    /// `'Трасса' matches 53 stations — be more precise or use an id:` and each candidate's id,
+    /// name and what tells it apart (a station's city, a country's capital). At the prompt, one
+    /// per line, as many as fit the terminal, then how many more; in a script, where every
+    /// error is one `SOURCE:LINE:` line, the first ten on that line.
     static func ambiguity(_ text: String, candidates: [RecordTarget], spansDatasets: Bool, in session: Session) -> String {
         let models = Set(candidates.map { ObjectIdentifier($0.dataset) })
         let noun = models.count == 1 ? candidates[0].dataset.model.plural : "records"
-        // On a terminal: its height, less the first line, the "more" line and the prompt.
-        let room = session.output.errorIsTerminal ? max(3, session.output.terminal.rows - 4) : 20
+        let heading = "'\(SafeText.escape(text))' matches \(candidates.count.grouped) \(noun) — be more precise or use an id:"
+        let listed = session.isInteractive && session.output.errorIsTerminal
+        // At the prompt: the terminal's height, less the heading, the "more" line and the prompt.
+        let room = listed ? max(3, session.output.terminal.rows - 4) : 10
         let shown = candidates.prefix(room)
+        let more = candidates.count > shown.count ? "… and \((candidates.count - shown.count).grouped) more" : nil
         let rows: [[String]] = shown.map { target in
             let dataset = target.dataset
             let identity = dataset.model.identities(of: dataset.record(target.row)).first ?? "#\(target.row + 1)"
@@ -87,18 +91,23 @@ struct RecordTarget {
                 .first { $0.uppercased() != identity && $0 != name } ?? ""
             return (spansDatasets ? [dataset.name] : []) + [identity, name, context].map { SafeText.escape($0) }
         }
+        guard listed else {
+            let items = rows.map { row in
+                row.dropLast().joined(separator: " ") + (row.last!.isEmpty ? "" : " (\(row.last!))")
+            }
+            return heading + " " + (items + (more.map { [$0] } ?? [])).joined(separator: "; ")
+        }
         var widths = [Int](repeating: 0, count: rows.first?.count ?? 0)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], TextWidth.of(cell)) } }
         let idColumn = spansDatasets ? 1 : 0
-        var lines = ["'\(SafeText.escape(text))' matches \(candidates.count.grouped) \(noun) — be more precise or use an id:"]
+        var lines = [heading]
         for row in rows {
             let cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell
-                    : TextWidth.pad(cell, to: widths[index], alignRight: index == idColumn)
+                index == row.count - 1 ? cell : TextWidth.pad(cell, to: widths[index], alignRight: index == idColumn)
             }
             lines.append(("  " + cells.joined(separator: "  ")).trailingSpacesRemoved)
         }
-        if candidates.count > shown.count { lines.append("  … and \((candidates.count - shown.count).grouped) more") }
+        if let more { lines.append("  " + more) }
         return lines.joined(separator: "\n")
     }
 
