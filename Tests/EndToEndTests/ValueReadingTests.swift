@@ -66,6 +66,21 @@ struct ValueReadingTests {
         #expect(!detail.contains("hair") && !detail.contains("Hair"), "\(detail)")
     }
 
+    @Test("country details leave out a currency the source leaves empty (null, (none))")
+    func countryCurrenciesLeaveOutAbsentValues() throws {
+        let countries = Self.records("countries")
+        let codes = countries.compactMap { $0["alpha3Code"] as? String }
+        let shown = try succeed(["use countries"] + codes.map { "show \($0)" })
+        #expect(!shown.contains("(none)") && !shown.contains("Currency           ?"), "\(shown)")
+        // One Currency row per currency with a name, code or symbol: East Timor's second
+        // currency, all null, has none.
+        let present = countries.flatMap { ($0["currencies"] as? [[String: Any]]) ?? [] }.filter { currency in
+            ["name", "code", "symbol"].contains { !Self.isAbsent(currency[$0]) && (currency[$0] as? String) != "(none)" }
+        }
+        #expect(present.count < countries.flatMap { ($0["currencies"] as? [[String: Any]]) ?? [] }.count)
+        #expect(shown.lines.filter { $0.hasPrefix("    Currency ") }.count == present.count, "\(shown)")
+    }
+
     @Test("Hutt's lifespan reads 1,000 in the table, the detail and group")
     func oneFieldReadsTheSameEverywhere() throws {
         let hutt = try #require(Self.records("species").first { ($0["name"] as? String) == "Hutt" })

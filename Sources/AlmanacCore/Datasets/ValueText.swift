@@ -1,8 +1,8 @@
 /// How a field's value reads for people — the one rule every view uses (detail views,
 /// listings, `group`), so a field reads the same wherever it is shown:
 ///
-/// - **Absent is absent**: `null`, `""`, and the placeholder words `n/a`, `unknown` and `none`
-///   (any case) mean "no value". They read as nil: a detail leaves the row out, a table leaves
+/// - **Absent is absent**: `null`, `""`, and the placeholder words `n/a`, `unknown`, `none`
+///   and `(none)` (any case) mean "no value". They read as nil: a detail leaves the row out, a table leaves
 ///   the cell empty, `group` counts them under "(none)". Other words (`indefinite`) are
 ///   information and stay.
 /// - **Numbers as written**: a number shows the digits of its source literal — never a
@@ -17,7 +17,7 @@ public enum ValueText {
     public static func isAbsent(_ text: String) -> Bool {
         guard text.utf8.count <= 12 else { return false }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "", "n/a", "unknown", "none": return true
+        case "", "n/a", "unknown", "none", "(none)": return true
         default: return false
         }
     }

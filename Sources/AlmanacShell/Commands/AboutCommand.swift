@@ -4,7 +4,7 @@ import AlmanacCore
 public enum AboutCommand: Command {
     public static let spec = CommandSpec(
         name: "about",
-        summary: "Show the version, who made almanac, the data sources with their counts and licences",
+        summary: "Show the version, the makers, the data sources and their licences",
         usage: "about",
         examples: ["about"]
     )

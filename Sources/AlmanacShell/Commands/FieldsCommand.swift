@@ -5,7 +5,7 @@ import AlmanacCore
 public enum FieldsCommand: Command {
     public static let spec = CommandSpec(
         name: "fields",
-        summary: "List the fields of the dataset in use: type, how many records have it, an example, and which names the records",
+        summary: "List the fields: type, count, an example; which one names records",
         usage: "fields",
         examples: ["fields"]
     )

@@ -37,10 +37,11 @@ public struct Country: Sendable, Equatable {
         public var name: String?
         public var symbol: String?
 
-        /// `Euro (EUR, €)`.
-        public var description: String {
-            let details = [code, symbol].compactMap { $0 }.filter { !$0.isEmpty && $0 != "(none)" }
-            let title = name ?? code ?? symbol ?? "?"
+        /// `Euro (EUR, €)`; nil when the source says nothing (`null`, `(none)`: see `ValueText`).
+        public var description: String? {
+            let present = [name, code, symbol].map { $0.flatMap { ValueText.isAbsent($0) ? nil : $0 } }
+            guard let title = present[0] ?? present[1] ?? present[2] else { return nil }
+            let details = present[1...].compactMap { $0 }.filter { $0 != title }
             return details.isEmpty ? title : "\(title) (\(details.joined(separator: ", ")))"
         }
     }

@@ -34,10 +34,11 @@ extension CountryModel {
             Section("Timezones", rows: [Row("Timezones", country.timezones.joined(separator: ", "))]),
             Section("Borders", rows: [Row("Borders", borders.joined(separator: ", "))]),
             Section("Currencies", rows: country.currencies.map { Row("Currency", $0.description) }),
-            Section("Languages", rows: country.languages.map { language in
-                let codes = [language.iso639_1, language.iso639_2].compactMap { $0 }.filter { !$0.isEmpty }
-                var text = language.name ?? "?"
-                if let native = language.nativeName, !native.isEmpty, native != language.name { text += " — \(native)" }
+            Section("Languages", rows: country.languages.compactMap { language in
+                let present = { (text: String?) in text.flatMap { ValueText.isAbsent($0) ? nil : $0 } }
+                let codes = [language.iso639_1, language.iso639_2].compactMap(present)
+                guard var text = present(language.name) ?? present(language.nativeName) else { return nil }
+                if let native = present(language.nativeName), native != text { text += " — \(native)" }
                 if !codes.isEmpty { text += " (ISO 639: \(codes.joined(separator: ", ")))" }
                 return Row("Language", text)
             }),
