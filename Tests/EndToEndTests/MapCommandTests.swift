@@ -176,6 +176,28 @@ struct MapCommandTests {
         let piped = try succeed(["use stations", "map"])
         #expect(!piped.contains("\u{1B}"), "no colour into a pipe")
     }
+
+    @Test("on an 80 × 24 terminal the world map and a trip's map fit the screen: no pager, no legend line wrapped")
+    func fitsASmallTerminal() throws {
+        let paged = home.root + "/paged.txt"
+        let environment = home.environment().with("ALMANAC_PAGER", "cat > '\(paged)'")
+        let session = try PseudoTerminalSession(environment: environment, rows: 24, columns: 80)
+        try session.waitForPrompt()
+        try session.enter("use stations; count", prompt: "stations> ")
+        for command in ["map world", "map", "trip from 9864 to 9362 on 2099-12-01 --map"] {
+            try session.enter(command)
+            #expect(home.read(paged) == nil, "\(command) went to the pager")
+            // What the screen shows between the command and the next prompt.
+            let screen = session.screen.lines
+            let start = try #require(screen.lastIndex { $0 == "stations> " + command })
+            let lines = Array(screen[(start + 1)...].prefix { !$0.hasPrefix("stations>") })
+            #expect(lines.count <= 21, "\(command): \(lines.count) lines")
+            #expect(lines.allSatisfy { $0.unicodeScalars.count < 80 }, "\(command): a line reaches the last column\n\(lines.joined(separator: "\n"))")
+            #expect(lines.contains { $0.hasPrefix("equirectangular projection") }, "\(lines.joined(separator: "\n"))")
+        }
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
 }
 
 /// Generic datasets: coordinates found by their field names, and GeoJSON loaded as records.

@@ -127,17 +127,23 @@ public struct MapPicture: Sendable {
     public var lines: [String] { canvas.lines }
 
     /// `latitude 36.72°N to 61.25°N · longitude 9.15°W to 136.62°E`, or nil when nothing was drawn.
-    public var extentText: String? {
-        guard !extent.isEmpty else { return nil }
-        return "latitude \(Self.degrees(extent.south, "N", "S")) to \(Self.degrees(extent.north, "N", "S")) · "
-            + "longitude \(Self.degrees(extent.west, "E", "W")) to \(Self.degrees(extent.east, "E", "W"))"
+    public var extentText: String? { extentParts.isEmpty ? nil : extentParts.joined(separator: " · ") }
+
+    /// `latitude 36.72°N to 61.25°N`, `longitude 9.15°W to 136.62°E` (none when nothing was drawn).
+    public var extentParts: [String] {
+        guard !extent.isEmpty else { return [] }
+        return ["latitude \(Self.degrees(extent.south, "N", "S")) to \(Self.degrees(extent.north, "N", "S"))",
+                "longitude \(Self.degrees(extent.west, "E", "W")) to \(Self.degrees(extent.east, "E", "W"))"]
     }
 
-    /// `equirectangular projection, standard parallel 49°N, 1 column ≈ 0.8° of longitude`.
-    public var projectionText: String {
+    /// `equirectangular projection (standard parallel 49°N), one column ≈ 0.8° of longitude`.
+    public var projectionText: String { projectionParts.joined(separator: ", ") }
+
+    public var projectionParts: [String] {
         let parallel = projection.standardParallel == 0 ? "the equator" : Self.degrees(projection.standardParallel, "N", "S", decimals: 0)
-        return "equirectangular projection (standard parallel \(parallel)), one column ≈ "
-            + NumberFormat.grouped(projection.degreesPerColumn, decimals: projection.degreesPerColumn < 1 ? 3 : 1) + "° of longitude"
+        return ["equirectangular projection (standard parallel \(parallel))",
+                "one column ≈ " + NumberFormat.grouped(projection.degreesPerColumn, decimals: projection.degreesPerColumn < 1 ? 3 : 1)
+                    + "° of longitude"]
     }
 
     /// `48.20°N 16.37°E`.

@@ -78,7 +78,9 @@ public enum MapCommand: Command {
         let picture = try MapPicture(results: results, outlines: outlines, world: world, columns: columns, rows: rows,
                                      cancellation: session.cancellation)
         guard picture.drawn > 0 || world else { throw noCoordinates(results) }
-        let lines = MapText.lines(picture.canvas, color: session.usesColor) + legend(picture, results: results, outlineProblem: outlineProblem)
+        let width = MapText.legendWidth(output.terminal)
+        let lines = MapText.lines(picture.canvas, color: session.usesColor)
+            + legend(picture, results: results, outlineProblem: outlineProblem, width: width)
         return CommandResult(try points(results, in: session), prose: .lines(lines))
     }
 
@@ -92,14 +94,16 @@ public enum MapCommand: Command {
         }
     }
 
-    /// `4,037 stations drawn, none without coordinates · latitude … · longitude …` and the projection.
-    static func legend(_ picture: MapPicture, results: ResultSet, outlineProblem: String?) -> [String] {
+    /// `4,037 stations drawn, none without coordinates · latitude … · longitude …` and the
+    /// projection, flowed within `width`.
+    static func legend(_ picture: MapPicture, results: ResultSet, outlineProblem: String?, width: Int?) -> [String] {
         let noun = HistogramCommand.recordsNoun(results)
-        var first = "\(picture.drawn.grouped) \(picture.drawn == 1 ? noun.singular : noun.plural) drawn, "
+        var drawn = "\(picture.drawn.grouped) \(picture.drawn == 1 ? noun.singular : noun.plural) drawn, "
             + (picture.withoutCoordinates == 0 ? "none" : picture.withoutCoordinates.grouped) + " without coordinates"
-        if picture.invalid > 0 { first += " (\(picture.invalid.grouped) out of range or unreadable)" }
-        if let extent = picture.extentText { first += " · " + extent }
-        return [first, picture.projectionText + (outlineProblem.map { " · " + $0 } ?? "")]
+        if picture.invalid > 0 { drawn += " (\(picture.invalid.grouped) out of range or unreadable)" }
+        return MapText.flow([drawn] + picture.extentParts, separator: " · ", width: width)
+            + MapText.flow(picture.projectionParts, separator: ", ", width: width)
+            + (outlineProblem.map { [$0] } ?? [])
     }
 
     static func noCoordinates(_ results: ResultSet) -> ShellError {

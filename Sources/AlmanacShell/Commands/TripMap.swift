@@ -26,8 +26,12 @@ enum TripMap {
         let picture = try MapPicture(results: nil, outlines: outlines, route: route, world: false, columns: columns,
                                      rows: max(2, rows - lines.count), cancellation: session.cancellation)
         for line in MapText.lines(picture.canvas, color: session.usesColor) { output.print(line) }
-        output.print("the route: \(NumberFormat.grouped(kilometres, decimals: 1)) km along the great circle "
-            + "from \(MapPicture.position(start)) to \(MapPicture.position(end))")
-        output.print(picture.projectionText + (outlineProblem.map { " · " + $0 } ?? ""))
+        let width = MapText.legendWidth(output.terminal)
+        let routeText = ["the route: \(NumberFormat.grouped(kilometres, decimals: 1)) km along the great circle",
+                     "from \(MapPicture.position(start)) to \(MapPicture.position(end))"]
+        for line in MapText.flow(routeText, separator: " ", width: width) + MapText.flow(picture.projectionParts, separator: ", ", width: width)
+            + (outlineProblem.map { [$0] } ?? []) {
+            output.print(line)
+        }
     }
 }

@@ -22,8 +22,26 @@ enum MapText {
         }
     }
 
+    /// Parts of a legend line joined by `separator`, starting a new line where the next part
+    /// would pass `width` (nil: never), so a legend is never cut or wrapped mid-word by the terminal.
+    static func flow(_ parts: [String], separator: String, width: Int?) -> [String] {
+        var lines: [String] = []
+        for part in parts {
+            if let last = lines.last, width.map({ TextWidth.of(last) + TextWidth.of(separator) + TextWidth.of(part) < $0 }) ?? true {
+                lines[lines.count - 1] = last + separator + part
+            } else {
+                lines.append(part)
+            }
+        }
+        return lines
+    }
+
+    /// The width legends flow within: the terminal's, none into a pipe.
+    static func legendWidth(_ terminal: TerminalInfo) -> Int? { terminal.isTerminal ? terminal.columns : nil }
+
     /// The map's size in character cells: `--size COLUMNSxROWS`, else the terminal less room
-    /// for the legend and the prompt (80 × 24 into a pipe).
+    /// for a legend of up to four lines and the prompt (80 × 24 into a pipe), so a map never
+    /// needs the pager.
     static func size(_ text: String?, terminal: TerminalInfo) throws(ShellError) -> (columns: Int, rows: Int) {
         if let text {
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
@@ -35,6 +53,6 @@ enum MapText {
         }
         let columns = terminal.isTerminal ? terminal.columns : 80
         let rows = terminal.isTerminal ? terminal.rows : 24
-        return (max(4, columns - 1), max(2, rows - 5))
+        return (max(4, columns - 1), max(2, rows - 7))
     }
 }
