@@ -33,11 +33,14 @@ public final class Catalog: Sendable {
         var load: ActiveLoad?
         var lastFailure: LoadFailure?
         /// Where the current contents came from (or, before any success, where they were
-        /// asked for): what `datasets` shows and `load NAME` reloads. A failed or cancelled
-        /// load from elsewhere does not change it.
+        /// first asked for: the bundled file): what `datasets` shows and `load NAME` reloads.
+        /// A failed or cancelled load from elsewhere does not change it.
         var request: LoadRequest
         /// Registered, not loaded yet: the load starts when something first asks for it.
         var deferred = false
+        /// A load from elsewhere replaced the load of `request` before anything was loaded:
+        /// if it fails, `request` is loaded again, so the dataset is not left empty.
+        var ownLoadInterrupted = false
     }
 
     /// Whether a finished load goes on to build the name index and field columns on its
@@ -130,9 +133,14 @@ public final class Catalog: Sendable {
             var entry = state.entries[request.name] ?? Entry(dataset: nil, load: nil, lastFailure: nil, request: request)
             if state.entries[request.name] == nil { state.order.append(request.name) }
             let previous = entry.load
+            // The dataset's own source (its bundled file) was loading, or was to load, and a
+            // load from elsewhere takes its place before anything was loaded.
+            let ownPending = entry.deferred || previous.map { $0.request.source == entry.request.source } == true
+            if ownPending, entry.dataset == nil, request.source != entry.request.source {
+                entry.ownLoadInterrupted = true
+            }
             entry.load = load
             entry.deferred = false
-            if entry.dataset == nil { entry.request = request }
             state.entries[request.name] = entry
             return (load, previous)
         }
@@ -153,19 +161,32 @@ public final class Catalog: Sendable {
         } catch {
             result = .failure(load.isCancelled ? .cancelled : error)
         }
-        let current = state.withLock { state -> Bool in
-            guard var entry = state.entries[load.request.name], entry.load === load else { return false }
+        let (current, again) = state.withLock { state -> (Bool, ActiveLoad?) in
+            guard var entry = state.entries[load.request.name], entry.load === load else { return (false, nil) }
             entry.load = nil
+            var again: ActiveLoad?
             switch result {
             case let .success(dataset):
                 entry.dataset = dataset
                 entry.request = load.request
                 entry.lastFailure = nil
+                entry.ownLoadInterrupted = false
             case let .failure(failure):
                 entry.lastFailure = failure
+                if entry.dataset == nil, entry.ownLoadInterrupted {
+                    // This load cancelled the dataset's own (the bundled file's) and failed:
+                    // load that again, in place before anyone sees the dataset empty.
+                    entry.ownLoadInterrupted = false
+                    state.nextLoadID += 1
+                    again = ActiveLoad(id: state.nextLoadID, request: entry.request)
+                    entry.load = again
+                }
             }
             state.entries[load.request.name] = entry
-            return true
+            return (true, again)
+        }
+        if let again {
+            BackgroundThread.start(name: "load \(again.request.name)", stackSize: Self.parsingStackSize) { [self] in self.run(again) }
         }
         load.finish(result)
         if current, let observer = observer.withLock({ $0 }) {

@@ -39,6 +39,9 @@ public enum RecordExtraction {
                document.kind(at: features) == .array {
                 return document.elements(of: features)
             }
+            if let results = document.member("results", of: root) {
+                throw .shape(source: source, message: "'results' should be a list of \(plural); found \(document.kind(at: results).typeDescription)")
+            }
             let keys = document.members(of: root).prefix(6).map { document.string(at: $0.key) }
             throw .shape(source: source, message: "expected an array of \(plural), API pages with 'results', a GeoJSON FeatureCollection, or one object per line; "
                 + "found an object with keys \(keys.joined(separator: ", "))")

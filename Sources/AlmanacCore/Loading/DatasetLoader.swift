@@ -33,6 +33,12 @@ public struct DatasetLoader: Sendable {
         let model = Self.model(for: request.model, shape: document)
         var extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
         extraction.warnings.insert(contentsOf: sourceWarnings, at: 0)
+        // Countries, species, stations…: a source with none of them in it is not a new version
+        // of the dataset, whatever it holds.
+        if model != GenericModel.self, extraction.records.isEmpty {
+            let why = extraction.warnings.first { $0.record != nil }.map { "every record was skipped (\($0))" } ?? "the list is empty"
+            throw .shape(source: request.source.displayName, message: "no \(model.plural) in it: \(why)")
+        }
         // A large load leaves tens of MB of freed temporaries (the parse's second half, the
         // extraction's scans) inside malloc's heaps.
         if bytes >= Self.trimAfter { FreedMemory.giveBack() }

@@ -56,9 +56,12 @@ extension Session {
         }
     }
 
-    /// ` — the previous contents stay (4,037 stations…)` after a load that did not replace them.
+    /// ` — the previous contents stay (4,037 stations…)` after a load that did not replace them,
+    /// or ` — countries loads from …/countries.json again` when it replaced the first load.
     func keptContents(of name: String) -> String {
-        catalog.dataset(name).map { " — the previous contents stay (\($0.model.summary(of: $0)))" } ?? ""
+        if let dataset = catalog.dataset(name) { return " — the previous contents stay (\(dataset.model.summary(of: dataset)))" }
+        if let again = catalog.activeLoad(name) { return " — \(name) loads from \(SafeText.excerpt(again.request.source.description, limit: 200)) again" }
+        return ""
     }
 
     /// The current result set, or every record of the datasets in scope.
