@@ -273,6 +273,9 @@ public struct JSONParser {
         suffix.builder = JSONDocumentBuilder()
         split?.markSpliced()
         unwinding = (suffix, base, 0)
+        // The rest was parsed, and its pages given back, by the other thread: counting its
+        // lines would read them all in again. An error past here counts from the bytes.
+        lines.stopCounting(at: position)
         position = count
         throw .spliced
     }

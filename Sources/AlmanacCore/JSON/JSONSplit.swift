@@ -37,6 +37,9 @@ public final class JSONSplit: @unchecked Sendable {
         }
     }
 
+    /// Parsed bytes kept behind the other thread's position, as the main parser keeps them.
+    static let releaseMargin = 4 << 20
+
     private let position = Atomic<Int>(-1)
     private let abandoned = Atomic<Bool>(false)
     private let parsed = Atomic<Int>(0)
@@ -83,14 +86,18 @@ public final class JSONSplit: @unchecked Sendable {
 
     /// On the other thread: chooses a boundary at or after `from`, publishes it, and parses
     /// the rest of the text from there. Returns at once when no boundary is near.
+    /// `release` gets the ranges of bytes parsed (less a margin), whose pages the caller may
+    /// give back.
     public func parseRest(of bytes: UnsafeBufferPointer<UInt8>, from: Int, source: String,
-                          limits: JSONParser.Limits = JSONParser.Limits(), shouldStop: @escaping () -> Bool = { false }) {
+                          limits: JSONParser.Limits = JSONParser.Limits(), release: @escaping (Range<Int>) -> Void = { _ in },
+                          shouldStop: @escaping () -> Bool = { false }) {
         guard !abandoned.load(ordering: .relaxed), let start = Self.boundary(in: bytes, from: from) else { return }
         position.store(start, ordering: .releasing)
         var builder = JSONDocumentBuilder(expectedBytes: bytes.count - start, detached: true)
         let progress: JSONParser.Progress = { [self] consumed throws(CancelledError) in
             parsed.store(consumed - start, ordering: .relaxed)
             if abandoned.load(ordering: .relaxed) || shouldStop() { throw CancelledError() }
+            if consumed - start > Self.releaseMargin { release(start..<(consumed - Self.releaseMargin)) }
         }
         guard let (levels, deepest) = JSONParser.parseSuffix(bytes, from: start, source: source, into: &builder,
                                                               limits: limits, progress: progress) else {

@@ -7,11 +7,19 @@ public final class LineTracker: @unchecked Sendable {
     public private(set) var line = 1
     public private(set) var column = 1
 
+    /// `advance` counts no further than this (see `stopCounting`).
+    private var limit = Int.max
+
     public init() {}
+
+    /// Lines past `offset` will not be counted ahead of time: `advance` stops there, and
+    /// `position(of:)` counts on from it through the bytes themselves.
+    public func stopCounting(at offset: Int) { limit = max(self.offset, offset) }
 
     /// Counts the lines of `bytes[offset..<end]` (which must still be readable) and moves on.
     /// Eight bytes at a time: this runs over every byte of a large file.
     public func advance(to end: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        let end = min(end, limit)
         guard end > offset, let base = bytes.baseAddress else { return }
         let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let high: UInt64 = 0x8080_8080_8080_8080

@@ -83,7 +83,9 @@ public struct DatasetLoader: Sendable {
         let lines = LineTracker()
         let split = firstAttempt && !Self.isLines(path) ? split ?? JSONSplit() : nil
         let secondHalf: FileContents.SecondHalfWork? = split.map { split in
-            { bytes, middle, shouldStop in split.parseRest(of: bytes, from: middle, source: source.displayName, shouldStop: shouldStop) }
+            { bytes, middle, release, shouldStop in
+                split.parseRest(of: bytes, from: middle, source: source.displayName, release: release, shouldStop: shouldStop)
+            }
         }
         return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
                                           lines: lines, mapped: firstAttempt, secondHalf: secondHalf) { bytes, access throws(LoadFailure) in
