@@ -164,7 +164,17 @@ public struct NameIndex: Sendable {
         self.text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
               nameEnds.withUnsafeBufferPointer { nameEnds in
+                // The candidates lie scattered over the whole text: ask for a row's names a few
+                // candidates ahead, and for its offsets further ahead, so checks rarely wait.
+                var checked = 0
                 Self.match(query, rows: candidates) { row, check in
+                    if checked + 16 < candidates.count {
+                        let later = candidates[checked + 16]
+                        almanac_prefetch(starts.baseAddress! + later)
+                        almanac_prefetch(nameEnds.baseAddress! + later)
+                    }
+                    if checked + 6 < candidates.count { almanac_prefetch(text.baseAddress! + starts[candidates[checked + 6]]) }
+                    checked += 1
                     let end = row + 1 < starts.count ? starts[row + 1] : text.count
                     check(UnsafeBufferPointer(rebasing: text[starts[row]..<end]), nameEnds[row] - starts[row])
                 } report: { position, row, rank in
@@ -190,6 +200,9 @@ public struct NameIndex: Sendable {
         query.phrase.withUnsafeBufferPointer { phrase in
             joined.withUnsafeBufferPointer { joined in
                 let needles = ranges.map { UnsafeBufferPointer(rebasing: joined[$0]) }
+                // One word without separator bytes (the usual search): one pass over the row,
+                // whose first occurrence says whether the name holds it or only another name.
+                let single = needles.count == 1 && !needles[0].contains { $0 <= rowEnd } ? needles[0] : nil
                 for (position, row) in rows.enumerated() {
                     var rank: Rank?
                     names(row) { all, knownLength in
@@ -197,7 +210,11 @@ public struct NameIndex: Sendable {
                         let nameLength = knownLength
                             ?? memchr(base, 0, all.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
                         let name = UnsafeBufferPointer(rebasing: all[..<nameLength])
-                        if needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
+                        if let single {
+                            guard let found = ByteSearch.firstIndex(of: single, in: all) else { return }
+                            if found > nameLength { rank = .otherName; return }
+                        }
+                        if single != nil || needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
                             if name.count >= phrase.count, phrase.count == 0 || memcmp(base, phrase.baseAddress!, phrase.count) == 0 {
                                 rank = name.count == phrase.count ? .exact : .prefix
                             } else {

@@ -8,6 +8,10 @@
 // memmem: the fastest substring search at hand.
 const void *almanac_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
+/// Asks the CPU to start loading the cache line at `address` (a hint, never a fault): search
+/// checks candidate rows scattered over megabytes, and each would otherwise wait on memory.
+static inline void almanac_prefetch(const void *address) { __builtin_prefetch(address, 0, 1); }
+
 // The calling thread's id, for per-thread priorities.
 pid_t almanac_gettid(void);
 
