@@ -2,9 +2,9 @@
 /// listings, `group`), so a field reads the same wherever it is shown:
 ///
 /// - **Absent is absent**: `null`, `""`, and the placeholder words `n/a`, `unknown`, `none`
-///   and `(none)` (any case) mean "no value". They read as nil: a detail leaves the row out, a table leaves
-///   the cell empty, `group` counts them under "(none)". Other words (`indefinite`) are
-///   information and stay.
+///   and `(none)` (any case) mean "no value". They read as nil: a detail leaves the row out,
+///   a table leaves the cell empty, `group` counts them under `<none>`. Other words
+///   (`indefinite`) are information and stay.
 /// - **Numbers as written**: a number shows the digits of its source literal — never a
 ///   `Double` printed back (`123456789012345678901234567890`, `1e999` stay as they are).
 /// - **Thousands grouped, except years and identifiers**: `5379475` reads `5,379,475`, but a
