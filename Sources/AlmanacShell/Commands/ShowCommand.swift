@@ -1,13 +1,19 @@
 import AlmanacCore
 
 /// `show TARGET`: one record in detail. TARGET is a row of the last listing (`#3`), an
-/// identity (`NOR`, `NO`, `9362`, `3`), or a name — exact, or a unique beginning.
+/// identity (`NOR`, `NO`, `9362`, `3`), or a name — exact, exactly another name search looks
+/// at (a quote's author), or a unique beginning.
 public enum ShowCommand: Command {
     public static let spec = CommandSpec(
         name: "show",
         summary: "Show one record in detail",
         usage: "show #ROW|ID|NAME",
-        examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\""]
+        examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\""],
+        discussion: """
+        NAME is a record's name, exactly or a unique beginning, ignoring case and accents; or exactly \
+        one of the other names search looks at (fields says which: a station's city, a quote's \
+        author). When several records match, their ids, names and what tells them apart are listed.
+        """
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
