@@ -1,12 +1,17 @@
 import AlmanacCore
 
-/// `group FIELD[, FIELD…]` counts records per value (per combination), largest first.
+/// `group FIELD[, FIELD…]` counts records per value (per combination), largest first, with each
+/// group's share in percent and, for people, as a bar.
 public enum GroupCommand: Command {
     public static let spec = CommandSpec(
         name: "group",
         summary: "Count the results per value of one or more fields",
         usage: "group FIELD[, FIELD...]",
-        examples: ["group region", "group countryTitle, cityTitle", "group classification"]
+        examples: ["group region", "group countryTitle, cityTitle", "group classification"],
+        discussion: """
+        Each group's count and its share of the results in percent; in the table format also a \
+        bar of eighth blocks, the largest group's as wide as the terminal leaves room for.
+        """
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
@@ -45,6 +50,8 @@ public enum GroupCommand: Command {
             }
             return values + [.integer(group.count), .decimal(percent)]
         }
-        return CommandResult(table)
+        // People also see each group's share as a bar, the largest group's filling the terminal.
+        let bars = BarColumn.appending(to: table, quantities: groups.map { Double($0.count) }, context: session.renderContext)
+        return CommandResult(table, prose: .table(bars))
     }
 }

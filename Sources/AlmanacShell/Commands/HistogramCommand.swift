@@ -55,16 +55,9 @@ public enum HistogramCommand: Command {
         // For programs: each bin's bounds and count. For people: a label, the count and a bar.
         let data = ResultTable(columns: [ResultColumn("lower"), ResultColumn("upper"), ResultColumn("count", .integer)],
                                rows: histogram.bins.map { [bound($0.lower, of: histogram), bound($0.upper, of: histogram), .integer($0.count)] })
-        let labels = histogram.bins.map { "\(histogram.text($0.lower)) – \(histogram.text($0.upper))" }
-        let counts = histogram.bins.map { $0.count.grouped }
-        let fixed = (labels.map { TextWidth.of($0) } + [TextWidth.of(field)]).max()! + 2 + (counts.map(\.count) + [5]).max()! + 2
-        let barWidth = output.terminal.isTerminal ? min(60, max(10, output.terminal.columns - fixed - 1)) : 40
-        let largest = Double(histogram.bins.map(\.count).max() ?? 0)
-        let bars = ResultTable(columns: [ResultColumn(field), ResultColumn("count", .integer), ResultColumn("")],
-                               rows: histogram.bins.indices.map { index in
-                                   [.text(labels[index]), .integer(histogram.bins[index].count),
-                                    .text(Bars.bar(Double(histogram.bins[index].count), maximum: largest, width: barWidth))]
-                               })
+        let labels = ResultTable(columns: [ResultColumn(field), ResultColumn("count", .integer)],
+                                 rows: histogram.bins.map { [.text("\(histogram.text($0.lower)) – \(histogram.text($0.upper))"), .integer($0.count)] })
+        let bars = BarColumn.appending(to: labels, quantities: histogram.bins.map { Double($0.count) }, context: session.renderContext)
         if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
         return CommandResult(data, prose: .table(bars), notes: [summary(measured, records: records)])
     }
@@ -88,12 +81,6 @@ public enum HistogramCommand: Command {
     /// What the results' records are called: `species`, or `records` across datasets.
     static func recordsNoun(_ results: ResultSet) -> (singular: String, plural: String) {
         results.datasets.count == 1 ? (results.datasets[0].model.singular, results.datasets[0].model.plural) : ("record", "records")
-    }
-
-    /// A bound in a machine format: the number, or the date in ISO 8601 (UTC).
-    static func machineText(_ bound: Double, of histogram: Histogram) -> String {
-        if case .date = histogram.scale { return CalendarDate.iso8601(bound) }
-        return NumberFormat.plain(bound)
     }
 
     /// A bound for programs: the number, or the date in ISO 8601 (UTC).
