@@ -53,6 +53,32 @@ public struct FieldCatalog: Sendable {
 
     public static let fewValues = 24
 
+
+    /// The longest example `fields` shows, in characters: an example is a glimpse of a value
+
+    /// (a 2 MB string or a 1,000,000-digit number was printed whole, in every mode).
+
+    public static let glimpseLength = 40
+
+
+    /// `text` up to its first line break and at most `glimpseLength` characters, with `…` when cut.
+
+    public static func glimpse(of text: String) -> String {
+
+        var kept = Substring(text)
+
+        if let lineBreak = kept.firstIndex(where: \.isNewline) { kept = kept[..<lineBreak] }
+
+        if let end = kept.index(kept.startIndex, offsetBy: glimpseLength, limitedBy: kept.endIndex), end < kept.endIndex {
+
+            kept = kept[..<end]
+
+        }
+
+        return kept.endIndex == text.endIndex ? text : String(kept) + "…"
+
+    }
+
     public private(set) var fields: [Field]
     private let byPath: [String: Int]
     private let columns: [String: Column]
@@ -93,7 +119,7 @@ public struct FieldCatalog: Sendable {
                     case .text, .node: field.kinds.insert(.string)
                     }
                     let text = dataset.text(of: value)
-                    if field.example == nil { field.example = text }
+                    if field.example == nil { field.example = FieldCatalog.glimpse(of: text) }
                     if distinct.count <= Self.fewValues, !distinct.contains(text) { distinct.append(text) }
                 }
             }
@@ -199,7 +225,7 @@ public struct FieldCatalog: Sendable {
             }
             if paths[path].example == nil {
                 let text = kind == .string || kind == .number ? document.string(at: node) : (kind == .true ? "true" : "false")
-                if !text.isEmpty { paths[path].example = text }
+                if !text.isEmpty { paths[path].example = FieldCatalog.glimpse(of: text) }
             }
             if !paths[path].tooMany {
                 // Equal interned strings have equal nodes, equal numbers equal bits; long strings count as distinct.
