@@ -36,6 +36,35 @@ struct HistoryRobustnessTests {
 
     // MARK: - Files the shell cannot use
 
+    @Test("a history path that is a link to someone's file: one warning, the file untouched, history kept in memory",
+          arguments: ["existing", "dangling"])
+    func symbolicLink(kind: String) throws {
+        let target = home.root + "/someone-else"
+        if kind == "existing" {
+            try home.write("their line\n", to: "someone-else")
+            chmod(target, 0o644)
+        }
+        let path = home.root + "/history-link"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        let session = try start(history: path)
+        try session.enter("use countries; count", prompt: "countries> ")
+        try session.enter("search norge")
+        // Kept for the session: ↑ brings the last line back.
+        try session.send(Key.up)
+        try session.waitForScreen("the last line recalled") { $0.beforeCursor.hasSuffix("search norge") }
+        try session.send("\u{15}" + Key.ctrlD)  // Ctrl-U clears the recalled line, Ctrl-D leaves
+        #expect(try session.waitForExit() == 0, "\(session.text.tail().visible)")
+        let warnings = session.text.lines.filter { $0.contains("warning:") }
+        #expect(warnings.count == 1 && warnings[0].contains("symbolic link"), "\(warnings)")
+        if kind == "existing" {
+            #expect(home.read(target) == "their line\n", "the link's target is untouched")
+            #expect(home.permissions(of: target) == 0o644, "its mode is untouched")
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: target), "the dangling link's target was not created")
+        }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target, "the link is still there")
+    }
+
     @Test("a history path that is a directory: one warning, the shell works")
     func directory() throws {
         let path = home.root + "/history-folder"

@@ -71,6 +71,12 @@ public final class HistoryStore {
 
     private func load() {
         var status = stat()
+        // A link is someone else's file as far as history goes: never read, appended to or
+        // made 0600 through it. This session's lines stay in memory.
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            warnAboutLink()
+            return
+        }
         if stat(path, &status) != 0 {
             if errno != ENOENT {
                 // ENOTDIR, EACCES…: it cannot be written either; say so once.
@@ -125,7 +131,9 @@ public final class HistoryStore {
     private func append(_ entry: String) {
         guard writable else { return }
         guard let descriptor = openLocked() else {
-            warn("cannot write history file \(path): \(systemError()); this session's history will not be saved")
+            if errno == ELOOP { warnAboutLink() } else {
+                warn("cannot write history file \(path): \(systemError()); this session's history will not be saved")
+            }
             writable = false
             return
         }
@@ -141,12 +149,13 @@ public final class HistoryStore {
     private func openLocked() -> Int32? {
         makeParentDirectory()
         for _ in 0..<5 {
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            // O_NOFOLLOW: a link put in the file's place meanwhile is refused (ELOOP), not followed.
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { return nil }
             while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
             var opened = stat()
             var current = stat()
-            if fstat(descriptor, &opened) == 0, stat(path, &current) == 0,
+            if fstat(descriptor, &opened) == 0, lstat(path, &current) == 0,
                opened.st_ino == current.st_ino, opened.st_dev == current.st_dev {
                 if opened.st_mode & 0o777 != 0o600 { fchmod(descriptor, 0o600) }
                 return descriptor
@@ -165,6 +174,12 @@ public final class HistoryStore {
     }
 
     private func warn(_ message: String) { warnings.append(message) }
+
+    private func warnAboutLink() {
+        warn("history file \(path) is a symbolic link; almanac never writes history through one, "
+            + "so this session's history is kept in memory only")
+        writable = false
+    }
 }
 
 func systemError(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
