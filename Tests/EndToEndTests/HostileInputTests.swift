@@ -88,6 +88,34 @@ struct HostileInputTests {
         ReliabilityLog.record("file truncated while loading", "\(outcomes.count) rounds, status \(status)")
     }
 
+    @Test("a data file emptied or written over with zeros while it loads: the error says the file changed",
+          arguments: ["emptied", "zeros"])
+    func fileChangedWhileLoading(how: String) throws {
+        let path = home.root + "/changing.json"
+        try Self.numbersFile(megabytes: 24, at: path)
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let session = try PipeSession(["--no-rc"], environment: home.environment(), directory: home.root)
+        try session.send("load changing from \(path)")
+        let deadline = Deadline(.seconds(20))
+        while !Self.uses(session.pid, path), !deadline.hasPassed, !session.hasExited() { pause(milliseconds: 1) }
+        if how == "emptied" {
+            #expect(truncate(path, 0) == 0)
+        } else {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            handle.write(Data(count: size))
+            try handle.close()
+        }
+        #expect(try session.finish(timeout: .seconds(60)) == 1)
+        let said = session.stderrText.lines.first ?? ""
+        let grouped = size.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        if how == "emptied" {
+            #expect(said == "changing: load failed: \(path): was emptied while it loaded (it had \(grouped) bytes)", "\(said)")
+        } else {
+            #expect(said == "changing: load failed: \(path): changed while it loaded (written over in place); "
+                    + "as it is now, at 1:1: expected a value, found byte 0x00", "\(said)")
+        }
+    }
+
     @Test("short command lines whose work explodes answer within 15 s (debug build)", arguments: [
         ("group over one list field named 5 times", "use countries\ngroup borders, borders, borders, borders, borders\n"),
         ("group over 20,000 fields", "use countries\ngroup " + Array(repeating: "region", count: 20_000).joined(separator: ",") + "\n"),

@@ -60,20 +60,38 @@ public struct DatasetLoader: Sendable {
                cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int, [LoadWarning]) {
         switch source {
         case let .file(path):
+            let before = FileStamp(path: path)
             do throws(LoadFailure) {
                 let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: true)
                 return (document, bytes, [])
             } catch .cancelled {
                 throw .cancelled
             } catch .retry {
-                // The file shrank while it was parsed, or the two halves did not fit together:
+                // The file changed while it was parsed, or the two halves did not fit together:
                 // read it again, whole, and parse it on one thread before believing the error.
-                let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: false)
-                return (document, bytes, [])
+                do throws(LoadFailure) {
+                    let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: false)
+                    return (document, bytes, [])
+                } catch {
+                    throw Self.changedWhileLoading(error, path: path, name: source.displayName, before: before)
+                }
             }
         case let .url(url):
             return try http.fetchPages(from: url, bounds: bounds, progress: progress, cancellation: cancellation)
         }
+    }
+
+    /// An error about a file that another program changed while it loaded says so: "the text
+    /// is empty" at 1:1 of a file that had 22 MB when the load began misled.
+    static func changedWhileLoading(_ failure: LoadFailure, path: String, name: String, before: FileStamp?) -> LoadFailure {
+        guard failure != .cancelled, let before, let after = FileStamp(path: path), after != before else { return failure }
+        if after.size == 0 {
+            return .unreadable(path: name, reason: "was emptied while it loaded (it had \(before.size.grouped) bytes)")
+        }
+        var now = failure.description
+        if now.hasPrefix(name + ":") { now = String(now.dropFirst(name.count + 1)) }
+        let how = after.size == before.size ? "written over in place" : "\(before.size.grouped) bytes, now \(after.size.grouped)"
+        return .unreadable(path: name, reason: "changed while it loaded (\(how)); as it is now, at \(now.drop { $0 == " " })")
     }
 
     /// `firstAttempt`: the file is mapped, and a large one parsed on two cores (with `split`,

@@ -184,7 +184,11 @@ final class GuardedMapping {
         self.size = size
         self.guardNumber = guardNumber
         self.descriptor = descriptor
+        stamp = FileStamp(descriptor: descriptor)
     }
+
+    /// When the file was mapped: a write in place (zeros over it, say) changes it.
+    private let stamp: FileStamp?
 
     var bytes: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: size)
@@ -196,14 +200,38 @@ final class GuardedMapping {
     /// Whether the bytes are still the file's: no page went missing, and it has the size it
     /// was mapped with (a cut inside the last page leaves zeros there without a SIGBUS).
     var isIntact: Bool {
-        var status = stat()
-        return !wasHit && fstat(descriptor, &status) == 0 && Int(status.st_size) == size
+        !wasHit && stamp != nil && FileStamp(descriptor: descriptor) == stamp
     }
 
     /// Once nothing reads the bytes any more.
     func close() {
         almanac_unguard_mapping(guardNumber)
         munmap(start, size)
+    }
+}
+
+/// A file's size and last change: equal stamps, same contents (as far as a reader can tell).
+struct FileStamp: Equatable {
+    let size: Int
+    let seconds: Int
+    let nanoseconds: Int
+
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        self.init(status)
+    }
+
+    private init(_ status: stat) {
+        size = Int(status.st_size)
+        seconds = Int(status.st_mtim.tv_sec)
+        nanoseconds = Int(status.st_mtim.tv_nsec)
     }
 }
 

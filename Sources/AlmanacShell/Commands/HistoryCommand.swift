@@ -19,10 +19,16 @@ public enum HistoryCommand: Command {
         let entries = session.history?.entries ?? HistoryStore(path: session.environment.historyPath).entries
         var shown = entries.indices
         if arguments.count == 1 {
-            guard let last = Int(arguments[0]), last >= 0 else {
-                throw arguments.usageError("N must be a whole number, not '\(SafeText.escape(arguments[0]))'")
+            let text = arguments[0]
+            let digits = text.first == "+" ? text.dropFirst() : Substring(text)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw arguments.usageError(text.first == "-" && text.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) && text.count > 1
+                    ? "N is how many of the last lines to show: 0 or more, not \(SafeText.excerpt(text))"
+                    : "N must be a whole number, not '\(SafeText.escape(text))'")
             }
-            shown = max(0, entries.count - last)..<entries.count
+            // More than there are (however many digits) shows them all.
+            let last = Int(digits) ?? Int.max
+            shown = max(0, entries.count - min(last, entries.count))..<entries.count
         }
         let first = shown.lowerBound
         var table = ResultTable(columns: [ResultColumn("number", .integer, grouped: false), ResultColumn("command")],

@@ -27,8 +27,10 @@ public enum PageCommand: Command {
             default:
                 let text = arguments[0]
                 guard let number = Int(text) else {
-                    if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                        throw ShellError.invalid("there \(pages == 1 ? "is 1 page" : "are \(pages) pages"); page \(text) does not exist")
+                    // A whole number too large for Int, either sign: as missing as page 0.
+                    let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+                    if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                        throw ShellError.invalid("there \(pages == 1 ? "is 1 page" : "are \(pages) pages"); page \(SafeText.excerpt(text)) does not exist")
                     }
                     throw arguments.usageError("a page is a number, next, prev, first or last — not '\(SafeText.escape(text))'")
                 }
