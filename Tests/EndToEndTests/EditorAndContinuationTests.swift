@@ -150,11 +150,11 @@ struct EditorAndContinuationTests {
         #expect(historyLines() == ["set format csv", "set format"])
     }
 
-    @Test("scripts join continued lines too; errors name the line the command starts on")
-    func continuationInScripts() throws {
-        let result = try PipeRun.run([], input: "set format \\\n  csv\nset \\\nformat\nset \\\nbogus\n",
+    @Test("scripts do not join lines: each is a command, and a trailing \\ is an error on its line")
+    func noContinuationInScripts() throws {
+        let result = try PipeRun.run([], input: "set format csv\nset \\\nset format\n",
                                      environment: home.environment(), directory: home.root)
         #expect(result.stdout == "csv\n", "\(result)")
-        #expect(result.stderr.hasPrefix("stdin:5: unknown setting 'bogus'"), "\(result)")
+        #expect(result.stderr.hasPrefix("stdin:2: a backslash at column 5 ends the line"), "\(result)")
     }
 }

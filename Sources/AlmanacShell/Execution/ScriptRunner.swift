@@ -30,41 +30,19 @@ public struct ScriptRunner {
             succeeded = false
             return !bail
         }
-        // A line ending in `\` continues on the next (read as they arrive: a pipe is not waited
-        // for). The command they make is bounded like one line; past the bound, the lines that
-        // continue it are skipped with it.
-        var pending: (text: String, line: Int)?
-        var skippingContinuation = false
-        func run(_ command: (text: String, line: Int)) -> Bool {
-            for message in executor.session.notifier.takeMessages() { executor.session.output.message(SafeText.escapeLines(message)) }
-            if !executor.run(line: command.text, at: SourceLocation(source: source, line: command.line)) {
-                succeeded = false
-                if bail { return false }
-            }
-            return true
-        }
+        // One line, one command: a script's errors keep their line numbers (a trailing `\` is an
+        // error on its line; only the prompt and the editor's file continue lines).
         for (index, line) in lines.enumerated() {
             if executor.session.shouldQuit || interruption.terminationRequested { return succeeded }
             if interruption.interruptCount != interruptsAtStart { return false }
             switch line {
             case let .text(text):
-                if skippingContinuation {
-                    skippingContinuation = LineContinuation.continues(text)
-                    continue
+                for message in executor.session.notifier.takeMessages() { executor.session.output.message(SafeText.escapeLines(message)) }
+                if !executor.run(line: text, at: SourceLocation(source: source, line: index + 1)) {
+                    succeeded = false
+                    if bail { return succeeded }
                 }
-                let command = pending.map { (LineContinuation.join($0.text, text), $0.line) } ?? (text, index + 1)
-                pending = nil
-                if command.0.utf8.count > ScriptLine.maximumBytes {
-                    skippingContinuation = LineContinuation.continues(text)
-                    if !fail("the command is longer than \(ScriptLine.limitText), the limit for a command line; skipped", line: command.1) {
-                        return succeeded
-                    }
-                    continue
-                }
-                if LineContinuation.continues(command.0) { pending = command; continue }
-                if !run(command) { return succeeded }
             case .tooLong:
-                pending = nil
                 if !fail("the line is longer than \(ScriptLine.limitText), the limit for a command line; skipped", line: index + 1) {
                     return succeeded
                 }
@@ -78,7 +56,6 @@ public struct ScriptRunner {
                 return false
             }
         }
-        if let pending, !executor.session.shouldQuit, !interruption.terminationRequested { _ = run(pending) }
         return succeeded
     }
 }

@@ -1,6 +1,7 @@
 /// A line that ends in a `\` (not itself escaped) continues on the next: the backslash and
-/// the line break read as one space. At the prompt the next line is read at `...> `; a script
-/// or an edited file joins its lines the same way, so a long command is one history entry.
+/// the line break read as one space. At the prompt the next line is read at `...> `, and a file
+/// saved in the editor joins its lines the same way, so a long command is one history entry.
+/// (Scripts keep one command per line, so their errors keep their line numbers.)
 public enum LineContinuation {
     public static let prompt = "...> "
 
