@@ -15,8 +15,9 @@ struct PromptTests {
     }
 
     /// Starts almanac on a terminal and waits until it is ready for keys at its first prompt.
+    /// 60 rows: `help` (longer than 24 lines) fits, so no pager starts.
     func start(_ arguments: [String] = [], environment: TestEnvironment? = nil,
-               rows: Int = 24, columns: Int = 80) throws -> PseudoTerminalSession {
+               rows: Int = 60, columns: Int = 80) throws -> PseudoTerminalSession {
         let session = try PseudoTerminalSession(arguments, environment: environment ?? home.environment(),
                                                 rows: rows, columns: columns)
         try session.waitForPrompt()
@@ -38,7 +39,7 @@ struct PromptTests {
 
     @Test("a banner, then the prompt; a command runs and the prompt comes back")
     func bannerAndPrompt() throws {
-        let session = try PseudoTerminalSession(environment: home.environment())
+        let session = try PseudoTerminalSession(environment: home.environment(), rows: 60)
         let beforePrompt = try session.waitFor(Self.prompt)
         #expect(beforePrompt.range(of: #"almanac \S+ — type 'help' for commands, Ctrl-D to leave\n"#,
                                    options: .regularExpression) != nil, "\(beforePrompt.visible)")
@@ -128,11 +129,12 @@ struct PromptTests {
     func doubleTabLists() throws {
         let session = try start()
         try session.send("h" + Key.tab + Key.tab)
-        try session.waitFor(pattern: #"\nhelp +history *\n"#)
+        try session.waitFor(pattern: #"\nhelp +histogram +history *\n"#)
         // The line is still there to finish.
         try session.waitFor(Self.prompt + "h")
         try session.waitUntilReady()
-        try session.send("is" + Key.tab)
+        // "histo" is shared with histogram: "r" decides.
+        try session.send("istor" + Key.tab)
         let shown = try session.enter("")
         #expect(shown.range(of: #"\n *1  history\n"#, options: .regularExpression) != nil, "\(shown.visible)")
         try leave(session)

@@ -355,7 +355,7 @@ struct ScriptingTests {
         let result = try run(input: "set a b c\nhelp quit extra\n")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("usage: set [NAME [VALUE]]"), "\(result)")
-        #expect(result.stderr.contains("usage: help [COMMAND]"), "\(result)")
+        #expect(result.stderr.contains("usage: help [COMMAND|keys]"), "\(result)")
     }
 
     @Test("help lists the commands and explains one")

@@ -4,19 +4,37 @@ import AlmanacCore
 public enum HelpCommand: Command {
     public static let spec = CommandSpec(
         name: "help", aliases: ["?"],
-        summary: "List the commands, or show how to use one",
-        usage: "help [COMMAND]",
-        examples: ["help", "help set"]
+        summary: "List the commands, or show how to use one (help keys: the keys at the prompt)",
+        usage: "help [COMMAND|keys]",
+        examples: ["help", "help set", "help keys"]
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
         guard request.arguments.isEmpty else { return [] }
-        return request.matching(session.commands.commands.map { $0.spec.name })
+        return request.matching(session.commands.commands.map { $0.spec.name } + ["keys"])
     }
 
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 && session.commands.lookup(arguments[0].text) != nil ? .command : .plain) }
     }
+
+    /// The keys at the prompt, for `help keys`.
+    static let keys: [(String, String)] = [
+        ("TAB", "Complete the word; a second TAB lists the candidates. When no name starts with the word, "
+            + "names with a word that does, or one or two typos away (show norwya → Norway)."),
+        ("↑ ↓", "Recall history."),
+        ("Ctrl-R", "Search history backwards."),
+        ("→ End Ctrl-F", "Accept the hint: the rest of the newest history line that starts with what is typed, "
+            + "shown dimmed (lines typed under the dataset in use first). set hints off: no hints."),
+        ("Alt-F", "Accept the hint's next word."),
+        ("Ctrl-X Ctrl-E", "Edit the line (or the last command) in $VISUAL, else $EDITOR, else vi; "
+            + "what you save runs, one command per line. The edit command does the same."),
+        ("\\ at the end", "Continue the command on the next line (...> ); history keeps it as one entry."),
+        ("Ctrl-C", "Clear the line, or cancel a running command."),
+        ("Ctrl-D", "Leave (on an empty line)."),
+        ("Colours", "Commands, datasets, fields (unknown ones red), operators, numbers and quoted text "
+            + "as you type. set highlight off, NO_COLOR or --no-color: none."),
+    ]
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
@@ -29,9 +47,16 @@ public enum HelpCommand: Command {
                 lines.append("  " + TextWidth.pad(command.spec.name, to: width) + "  " + command.spec.summary)
             }
             lines.append("")
-            lines.append("Separate commands with ';'. Quote words with \"...\" or '...'. '#' starts a comment.")
+            lines.append("Separate commands with ';'. Quote words with \"...\" or '...'. '#' starts a comment. "
+                + "A line ending in \\ continues on the next. Keys at the prompt (hints, colours, Ctrl-X Ctrl-E): help keys.")
             let table = ResultTable(columns: [ResultColumn("command"), ResultColumn("summary"), ResultColumn("usage")],
                                     rows: commands.map { [.text($0.spec.name), .text($0.spec.summary), .text($0.spec.usage)] })
+            return CommandResult(table, prose: .lines(lines))
+        }
+        if arguments[0].lowercased() == "keys" {
+            lines.append("Keys at the prompt:")
+            for (keys, what) in Self.keys { lines.append("  " + TextWidth.pad(keys, to: 14) + "  " + what) }
+            let table = ResultTable(columns: [ResultColumn("keys"), ResultColumn("what")], rows: Self.keys.map { [.text($0.0), .text($0.1)] })
             return CommandResult(table, prose: .lines(lines))
         }
         let command = try session.commands.resolve(arguments[0])

@@ -40,7 +40,8 @@ final class InteractiveShell {
             case let .edited(commands):
                 // Shown as if typed at the prompt, so the screen says what ran.
                 for command in commands where !session.shouldQuit && !session.interruption.terminationRequested {
-                    session.output.message(prompt(colored: false) + SafeText.escape(command))
+                    session.output.print(prompt(colored: false) + SafeText.escape(command))
+                    session.output.flush()
                     run(command, editor: editor)
                 }
             case .interrupted:
@@ -84,7 +85,8 @@ final class InteractiveShell {
         let edited = session.editedCommands
         session.editedCommands = []
         for command in edited where !session.shouldQuit && !session.interruption.terminationRequested {
-            session.output.message(prompt(colored: false) + SafeText.escape(command))
+            session.output.print(prompt(colored: false) + SafeText.escape(command))
+            session.output.flush()
             run(command, editor: editor)
         }
     }

@@ -254,7 +254,8 @@ public final class LineEditor {
         let rows = cursorPosition().row
         if rows > 0 { text += "\u{1B}[\(rows)A" }
         text += "\u{1B}[J"
-        for message in messages { text += SafeText.escapeLines(message).replacingNewlines() + "\r\n" }
+        let columns = TerminalInfo.current(descriptor: outputDescriptor).columns
+        for message in messages { text += Prose.message(SafeText.escapeLines(message), width: columns).replacingNewlines() + "\r\n" }
         change()
         writeOut(text)
         hintOnScreen = false

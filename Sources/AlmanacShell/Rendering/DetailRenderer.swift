@@ -13,35 +13,13 @@ enum DetailRenderer {
             lines.append("")
             lines.append("  " + dim + CellText.prepare(section.title) + reset)
             if let paragraph = section.paragraph {
-                lines += wrap(CellText.prepare(paragraph), width: width.map { $0 - 4 }).map { "    " + $0 }
+                lines += Prose.wrap(CellText.prepare(paragraph), width: width, lead: "    ")
             }
             for row in section.rows {
                 let label = TextWidth.pad(CellText.prepare(row.label), to: labelWidth)
-                let indent = 4 + labelWidth + 2
-                let wrapped = wrap(CellText.prepare(row.value), width: width.map { $0 - indent })
-                for (index, part) in wrapped.enumerated() {
-                    lines.append((index == 0 ? "    " + label + "  " : String(repeating: " ", count: indent)) + part)
-                }
+                lines += Prose.wrap(CellText.prepare(row.value), width: width, lead: "    " + label + "  ")
             }
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// Words wrapped to `width` cells (nil: one line).
-    static func wrap(_ text: String, width: Int?) -> [String] {
-        guard let width, width > 10, TextWidth.of(text) > width else { return [text] }
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let candidate = current.isEmpty ? String(word) : current + " " + word
-            if TextWidth.of(candidate) > width, !current.isEmpty {
-                lines.append(current)
-                current = String(word)
-            } else {
-                current = candidate
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
     }
 }

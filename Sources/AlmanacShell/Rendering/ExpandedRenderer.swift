@@ -40,13 +40,17 @@ enum ProseRenderer {
         case let .detail(detail):
             sink.line(DetailRenderer.render(detail, width: context.width, color: context.color))
         case let .lines(lines):
-            for line in lines { sink.line(line) }
+            for line in lines { sink.line(Prose.fit(line, width: context.width)) }
         case let .table(table):
             TableRenderer.render(CommandResult(table), to: sink, context: context)
         }
     }
 
     static func writeNotes(_ notes: [String], to sink: any LineSink, context: RenderContext) {
-        for note in notes { sink.line(context.color ? "\u{1B}[2m" + note + "\u{1B}[0m" : note) }
+        for note in notes {
+            for line in Prose.fit(note, width: context.width).split(separator: "\n", omittingEmptySubsequences: false) {
+                sink.line(context.color ? "\u{1B}[2m" + line + "\u{1B}[0m" : String(line))
+            }
+        }
     }
 }

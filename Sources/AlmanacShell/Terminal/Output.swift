@@ -126,11 +126,12 @@ public final class Output {
     }
 
     /// A message for the person (errors, warnings, notices), unbuffered, after any pending
-    /// results. A word it quotes is cut short (`SafeText.shortened`): a 20 MB word given to a
-    /// command comes back as its first characters.
+    /// results; wrapped to the terminal when standard error is one. A word it quotes is cut
+    /// short (`SafeText.shortened`): a 20 MB word given to a command comes back as its first characters.
     public func message(_ text: String) {
         flush()
-        send(.error, SafeText.shortened(text) + "\n")
+        let width = errorIsTerminal ? TerminalInfo.current(descriptor: 2).columns : nil
+        send(.error, Prose.message(SafeText.shortened(text), width: width) + "\n")
     }
 
     public func flush() {

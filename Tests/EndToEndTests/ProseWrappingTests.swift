@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Prose fits the terminal: wrapped at word boundaries with hanging indents, on the screen a
+/// person sees, at 60 columns; into a pipe nothing is wrapped.
+@Suite("Text that fits the terminal", .serialized)
+struct ProseWrappingTests {
+    let home: TemporaryHome
+
+    init() throws {
+        home = try TemporaryHome()
+    }
+
+    func start(columns: Int) throws -> PseudoTerminalSession {
+        // Tall: nothing goes through the pager.
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 200, columns: columns)
+        try session.waitForPrompt()
+        return session
+    }
+
+    /// The screen lines from the one after `command`'s line to the next prompt.
+    func output(of command: String, in session: PseudoTerminalSession, prompt: String? = nil) throws -> [String] {
+        session.skipReceived()
+        try session.enter(command, prompt: prompt)
+        let lines = session.screen.lines
+        let start = try #require(lines.lastIndex { $0.hasSuffix("> " + command) })
+        return Array(lines[(start + 1)..<(lines.count - 1)])
+    }
+
+    /// The words of `text`, for "no word was split": wrapping only moves words between lines.
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { (character: Character) in character == " " || character == "\n" }).map(String.init)
+    }
+
+    @Test("at 60 columns `help search` splits no word and no line is wider than the terminal")
+    func helpSearchAt60() throws {
+        let session = try start(columns: 60)
+        let shown = try output(of: "help search", in: session)
+        #expect(shown.allSatisfy { $0.count <= 60 }, "\(shown)")
+        #expect(shown.contains { $0.count > 45 }, "the text uses the width: \(shown)")
+        // The same words, in the same order, as the same help through a pipe (not wrapped).
+        let piped = try PipeRun.run(["-c", "help search"], environment: home.environment(), directory: home.root)
+        #expect(Self.words(shown.joined(separator: "\n")) == Self.words(piped.stdout), "\(shown)\n\(piped.stdout)")
+        #expect(piped.stdout.lines.contains { $0.count > 60 }, "through a pipe the paragraph is one line")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test("the command list hangs its summaries under the summary column")
+    func helpListHangs() throws {
+        let session = try start(columns: 60)
+        let shown = try output(of: "help", in: session)
+        let datasets = try #require(shown.firstIndex { $0.hasPrefix("  datasets ") })
+        let column = try #require(shown[datasets].range(of: "List")).lowerBound.utf16Offset(in: shown[datasets])
+        #expect(shown[datasets + 1].prefix(column).allSatisfy { $0 == " " } && shown[datasets + 1].count > column,
+                "the summary goes on under itself: \(shown[datasets...(datasets + 1)])")
+        #expect(shown.allSatisfy { $0.count <= 60 }, "\(shown)")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test("an error wraps under its text after `error: `")
+    func errorHangs() throws {
+        let session = try start(columns: 40)
+        session.skipReceived()
+        try session.enter("use countries; show Qqqzzx Wwwvvv Ttttyy Uuuuii", prompt: "countries> ")
+        let lines = session.screen.lines
+        let first = try #require(lines.firstIndex { $0.hasPrefix("error: nothing called") })
+        #expect(lines[first + 1].hasPrefix("       ") && !lines[first + 1].hasPrefix("        "), "\(lines[first...(first + 2)])")
+        let message = lines[first...].prefix { !$0.hasPrefix("countries>") }.joined(separator: " ")
+        #expect(Self.words(String(message)) == Self.words("error: nothing called 'Qqqzzx Wwwvvv Ttttyy Uuuuii' in countries — try search Qqqzzx Wwwvvv Ttttyy Uuuuii"))
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test("trip addresses wrap under the address column")
+    func tripAddresses() throws {
+        let session = try start(columns: 50)
+        try session.enter("use stations", prompt: "stations> ")
+        let shown = try output(of: "trip from 9864 to 9362 on 1 Dec", in: session)
+        #expect(shown.allSatisfy { $0.count <= 50 }, "\(shown)")
+        let to = try #require(shown.firstIndex { $0.hasPrefix("  To       Чистополь [9362]") })
+        // город Чистополь, Чистопольский район, Республика Татарстан, Россия — on lines under column 11.
+        let address = shown[(to + 1)...].prefix { $0.hasPrefix("           ") && !$0.hasPrefix("  Distance") }
+        #expect(address.count >= 2, "\(shown)")
+        #expect(address.joined(separator: " ").split(separator: " ").joined(separator: " ")
+                == "город Чистополь, Чистопольский район, Республика Татарстан, Россия", "\(shown)")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
+    @Test("a detail paragraph and long values wrap under their column")
+    func detailWraps() throws {
+        let session = try start(columns: 60)
+        let shown = try output(of: "use countries; show NOR", in: session, prompt: "countries> ")
+        #expect(shown.allSatisfy { TerminalScreen.width(of: $0) <= 60 }, "\(shown)")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+}
+
+extension TerminalScreen {
+    /// Cells a line takes.
+    static func width(of line: String) -> Int { line.unicodeScalars.reduce(0) { $0 + max(0, width(of: $1)) } }
+}
