@@ -54,47 +54,47 @@ struct EditorAndContinuationTests {
 
     @Test("Ctrl-X Ctrl-E opens $EDITOR on the line; each saved line runs as a command and goes into the history")
     func ctrlXCtrlE() throws {
-        let session = try start(editor: try editor(saving: "set format csv\nset \\\n   format\n\n"))
+        let session = try start(editor: try editor(saving: "set pagesize 17\nset \\\n   pagesize\n\n"))
         try session.send("help abo")
         try session.waitForScreen("the half-typed line") { $0.beforeCursor == Self.prompt + "help abo" }
         try session.send(Self.ctrlXCtrlE)
-        try session.waitFor("csv\n")
+        try session.waitFor("\n17\n")
         try session.waitForPrompt()
         #expect(home.read(received) == "help abo\n", "the editor got the line")
         let screen = session.screen
         #expect(Array(screen.lines.suffix(from: screen.cursorRow - 4)) == [
-            Self.prompt + "help abo", Self.prompt + "set format csv", Self.prompt + "set format", "csv", "almanac>",
+            Self.prompt + "help abo", Self.prompt + "set pagesize 17", Self.prompt + "set pagesize", "17", "almanac>",
         ], "\(screen.lines.suffix(6))")
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
-        #expect(historyLines() == ["set format csv", "set format"], "the commands, not the half-typed line")
+        #expect(historyLines() == ["set pagesize 17", "set pagesize"], "the commands, not the half-typed line")
     }
 
     @Test("on an empty line it edits the last command; $VISUAL comes before $EDITOR")
     func emptyLineEditsLastCommand() throws {
-        let visual = try editor(saving: "set format\n")
-        let session = try start(editor: visual, variable: "VISUAL", history: ["set format tsv"])
-        try session.enter("set format json")
+        let visual = try editor(saving: "set pagesize\n")
+        let session = try start(editor: visual, variable: "VISUAL", history: ["set pagesize 5"])
+        try session.enter("set pagesize 23")
         try session.send(Self.ctrlXCtrlE)
-        try session.waitFor("json\n")
+        try session.waitFor("\n23\n")
         try session.waitForPrompt()
-        #expect(home.read(received) == "set format json\n")
+        #expect(home.read(received) == "set pagesize 23\n")
         try leave(session)
     }
 
     @Test("an empty file runs nothing; an editor that fails runs nothing and says so")
     func nothingToRun() throws {
         let session = try start(editor: try editor(saving: ""))
-        try session.send("set format csv" + Self.ctrlXCtrlE)
+        try session.send("set pagesize 9" + Self.ctrlXCtrlE)
         try session.waitForPrompt()
-        #expect(try session.enter("set format").contains("table"), "nothing ran")
+        #expect(try session.enter("set pagesize").contains("auto"), "nothing ran")
         try leave(session)
 
-        let failing = try start(editor: try editor(saving: "set format csv\n", status: 3))
+        let failing = try start(editor: try editor(saving: "set pagesize 9\n", status: 3))
         try failing.send("set pagesize 7" + Self.ctrlXCtrlE)
         try failing.waitFor("exited with status 3 — nothing was run")
         try failing.waitForPrompt()
-        #expect(try failing.enter("set format").contains("table"))
+        #expect(try failing.enter("set pagesize").contains("auto"))
         try leave(failing)
     }
 
@@ -102,19 +102,19 @@ struct EditorAndContinuationTests {
 
     @Test("`edit` opens the command before it and runs what is saved")
     func editCommand() throws {
-        let session = try start(editor: try editor(saving: "set format ndjson\nset format\n"))
-        try session.enter("set format csv")
+        let session = try start(editor: try editor(saving: "set pagesize 31\nset pagesize\n"))
+        try session.enter("set pagesize 8")
         try session.sendLine("edit")
         // Each command is shown as it runs, after the prompt (so the prompt is no sign of the end).
-        try session.waitFor("\nndjson\n")
+        try session.waitFor("\n31\n")
         try session.waitForPrompt()
         let screen = session.screen
         #expect(Array(screen.lines.suffix(from: screen.cursorRow - 4)) == [
-            Self.prompt + "edit", Self.prompt + "set format ndjson", Self.prompt + "set format", "ndjson", "almanac>",
+            Self.prompt + "edit", Self.prompt + "set pagesize 31", Self.prompt + "set pagesize", "31", "almanac>",
         ], "\(screen.lines.suffix(6))")
-        #expect(home.read(received) == "set format csv\n")
+        #expect(home.read(received) == "set pagesize 8\n")
         try leave(session)
-        #expect(historyLines() == ["set format csv", "edit", "set format ndjson", "set format"])
+        #expect(historyLines() == ["set pagesize 8", "edit", "set pagesize 31", "set pagesize"])
     }
 
     @Test("`edit` in a script is an error")
@@ -132,29 +132,29 @@ struct EditorAndContinuationTests {
         try session.sendLine("set \\")
         try session.waitFor("...> ")
         try session.waitUntilReady()
-        try session.sendLine("format \\")
+        try session.sendLine("pagesize \\")
         try session.waitFor("...> ")
         try session.waitUntilReady()
-        let shown = try session.enter("   csv")
+        let shown = try session.enter("   12")
         #expect(!shown.contains("error"), "\(shown.visible)")
-        #expect(try session.enter("set format").contains("csv"))
+        #expect(try session.enter("set pagesize").contains("12"))
         // Ctrl-C on a continuation line abandons the whole command.
-        try session.sendLine("set format \\")
+        try session.sendLine("set pagesize \\")
         try session.waitFor("...> ")
         try session.waitUntilReady()
-        try session.send("json" + Key.ctrlC)
+        try session.send("40" + Key.ctrlC)
         try session.waitForPrompt()
-        #expect(try session.enter("set format").contains("csv"))
+        #expect(try session.enter("set pagesize").contains("12"))
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
-        #expect(historyLines() == ["set format csv", "set format"])
+        #expect(historyLines() == ["set pagesize 12", "set pagesize"])
     }
 
     @Test("scripts do not join lines: each is a command, and a trailing \\ is an error on its line")
     func noContinuationInScripts() throws {
-        let result = try PipeRun.run([], input: "set format csv\nset \\\nset format\n",
+        let result = try PipeRun.run([], input: "set pagesize 6\nset \\\nset pagesize\n",
                                      environment: home.environment(), directory: home.root)
-        #expect(result.stdout == "csv\n", "\(result)")
+        #expect(result.stdout == "6\n", "\(result)")
         #expect(result.stderr.hasPrefix("stdin:2: a backslash at column 5 ends the line"), "\(result)")
     }
 }
