@@ -43,8 +43,13 @@ extension Session {
     public func wait(for load: ActiveLoad) throws {
         load.markWatched()
         let bar = ProgressBar(name: load.request.name)
-        defer { bar.clear() }
         let showBar = isInteractive && output.errorIsTerminal
+        // Keys typed meanwhile wait for the prompt instead of landing after the bar.
+        var echo = showBar ? EchoPause() : nil
+        defer {
+            bar.clear()
+            echo?.end()
+        }
         while !load.isFinished {
             if cancellation.isCancelled {
                 load.cancel()
