@@ -90,11 +90,6 @@ public enum TripCommand: Command {
                 + "a trip needs two different stations")
         }
         let date = try TripDate.parse((parts["on"] ?? ["today"]).joined(separator: " "))
-        if drawsMap {
-            try TripMap.draw(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations,
-                             lines: lines(departure, arrival, date), session: session)
-            return nil
-        }
         let kilometres = distance(departure, arrival).map { ResultValue.decimal(($0 * 10).rounded() / 10) } ?? .absent
         let table = ResultTable(
             columns: [ResultColumn("from"), ResultColumn("fromId", .integer), ResultColumn("fromAddress"),
@@ -102,7 +97,9 @@ public enum TripCommand: Command {
                       ResultColumn("date", .date), ResultColumn("km", .decimal)],
             rows: [[.text(departure.title), .integer(departure.id), .text(departure.address),
                     .text(arrival.title), .integer(arrival.id), .text(arrival.address), .date(date), kilometres]])
-        return CommandResult(table, shape: .object, prose: .lines(lines(departure, arrival, date)))
+        guard drawsMap else { return CommandResult(table, shape: .object, prose: .lines(lines(departure, arrival, date))) }
+        return try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,
+                                  lines: lines(departure, arrival, date), session: session)
     }
 
     /// The trip as a person reads it: the date, both stations with their addresses, the distance.

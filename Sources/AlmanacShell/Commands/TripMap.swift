@@ -1,10 +1,11 @@
 import AlmanacCore
 
 /// `trip … --map`: the trip's text, then both stations and the great-circle route between
-/// them on a braille map; under json, a GeoJSON FeatureCollection of the stations and the route.
+/// them on a braille map; under json and ndjson a GeoJSON FeatureCollection of the stations
+/// and the route; the other machine formats get the trip's row as without --map.
 enum TripMap {
-    static func draw(from departure: (Station, Int), to arrival: (Station, Int), in stations: Dataset, lines: [String],
-                     session: Session) throws {
+    static func result(from departure: (Station, Int), to arrival: (Station, Int), in stations: Dataset, table: ResultTable,
+                       lines: [String], session: Session) throws -> CommandResult? {
         guard let fromLatitude = departure.0.latitude, let fromLongitude = departure.0.longitude,
               let toLatitude = arrival.0.latitude, let toLongitude = arrival.0.longitude else {
             let missing = departure.0.latitude == nil || departure.0.longitude == nil ? departure.0 : arrival.0
@@ -16,22 +17,21 @@ enum TripMap {
         let route = MapPicture.Route(from: start, to: end)
         let kilometres = TripCommand.distance(departure.0, arrival.0) ?? 0
         let output = session.output
-        if session.settings.format.isMachineReadable {
+        // GeoJSON is a document of its own, not rows (as map's).
+        if ["json", "ndjson"].contains(session.settings.format.name) {
             output.print(GeoJSONWriter.trip(from: (stations, departure.1), to: (stations, arrival.1), route: route, kilometres: kilometres))
-            return
+            return nil
         }
-        for line in lines { output.print(line) }
+        if session.settings.format.isMachineReadable { return CommandResult(table, shape: .object) }
         let (outlines, outlineProblem) = MapCommand.outlines(in: session)
         let (columns, rows) = try MapText.size(nil, terminal: output.terminal)
         let picture = try MapPicture(results: nil, outlines: outlines, route: route, world: false, columns: columns,
                                      rows: max(2, rows - lines.count), cancellation: session.cancellation)
-        for line in MapText.lines(picture.canvas, color: session.usesColor) { output.print(line) }
         let width = MapText.legendWidth(output.terminal)
         let routeText = ["the route: \(NumberFormat.grouped(kilometres, decimals: 1)) km along the great circle",
-                     "from \(MapPicture.position(start)) to \(MapPicture.position(end))"]
-        for line in MapText.flow(routeText, separator: " ", width: width) + MapText.flow(picture.projectionParts, separator: ", ", width: width)
-            + (outlineProblem.map { [$0] } ?? []) {
-            output.print(line)
-        }
+                         "from \(MapPicture.position(start)) to \(MapPicture.position(end))"]
+        let legend = MapText.flow(routeText, separator: " ", width: width) + MapText.flow(picture.projectionParts, separator: ", ", width: width)
+            + (outlineProblem.map { [$0] } ?? [])
+        return CommandResult(table, shape: .object, prose: .lines(lines + MapText.lines(picture.canvas, color: session.usesColor) + legend))
     }
 }
