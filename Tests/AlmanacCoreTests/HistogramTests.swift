@@ -62,6 +62,11 @@ enum IndependentData {
             #expect(histogram.bins.count == count)
             #expect(histogram.bins.map(\.count) == expectedCounts(areas, histogram), "\(count) bins")
             #expect(histogram.total == areas.count)
+            // Edges read as they are: `0 – 1,800,000`, never `0.44 – 1,712,444.596`.
+            for bin in histogram.bins {
+                let text = histogram.text(bin.lower).replacingOccurrences(of: ",", with: "")
+                #expect(Double(text) == bin.lower && !text.contains("."), "\(count) bins: \(text)")
+            }
         }
     }
 
@@ -152,6 +157,22 @@ enum IndependentData {
         #expect(CalendarDate.seconds("2014-02-30") == nil)
         #expect(CalendarDate.seconds("180") == nil)
         #expect(CalendarDate.iso8601(1_418_219_531.567) == "2014-12-10T13:52:11.567Z")
+    }
+
+    @Test func aSparklineIsTheHistogramInEightHeights() throws {
+        let measured = try FieldMeasurements.read("area", from: ResultSet.all([RealData.countries]))
+        let line = measured.sparkline(width: 10)
+        #expect(line.count == 10)
+        let counts = measured.histogram(bins: 10).bins.map(\.count)
+        let largest = counts.max()!
+        // Independently: the tallest bin is a full block, an empty one the lowest, others in between.
+        for (character, count) in zip(line, counts) {
+            if count == largest { #expect(character == "█") } else if count == 0 { #expect(character == "▁") } else {
+                #expect("▂▃▄▅▆▇".contains(character), "\(count) of \(largest): \(character)")
+            }
+        }
+        let dates = try FieldMeasurements.read("created", from: ResultSet.all([RealData.species]))
+        #expect(dates.sparkline(width: 6).count == 6)
     }
 
     @Test func barsAreDrawnInEighths() {

@@ -92,6 +92,12 @@ public struct FieldMeasurements: Sendable {
                                  recordsWithValue: withValue, otherValues: sortedOthers)
     }
 
+    /// The distribution in one line of `width` characters (▁▂▃▄▅▆▇█), one per equal bin from the
+    /// smallest value to the largest: what `describe` shows beside a numeric or date field.
+    public func sparkline(width: Int = 12) -> String {
+        values.isEmpty ? "" : Bars.sparkline(histogram(bins: max(1, width)).bins.map(\.count))
+    }
+
     /// The histogram of these values: `bins` of them when asked, else as the values suggest.
     public func histogram(bins: Int? = nil) -> Histogram {
         kind == .date ? Histogram.dates(values, bins: bins) : Histogram.numbers(values, bins: bins)

@@ -73,18 +73,26 @@ public struct Histogram: Sendable, Equatable {
         // bins (or, unasked, in at most that many) with none of them past the maximum.
         var width = RoundWidth(atLeast: range / Double(target), integers: integers)
         while true {
-            let first = Int((minimum / width.value).rounded(.down))
-            var needed = max(1, Int(((maximum - width.edge(first)) / width.value).rounded(.up)))
-            while width.edge(first + needed) < maximum { needed += 1 }
-            while needed > 1, width.edge(first + needed - 1) >= maximum { needed -= 1 }
+            let needed = width.bins(from: minimum, to: maximum)
             if needed <= target {
-                if requested == nil || needed == target {
-                    return counted(values, edges: (first...(first + needed)).map(width.edge), uniform: true,
-                                   scale: .number(decimals: width.decimals))
-                }
+                if requested == nil || needed == target { return counted(values, width: width, from: minimum, bins: needed) }
                 break
             }
             width = width.next
+        }
+        // Asked for a count 1, 2 and 5 do not give: a width of two significant digits (1.8 million
+        // for ten bins of areas up to 17.1 million), else three or four, the smallest that needs
+        // exactly that many bins.
+        for digits in 2...4 {
+            var candidate = RoundWidth.significant(digits, atLeast: range / Double(target), integers: integers)
+            for _ in 0..<200 {
+                let needed = candidate.bins(from: minimum, to: maximum)
+                if needed == target, !integers || candidate.value == candidate.value.rounded() {
+                    return counted(values, width: candidate, from: minimum, bins: needed)
+                }
+                if needed < target { break }
+                candidate = candidate.nextSignificant(digits)
+            }
         }
         // Asked for a count no round width gives: equal parts of the range.
         let exact = range / Double(target)
@@ -146,6 +154,33 @@ public struct Histogram: Sendable, Equatable {
 
         /// Decimals that show every edge exactly.
         var decimals: Int { max(0, -exponent + (step == 2.5 ? 1 : 0)) }
+
+        /// Bins from the multiple at or below `minimum` until one holds `maximum` (its upper bound included).
+        func bins(from minimum: Double, to maximum: Double) -> Int {
+            let first = Int((minimum / value).rounded(.down))
+            var needed = max(1, Int(((maximum - edge(first)) / value).rounded(.up)))
+            while edge(first + needed) < maximum { needed += 1 }
+            while needed > 1, edge(first + needed - 1) >= maximum { needed -= 1 }
+            return needed
+        }
+
+        func first(for minimum: Double) -> Int { Int((minimum / value).rounded(.down)) }
+
+        /// The smallest width of `digits` significant digits at least `minimum`: its step an
+        /// integer from 10^(digits−1) to 10^digits − 1.
+        static func significant(_ digits: Int, atLeast minimum: Double, integers: Bool) -> RoundWidth {
+            let exponent = Int(log10(minimum).rounded(.down)) - (digits - 1)
+            let low = pow(10, Double(digits - 1))
+            let step = max(low, (minimum / pow(10, Double(exponent)) * (1 - 1e-12)).rounded(.up))
+            if step >= low * 10 { return RoundWidth(step: low, exponent: exponent + 1, integers: integers) }
+            return RoundWidth(step: step, exponent: exponent, integers: integers)
+        }
+
+        func nextSignificant(_ digits: Int) -> RoundWidth {
+            let low = pow(10, Double(digits - 1))
+            return step + 1 < low * 10 ? RoundWidth(step: step + 1, exponent: exponent, integers: integers)
+                : RoundWidth(step: low, exponent: exponent + 1, integers: integers)
+        }
     }
 
     /// Enough decimals that bounds `width` apart read differently (at most 6).
@@ -239,6 +274,12 @@ public struct Histogram: Sendable, Equatable {
     }
 
     // MARK: - Counting
+
+    /// Counts into `bins` bins of `width` from the multiple of it at or below `minimum`.
+    static func counted(_ values: [Double], width: RoundWidth, from minimum: Double, bins: Int) -> Histogram {
+        let first = width.first(for: minimum)
+        return counted(values, edges: (first...(first + bins)).map(width.edge), uniform: true, scale: .number(decimals: width.decimals))
+    }
 
     /// Counts `values` into the bins between consecutive `edges`; `uniform` edges are equally
     /// spaced, so a value's bin is computed and only checked against its edges.
