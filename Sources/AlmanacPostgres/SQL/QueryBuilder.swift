@@ -105,7 +105,8 @@ struct QueryBuilder {
         let direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST"
         switch kind {
         case .text:
-            return [SQL("(") + folding.fold(expression) + " COLLATE \"C\")" + direction]
+            // The words for none (`n/a`, `unknown`…) sort with the absent values, as in memory.
+            return [SQL("(") + folding.fold(Self.present(expression)) + " COLLATE \"C\")" + direction]
         case .number:
             let floating = ["real", "double precision", "numeric"].contains(where: { typeName.hasPrefix($0) })
             return [(floating ? SQL("NULLIF(") + expression + ", 'NaN')" : expression) + direction]
@@ -114,10 +115,12 @@ struct QueryBuilder {
         case .json:
             // Numbers before text (descending: text first); absent and null last.
             let type = SQL("jsonb_typeof(") + expression + ")"
-            let absent = SQL("(") + expression + " IS NULL OR " + type + " = 'null')"
+            let scalar = SQL("(") + expression + " #>> '{}')"
+            let absent = SQL("(") + expression + " IS NULL OR " + type + " = 'null' OR (" + type + " = 'string' AND "
+                + Self.present(scalar) + " IS NULL))"
             let rank = SQL("CASE ") + type + " WHEN 'number' THEN 0 ELSE 1 END"
             let number = SQL("CASE WHEN ") + type + " = 'number' THEN (" + expression + ")::numeric END"
-            let text = SQL("(CASE WHEN ") + type + " <> 'number' THEN " + folding.fold(SQL("(") + expression + " #>> '{}')") + " END COLLATE \"C\")"
+            let text = SQL("(CASE WHEN ") + type + " <> 'number' THEN " + folding.fold(scalar) + " END COLLATE \"C\")"
             let way = descending ? " DESC" : " ASC"
             return [absent + " ASC", rank + way, number + way, text + way]
         }
