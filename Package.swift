@@ -25,8 +25,9 @@ let package = Package(
         .target(name: "CGlibc"),
         // Datasets, loading and querying. No terminal code.
         .target(name: "AlmanacCore", dependencies: ["CGlibc"]),
-        // The terminal layer: line editor, commands, rendering, progress.
-        .target(name: "AlmanacShell", dependencies: ["AlmanacCore", "CShims", "CLibEdit"]),
+        // The terminal layer: line editor, commands, rendering, progress. PostgreSQL tables are
+        // attached through AlmanacPostgres, which opens libpq only when a database is first used.
+        .target(name: "AlmanacShell", dependencies: ["AlmanacCore", "AlmanacPostgres", "CShims", "CLibEdit"]),
         // libpq's header. Not through pkg-config: its `-lpq` would load libpq and the twenty
         // libraries it needs at every start of almanac (3 ms, 400 page faults); CLibPQLoader
         // opens it when a database is first used. Debian: libpq-dev.
@@ -57,6 +58,6 @@ let package = Package(
         // Test-only: the throwaway PostgreSQL cluster every database test shares.
         .target(name: "PostgresCluster", dependencies: ["AlmanacPostgres"], path: "Tests/PostgresCluster"),
         .testTarget(name: "AlmanacPostgresTests", dependencies: ["AlmanacPostgres", "AlmanacCore", "PostgresCluster"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CPTY", "almanac", "almanac-fetch"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CPTY", "PostgresCluster", "almanac", "almanac-fetch"]),
     ]
 )

@@ -13,11 +13,15 @@ public final class PostgresTable: Sendable {
 
     private var builder: QueryBuilder { QueryBuilder(schema: schema) }
 
-    init(name: String, url: PostgresURL, connection: PostgresConnection, schema: TableSchema) {
+    /// The server and database the connection reached (`127.0.0.1:5432/shop`).
+    public let endpoint: String
+
+    init(name: String, url: PostgresURL, connection: PostgresConnection, schema: TableSchema, endpoint: String) {
         self.name = name
         self.url = url
         self.connection = connection
         self.schema = schema
+        self.endpoint = endpoint
     }
 
     /// Connects and reads the table's columns, key and indexes from the catalog.
@@ -29,7 +33,8 @@ public final class PostgresTable: Sendable {
         let connection = try PostgresConnection(url: url, settings: settings)
         do {
             let schema = try TableSchema.read(table, on: connection, cancellation: cancellation)
-            return PostgresTable(name: name, url: url, connection: connection, schema: schema)
+            return PostgresTable(name: name, url: url, connection: connection, schema: schema,
+                                 endpoint: try connection.endpoint(cancellation: cancellation))
         } catch PostgresError.noSuchTable {
             throw PostgresError.noSuchTable(try suggestion(for: table, on: connection, cancellation: cancellation))
         }
@@ -50,10 +55,34 @@ public final class PostgresTable: Sendable {
     /// Where the rows live, for `datasets`: the URL with its password replaced.
     public var source: String { url.shown }
 
+    /// Whether `table` at `url` names this table (same server and database as written in the
+    /// URLs, same schema when one is given, same name as PostgreSQL folds it).
+    func isSameTable(as table: TableName, at url: PostgresURL) throws -> Bool {
+        guard url.server == self.url.server else { return false }
+        let name = table.foldsCase ? table.name.lowercased() : table.name
+        let schemaName = table.schema.map { table.schemaFoldsCase ? $0.lowercased() : $0 }
+        return name == schema.name.name && (schemaName == nil || schemaName == schema.name.schema)
+    }
+
+    /// The same table attached again: the catalog read anew, a new connection.
+    public func reattached(cancellation: Cancellation = .never) throws -> PostgresTable {
+        try Self.attach(name: name, url: url, settings: connection.settings, cancellation: cancellation)
+    }
+
     // MARK: - Operations
 
     public func count(_ query: TableQuery = TableQuery(), cancellation: Cancellation = .never) throws -> Int {
         Int(try connection.query(builder.count(query), cancellation: cancellation).scalar ?? "0") ?? 0
+    }
+
+    /// The table's rows counted when the database can within `timeout` seconds (for
+    /// `datasets`, which must stay quick), else the planner's estimate; nil when neither is known.
+    public func quickCount(timeout: Double = 1, cancellation: Cancellation = .never) -> (count: Int, exact: Bool)? {
+        if let counted = try? connection.query(builder.count(TableQuery()), cancellation: cancellation, timeout: timeout).scalar,
+           let count = Int(counted) {
+            return (count, true)
+        }
+        return schema.estimatedRows > 0 ? (schema.estimatedRows, false) : nil
     }
 
     /// One page: rows `offset+1…offset+limit` of the query, or the `limit` rows after `after`
@@ -107,6 +136,25 @@ public final class PostgresTable: Sendable {
             profiles.append(profile)
         }
         return profiles
+    }
+
+    /// Every column, and below a JSON column the keys its objects have (sampled from the
+    /// first rows): each with its type, how many rows have a value, and an example.
+    public func fields(cancellation: Cancellation = .never) throws -> [FieldSummary] {
+        var fields: [(column: TableSchema.Column, key: String?)] = []
+        for column in schema.columns {
+            fields.append((column, nil))
+            if column.kind == .json, !column.isArray {
+                let keys = try connection.query(builder.jsonKeys(of: column), cancellation: cancellation).column(0).compactMap { $0 }
+                fields += keys.map { (column, $0) }
+            }
+        }
+        let result = try connection.query(builder.fieldCounts(fields), cancellation: cancellation)
+        return fields.enumerated().map { index, field in
+            FieldSummary(path: field.key.map { field.column.name + "." + $0 } ?? field.column.name,
+                         type: field.key == nil ? field.column.typeName : "json",
+                         count: Int(result.value(0, index) ?? "0") ?? 0, example: result.value(0, fields.count + index))
+        }
     }
 
     /// What `show TARGET` finds: the row whose primary key is TARGET, else rows named TARGET
@@ -209,10 +257,28 @@ public struct RowPage: Sendable {
     public var lastKey: [String?]? { keys.last.flatMap { $0.isEmpty ? nil : $0 } }
 }
 
+/// One field of a table for `fields`: a column, or a key of a JSON column's objects.
+public struct FieldSummary: Sendable, Equatable {
+    /// `population`, `info.address`.
+    public let path: String
+    /// The column's type as the catalog names it, or `json` below a JSON column.
+    public let type: String
+    /// Rows with a value.
+    public let count: Int
+    public let example: String?
+}
+
 /// What `show` found.
 public struct Found: Sendable {
     public enum Match: Sendable { case identity, name, otherName, namePrefix, none }
     public let rows: Dataset
     public let total: Int
     public let match: Match
+}
+
+extension PostgresTable: AttachedTable {
+    /// `127.0.0.1:5432/shop, table public.sales` (a view says view).
+    public var location: String { "\(endpoint), \(schema.kind.noun) \(schema.name)" }
+    public var shownSource: String { url.shown }
+    public var system: String { "PostgreSQL" }
 }

@@ -30,6 +30,8 @@ public final class Catalog: Sendable {
 
     private struct Entry {
         var dataset: Dataset?
+        /// A table attached in place of loaded contents: commands ask its database.
+        var table: (any AttachedTable)?
         var load: ActiveLoad?
         var lastFailure: LoadFailure?
         /// Where the current contents came from (or, before any success, where they were
@@ -78,14 +80,34 @@ public final class Catalog: Sendable {
             state.order.compactMap { name in
                 guard let entry = state.entries[name] else { return nil }
                 let running = entry.load.flatMap { $0.isCancelled ? nil : $0 }
-                return DatasetStatus(name: name, dataset: entry.dataset, loading: running?.progress.snapshot,
+                return DatasetStatus(name: name, dataset: entry.dataset, table: entry.table, loading: running?.progress.snapshot,
                                      failure: entry.lastFailure, source: entry.request.source)
             }
         }
     }
 
-    /// The request `name` was last loaded with.
-    public func request(for name: String) -> LoadRequest? { state.withLock { $0.entries[name.lowercased()]?.request } }
+    /// The request `name` was last loaded with; nil for an attached table (it is attached again, not loaded).
+    public func request(for name: String) -> LoadRequest? {
+        state.withLock { state in state.entries[name.lowercased()].flatMap { $0.table == nil ? $0.request : nil } }
+    }
+
+    /// The table attached as `name`, if it is one.
+    public func table(_ name: String) -> (any AttachedTable)? { state.withLock { $0.entries[name.lowercased()]?.table } }
+
+    /// Attaches `table` as `name`, in place of whatever had that name (its load, if one is
+    /// running, is cancelled). `request` is what a later `load` of another source starts from.
+    public func attach(_ table: any AttachedTable, as name: String) {
+        let name = name.lowercased()
+        let running = state.withLock { state -> ActiveLoad? in
+            if state.entries[name] == nil { state.order.append(name) }
+            let previous = state.entries[name]
+            // The request is kept for its name only: `load NAME` attaches the table again.
+            let request = previous?.request ?? LoadRequest(name: name, source: .file(path: ""), model: GenericModel.self)
+            state.entries[name] = Entry(dataset: nil, table: table, load: nil, lastFailure: nil, request: request)
+            return previous?.load
+        }
+        running?.cancel()
+    }
 
     // MARK: - Loading
 
@@ -98,7 +120,7 @@ public final class Catalog: Sendable {
         state.withLock { state in
             guard state.entries[request.name] == nil else { return }
             state.order.append(request.name)
-            state.entries[request.name] = Entry(dataset: nil, load: nil, lastFailure: nil, request: request, deferred: true)
+            state.entries[request.name] = Entry(dataset: nil, table: nil, load: nil, lastFailure: nil, request: request, deferred: true)
         }
     }
 
@@ -130,7 +152,7 @@ public final class Catalog: Sendable {
         let (load, previous) = state.withLock { state -> (ActiveLoad, ActiveLoad?) in
             state.nextLoadID += 1
             let load = ActiveLoad(id: state.nextLoadID, request: request)
-            var entry = state.entries[request.name] ?? Entry(dataset: nil, load: nil, lastFailure: nil, request: request)
+            var entry = state.entries[request.name] ?? Entry(dataset: nil, table: nil, load: nil, lastFailure: nil, request: request)
             if state.entries[request.name] == nil { state.order.append(request.name) }
             let previous = entry.load
             // The dataset's own source (its bundled file) was loading, or was to load, and a
@@ -168,6 +190,7 @@ public final class Catalog: Sendable {
             switch result {
             case let .success(dataset):
                 entry.dataset = dataset
+                entry.table = nil
                 entry.request = load.request
                 entry.lastFailure = nil
                 entry.ownLoadInterrupted = false
@@ -204,7 +227,7 @@ public final class Catalog: Sendable {
         state.withLock { state in
             let name = dataset.name.lowercased()
             if state.entries[name] == nil { state.order.append(name) }
-            state.entries[name] = Entry(dataset: dataset, load: nil, lastFailure: nil, request: request)
+            state.entries[name] = Entry(dataset: dataset, table: nil, load: nil, lastFailure: nil, request: request)
         }
     }
 
@@ -271,6 +294,8 @@ public struct DatasetStatus: Sendable {
     public var name: String
     /// The contents now answering queries (nil before the first successful load).
     public var dataset: Dataset?
+    /// The table answering instead, when the dataset is attached from a database.
+    public var table: (any AttachedTable)?
     /// Progress of a load still running.
     public var loading: LoadProgress.Snapshot?
     /// Why the last load failed, when it did.

@@ -22,39 +22,58 @@ public enum AtomicFile {
     }
 
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
+        do {
+            try write(to: path, overwrite: overwrite) { append in try append(bytes) }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .system(path: path, reason: "\(error)")  // the body above throws only Failure
+        }
+    }
+
+    /// Writes what `produce` appends, chunk by chunk (a table read through a cursor): the
+    /// file appears whole once `produce` returns, and never if it throws (its error is
+    /// rethrown as it is).
+    public static func write(to path: String, overwrite: Bool, _ produce: (_ append: ([UInt8]) throws -> Void) throws -> Void) throws {
         var status = stat()
-        if !overwrite, lstat(path, &status) == 0 { throw .exists(path) }
+        if !overwrite, lstat(path, &status) == 0 { throw Failure.exists(path) }
         if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw .system(path: path, reason: "it is a directory")
+            throw Failure.system(path: path, reason: "it is a directory")
         }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = ((directory.isEmpty ? "/" : directory + "/") + ".\(name).almanac-XXXXXX").utf8CString
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .system(path: path, reason: reason()) }
+        guard descriptor >= 0 else { throw Failure.system(path: path, reason: reason()) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var finished = false
-        defer { if !finished { unlink(temporary) } }
-        fchmod(descriptor, 0o644 & ~currentUmask())
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let failure = reason()
-                close(descriptor)
-                throw .system(path: path, reason: failure)
-            }
-            offset += written
+        var open = true
+        defer {
+            if open { close(descriptor) }
+            if !finished { unlink(temporary) }
         }
-        if fsync(descriptor) != 0 || close(descriptor) != 0 { throw .system(path: path, reason: reason()) }
+        fchmod(descriptor, 0o644 & ~currentUmask())
+        try produce { bytes throws(Failure) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw .system(path: path, reason: reason())
+                }
+                offset += written
+            }
+        }
+        if fsync(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
+        open = false
+        if close(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
         if overwrite {
-            guard rename(temporary, path) == 0 else { throw .system(path: path, reason: reason()) }
+            guard rename(temporary, path) == 0 else { throw Failure.system(path: path, reason: reason()) }
         } else {
             guard link(temporary, path) == 0 else {
-                if errno == EEXIST { throw .exists(path) }
-                throw .system(path: path, reason: reason())
+                if errno == EEXIST { throw Failure.exists(path) }
+                throw Failure.system(path: path, reason: reason())
             }
             unlink(temporary)
         }

@@ -70,6 +70,20 @@ public final class PostgresConnection: @unchecked Sendable {
         statementLock.withLock { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
     }
 
+    /// Where the open connection went, as libpq settled it from the URL, the environment
+    /// (PGHOST, PGPORT, PGDATABASE) and its defaults: `127.0.0.1:5432/shop`, or
+    /// `socket /run/postgresql:5432/shop`. Opens the connection if needed.
+    public func endpoint(cancellation: Cancellation = .never) throws -> String {
+        try statementLock.withLock {
+            let connection = try opened(cancellation: cancellation)
+            let host = PQhost(connection).map { String(cString: $0) } ?? ""
+            let port = PQport(connection).map { String(cString: $0) } ?? ""
+            let database = PQdb(connection).map { String(cString: $0) } ?? ""
+            let shownHost = host.isEmpty ? "localhost" : host.hasPrefix("/") ? "socket " + host : host
+            return shownHost + (port.isEmpty ? "" : ":" + port) + "/" + database
+        }
+    }
+
     /// Opens the connection now rather than at the first statement.
     public func open(cancellation: Cancellation = .never) throws {
         try statementLock.withLock { _ = try opened(cancellation: cancellation) }

@@ -10,11 +10,33 @@ import Foundation
 /// literal); only booleans `boolean`; lists of one kind of scalar arrays of it; anything
 /// else — objects, nested or mixed lists, keys whose values differ in kind — `jsonb`.
 public enum TableWriter {
+    /// Records in memory (the current results of any dataset), typed from their values.
     public static func write(_ results: ResultSet, to url: PostgresURL, replace: Bool = false,
                              cancellation: Cancellation = .never) throws -> Int {
-        guard let table = url.table else { throw PostgresError.badURL("which table? add ?table=NEW to \(url.shown)") }
         let records = results.items.map { (document: results.datasets[$0.dataset].document, node: results.datasets[$0.dataset].records[$0.row]) }
         let columns = ColumnPlan.columns(of: records)
+        return try write(columns: columns, to: url, replace: replace, cancellation: cancellation) { emit in try emit(records) }
+    }
+
+    /// The results of a table, read through a cursor a batch at a time into the new table: the
+    /// columns keep their types, and memory stays bounded whatever the table's size.
+    public static func write(_ source: PostgresTable, query: TableQuery = TableQuery(), to url: PostgresURL, replace: Bool = false,
+                             cancellation: Cancellation = .never) throws -> Int {
+        if let table = url.table, try source.isSameTable(as: table, at: url) {
+            throw PostgresError.invalid("'\(table)' is the table being read: export it under another name")
+        }
+        let columns = source.schema.columns.map(ColumnPlan.init(copying:))
+        return try write(columns: columns, to: url, replace: replace, cancellation: cancellation) { emit in
+            try source.export(query, cancellation: cancellation) { batch in
+                try emit(batch.records.map { (document: batch.document, node: $0) })
+            }
+        }
+    }
+
+    /// Creates the table and copies in what `produce` emits, in one transaction.
+    private static func write(columns: [ColumnPlan], to url: PostgresURL, replace: Bool, cancellation: Cancellation,
+                              produce: (_ emit: ([(document: JSONDocument, node: Int)]) throws -> Void) throws -> Void) throws -> Int {
+        guard let table = url.table else { throw PostgresError.badURL("which table? add ?table=NEW to \(url.shown)") }
         guard !columns.isEmpty else { throw PostgresError.invalid("the results have no fields to write") }
         let connection = try PostgresConnection(url: url, settings: .init(readOnly: false))
         defer { connection.close() }
@@ -33,19 +55,24 @@ public enum TableWriter {
                 let definitions = zip(quotedColumns, columns).map { "\($0) \($1.type.sql)" }
                 try session.query(SQL("CREATE TABLE \(quotedTable) (\(definitions.joined(separator: ", ")))"), cancellation: cancellation)
                 let copy = SQL("COPY \(quotedTable) (\(quotedColumns.joined(separator: ", "))) FROM STDIN")
-                let copied = try session.copyIn(copy, cancellation: cancellation) { send in
+                let copied = try session.copyIn(copy, cancellation: cancellation) { sendNow in
                     var line: [UInt8] = []
                     var buffer: [UInt8] = []
-                    for record in records {
-                        line.removeAll(keepingCapacity: true)
-                        CopyText.row(record.document, record.node, columns: columns, into: &line)
-                        buffer.append(contentsOf: line)
-                        if buffer.count >= 1 << 16 {
-                            try buffer.withUnsafeBytes { try send($0) }
-                            buffer.removeAll(keepingCapacity: true)
+                    // `produce` calls back while `copyIn` runs, never later.
+                    try withoutActuallyEscaping(sendNow) { send in
+                        try produce { records in
+                            for record in records {
+                                line.removeAll(keepingCapacity: true)
+                                CopyText.row(record.document, record.node, columns: columns, into: &line)
+                                buffer.append(contentsOf: line)
+                                if buffer.count >= 1 << 16 {
+                                    try buffer.withUnsafeBytes { try send($0) }
+                                    buffer.removeAll(keepingCapacity: true)
+                                }
+                            }
                         }
+                        if !buffer.isEmpty { try buffer.withUnsafeBytes { try send($0) } }
                     }
-                    if !buffer.isEmpty { try buffer.withUnsafeBytes { try send($0) } }
                 }
                 try session.query("COMMIT")
                 return copied
@@ -62,6 +89,9 @@ struct ColumnPlan {
     indirect enum ColumnType: Equatable {
         case text, bigint, numeric, boolean, jsonb
         case array(ColumnType)
+        /// A table's column copied: its type as the catalog names it (`numeric(6,3)`, `date`),
+        /// its values written as their text.
+        case named(String)
 
         var sql: String {
             switch self {
@@ -71,12 +101,28 @@ struct ColumnPlan {
             case .boolean: "boolean"
             case .jsonb: "jsonb"
             case let .array(element): element.sql + "[]"
+            case let .named(name): name
             }
         }
     }
 
     var name: String
     var type: ColumnType
+
+    init(name: String, type: ColumnType) {
+        self.name = name
+        self.type = type
+    }
+
+    /// A table's column as it is: JSON stays JSON, arrays arrays, anything else its own type.
+    init(copying column: TableSchema.Column) {
+        name = column.name
+        switch (column.kind, column.isArray) {
+        case (.json, false): type = column.typeName == "json" ? .named("json") : .jsonb
+        case (_, true): type = .array(.named(String(column.typeName.dropLast(2))))
+        default: type = .named(column.typeName)
+        }
+    }
 
     /// What the values of one key were seen to be.
     private struct Seen {
@@ -157,7 +203,7 @@ enum CopyText {
 
     private static func field(_ document: JSONDocument, _ node: Int, type: ColumnPlan.ColumnType, into line: inout [UInt8]) {
         switch type {
-        case .jsonb:
+        case .jsonb, .named("json"):
             escape(Array(JSONWriter.string(document.value(at: node)).utf8), into: &line)
         case .array(let element):
             var literal: [UInt8] = [UInt8(ascii: "{")]

@@ -20,6 +20,12 @@ public enum AboutCommand: Command {
             let dataset = session.catalog.dataset(source.dataset)
             rows.append([.text(source.dataset), dataset.map { .integer($0.count) } ?? .absent, .text(source.origin), .text(source.licence)])
         }
+        // Tables attached from databases: where they live, never how to log in.
+        for name in session.catalog.names {
+            guard let table = session.catalog.table(name) else { continue }
+            lines.append(SafeText.escape("\(name): a table in \(table.system), \(table.location)"))
+            rows.append([.text(name), .absent, .text("\(table.system) \(table.location)"), .absent])
+        }
         lines += ["", "Details, formats and the messy parts of the data: \(SafeText.escape(session.environment.dataDirectory))/README.md"]
         let table = ResultTable(columns: [ResultColumn("dataset"), ResultColumn("records", .integer), ResultColumn("origin"),
                                           ResultColumn("licence")], rows: rows)

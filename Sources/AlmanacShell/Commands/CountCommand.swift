@@ -11,7 +11,13 @@ public enum CountCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
-        let count = try session.currentResults().count
+        let count: Int
+        if var table = session.tableInUse() {
+            count = try table.count(in: session)
+            session.tableResults = table
+        } else {
+            count = try session.currentResults().count
+        }
         return .value("count", .integer(count), kind: .integer, text: String(count))
     }
 }

@@ -1,14 +1,21 @@
 import AlmanacCore
+import AlmanacPostgres
 
-/// `datasets`: each dataset's records, state, source, load time and warnings;
+/// `datasets`: each dataset's records, state, where it lives, source, load time and warnings;
 /// `datasets NAME` also lists its warnings.
 public enum DatasetsCommand: Command {
     public static let spec = CommandSpec(
         name: "datasets",
-        summary: "List the datasets: records, state, source, load time, warnings",
+        summary: "List the datasets: records, state, where they live, source, load time, warnings",
         usage: "datasets [NAME]",
         examples: ["datasets", "datasets species"],
-        discussion: "In a script, datasets still loading are waited for, so the list shows how each load ended."
+        discussion: """
+        In a script, datasets still loading are waited for, so the list shows how each load ended. \
+        A dataset lives in memory, or in a database (a table attached with load NAME from \
+        postgresql://…): then 'where' names the server and the table, records are counted there \
+        (estimated, with ~, when counting takes over a second), and the source is the URL with its \
+        password replaced.
+        """
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
@@ -46,20 +53,33 @@ public enum DatasetsCommand: Command {
             } else {
                 state = status.dataset == nil ? "not loaded" : "loaded"
             }
+            if let table = status.table { return attachedRow(status.name, table, in: session) }
             let dataset = status.dataset
             return [
-                .text(status.name), dataset.map { .integer($0.count) } ?? .absent, .text(state), .text(status.source.description),
+                .text(status.name), dataset.map { .integer($0.count) } ?? .absent, .text(state),
+                .text(dataset == nil ? "" : "memory"), .text(status.source.description),
                 dataset.map { .text(Duration.text($0.origin.seconds)) } ?? .absent,
                 dataset.map { .integer($0.warnings.count) } ?? .absent,
             ]
         }
         let table = ResultTable(columns: [ResultColumn("name"), ResultColumn("records", .integer), ResultColumn("state"),
-                                          ResultColumn("source"), ResultColumn("load time"), ResultColumn("warnings", .integer)],
+                                          ResultColumn("where"), ResultColumn("source"), ResultColumn("load time"),
+                                          ResultColumn("warnings", .integer)],
                                 rows: rows)
         var notes = [session.environment.dataFolderLine]
         if arguments.count == 1, let dataset = statuses.first?.dataset, !dataset.warnings.isEmpty {
             notes = ["", "warnings:"] + dataset.warnings.map { "  " + SafeText.escape($0.description) }
         }
         return CommandResult(table, notes: notes)
+    }
+
+    /// A table in a database: counted there, where it lives, its URL without the password.
+    static func attachedRow(_ name: String, _ table: any AttachedTable, in session: Session) -> [ResultValue] {
+        var records = ResultValue.absent
+        if let table = table as? PostgresTable, let counted = table.quickCount(cancellation: session.cancellation) {
+            records = counted.exact ? .integer(counted.count) : .text("~" + counted.count.grouped)
+        }
+        return [.text(name), records, .text("attached"), .text("\(table.system) \(table.location)"), .text(table.shownSource),
+                .absent, .absent]
     }
 }

@@ -1,16 +1,23 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `export PATH [--force]` writes the current results in the source schema, as JSON, NDJSON,
 /// CSV or TSV by the file's extension, whole or not at all.
 public enum ExportCommand: Command {
     public static let spec = CommandSpec(
         name: "export",
-        summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv, .geojson)",
-        usage: "export PATH [--force]",
-        examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson"],
+        summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv, .geojson) or a new PostgreSQL table",
+        usage: "export PATH|postgresql://…?table=NEW [--force]",
+        examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson",
+                   "export postgresql://me@localhost/atlas?table=countries"],
         discussion: """
         Records are written whole, in the source schema, whatever the columns shown. An existing \
-        file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json.
+        file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json. \
+        A postgresql:// URL writes the results into a new table, in one transaction (COPY): each \
+        top-level key a column, typed from its values (text, bigint, numeric, boolean, arrays, \
+        jsonb); a table's results keep their columns' types. An existing table is replaced only \
+        with --force. The results of a table in a database are read through a cursor, whatever \
+        their size.
         """
     )
 
@@ -24,7 +31,17 @@ public enum ExportCommand: Command {
         words.removeAll { $0 == "--force" }
         guard words.count == 1 else { throw arguments.usageError(words.isEmpty ? "missing PATH" : "one PATH only") }
         var path = words[0]
+        if PostgresURL.isPostgres(path) {
+            let written = try TableExport.toDatabase(path, force: force, in: session)
+            return report(written, to: try PostgresURL(path).shown, in: session)
+        }
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
+        if let table = session.tableInUse() {
+            guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty, !path.lowercased().hasSuffix(".geojson") else {
+                throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW")
+            }
+            return report(try TableExport.toFile(path, format: format, force: force, table, in: session), to: path, in: session)
+        }
         let results = try session.currentResults()
         let text: String
         if path.lowercased().hasSuffix(".geojson") {
@@ -41,10 +58,15 @@ public enum ExportCommand: Command {
             throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson")
         }
         try AtomicFile.write(Array(text.utf8), to: path, overwrite: force)
+        return report(results.count, to: path, in: session)
+    }
+
+    /// `wrote 250 records to europe.csv`, at the prompt or with --verbose.
+    static func report(_ count: Int, to path: String, in session: Session) -> CommandResult? {
         guard session.isInteractive || session.verbose else { return nil }
         let written = ResultTable(columns: [ResultColumn("records", .integer), ResultColumn("path")],
-                                  rows: [[.integer(results.count), .text(path)]])
-        let line = "wrote \(results.count.grouped) record\(results.count == 1 ? "" : "s") to \(SafeText.escape(path))"
+                                  rows: [[.integer(count), .text(path)]])
+        let line = "wrote \(count.grouped) record\(count == 1 ? "" : "s") to \(SafeText.escape(path))"
         return CommandResult(written, shape: .object, prose: .lines([line]))
     }
 }

@@ -12,6 +12,7 @@ public enum FieldsCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
+        if let table = session.tableInUse() { return try TableFields.result(table, in: session) }
         let datasets = try session.datasetsInScope()
         var rows: [[ResultValue]] = []
         var sections: [Int] = []

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `filter EXPR` narrows the current result set; `filter clear` resets it.
 public enum FilterCommand: Command {
@@ -75,6 +76,7 @@ public enum FilterCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty else { throw arguments.usageError("missing a condition") }
         if arguments.count == 1, !arguments.words[0].isQuoted, arguments[0].lowercased() == "clear" {
+            if let table = session.tableInUse() { return try TableListing.show(table.asking(TableQuery()), in: session) }
             session.results = nil
             return session.show(try session.currentResults())
         }
@@ -83,6 +85,11 @@ public enum FilterCommand: Command {
             expression = try FilterExpression.parse(FilterExpression.tokens(arguments.words.map { ($0.text, $0.isQuoted) }))
         } catch {
             throw arguments.usageError(error.message)
+        }
+        if let table = session.tableInUse() {
+            var query = table.query
+            query.filters.append(expression)
+            return try TableListing.show(table.asking(query), in: session)
         }
         let base = try session.currentResults()
         return session.show(try Filter.run(expression, on: base, cancellation: session.cancellation))

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `group FIELD[, FIELD…]` counts records per value (per combination), largest first, with each
 /// group's share in percent and, for people, as a bar.
@@ -37,6 +38,7 @@ public enum GroupCommand: Command {
         let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard !fields.isEmpty else { throw arguments.usageError("missing FIELD") }
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)") }
+        if let table = session.tableInUse() { return try TableGrouping.result(GroupSpec(fields: fields), table, in: session) }
         let results = try session.currentResults()
         let groups = try Ordering.group(results, by: fields, cancellation: session.cancellation)
         let total = results.count

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `load` reloads every dataset; `load NAME` one; `load NAME from SOURCE` reads a file or
 /// an http(s) URL (a new name makes a generic dataset). The new contents replace the old only
@@ -8,12 +9,17 @@ public enum LoadCommand: Command {
         name: "load",
         summary: "Load or reload datasets, from their files or from a path or URL",
         usage: "load [NAME] [from SOURCE]",
-        examples: ["load", "load stations", "load quotes from ~/quotes.json", "load species from https://swapi.dev/api/species/"],
+        examples: ["load", "load stations", "load quotes from ~/quotes.json", "load species from https://swapi.dev/api/species/",
+                   "load sales from postgresql://me@db.example.com/shop?table=sales"],
         discussion: """
         SOURCE is a file (a JSON array of records, API pages with 'results', the stations object, \
         or NDJSON) or an http(s) URL whose pages are followed through 'next'. NAME says which model \
         reads it: countries, species, planets, people, stations, or any other name for a generic \
-        dataset. Ctrl-C cancels; a failed or cancelled load keeps the previous contents.
+        dataset. Ctrl-C cancels; a failed or cancelled load keeps the previous contents. \
+        A postgresql:// (or postgres://) URL with ?table=[SCHEMA.]TABLE attaches a table or view \
+        instead: nothing is copied, and every command on it runs in the database (libpq's \
+        PG* variables and ~/.pgpass apply). A password is never shown, and history keeps the \
+        line without it.
         """
     )
 
@@ -39,9 +45,17 @@ public enum LoadCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let words = arguments.words.map(\.text)
         var requests: [LoadRequest] = []
+        var attached: [(PostgresTable, Double)] = []
         switch words.count {
+        case 2 where words[0].lowercased() == "from" && PostgresURL.isPostgres(words[1]):
+            return try TableAttachment.attach(words[1], as: nil, in: session)
+        case 3 where words[1].lowercased() == "from" && PostgresURL.isPostgres(words[2]):
+            return try TableAttachment.attach(words[2], as: try datasetName(words[0], arguments), in: session)
         case 0:
             requests = session.catalog.names.compactMap { session.catalog.request(for: $0) }
+            attached = try TableAttachment.reattach(session.catalog.names, in: session)
+        case 1 where session.catalog.table(words[0]) != nil:
+            return TableAttachment.summary(of: try TableAttachment.reattach([words[0]], in: session), in: session)
         case 1:
             guard let request = session.catalog.request(for: words[0]) else {
                 throw arguments.usageError("unknown dataset '\(SafeText.escape(words[0]))' — to load a file: load NAME from PATH")
@@ -51,11 +65,7 @@ public enum LoadCommand: Command {
             let source = try LoadSource.parse(words[1])
             requests = [LoadRequest(name: source.suggestedName, source: source, model: DefaultDatasets.model(for: source.suggestedName))]
         case 3 where words[1].lowercased() == "from":
-            let name = words[0].lowercased()
-            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }), name.first?.isLetter == true else {
-                throw arguments.usageError("a dataset name is letters, digits, _ and -, starting with a letter")
-            }
-            guard name != "all" else { throw arguments.usageError("'all' is reserved for use all") }
+            let name = try datasetName(words[0], arguments)
             requests = [LoadRequest(name: name, source: try LoadSource.parse(words[2]), model: DefaultDatasets.model(for: name))]
         default:
             throw arguments.usageError()
@@ -72,12 +82,23 @@ public enum LoadCommand: Command {
             try session.wait(for: load)
             if let dataset = report(load, in: session) { loaded.append(dataset) } else { failures += 1 }
         }
+        if let result = TableAttachment.summary(of: attached, in: session) { session.render(result) }
         if failures > 0 {
             // What did load is said before the error.
             if let result = summary(of: loaded, in: session) { session.render(result) }
             throw ShellError.invalid(failures == 1 ? "1 load failed" : "\(failures) loads failed")
         }
         return summary(of: loaded, in: session)
+    }
+
+    /// NAME as typed, checked: letters, digits, _ and -, starting with a letter; not `all`.
+    static func datasetName(_ word: String, _ arguments: Arguments) throws -> String {
+        let name = word.lowercased()
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }), name.first?.isLetter == true else {
+            throw arguments.usageError("a dataset name is letters, digits, _ and -, starting with a letter")
+        }
+        guard name != "all" else { throw arguments.usageError("'all' is reserved for use all") }
+        return name
     }
 
     /// One row per dataset loaded, at the prompt or with --verbose.

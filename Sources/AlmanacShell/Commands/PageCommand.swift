@@ -15,9 +15,22 @@ public enum PageCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
+        if var table = session.tableInUse() {
+            // The database sends the one page asked for.
+            let pages = try TableListing.pageCount(&table, in: session)
+            let page = try target(arguments, current: session.page, pages: pages)
+            return try TableListing.show(table, page: page, in: session)
+        }
         let results = try session.currentResults()
-        let pages = Listing.pageCount(results, in: session)
-        var page = session.page
+        let page = try target(arguments, current: session.page, pages: Listing.pageCount(results, in: session))
+        session.results = results
+        session.page = page
+        return Listing.result(results, page: page, in: session)
+    }
+
+    /// The page the argument asks for, from the current one, checked against the number of pages.
+    static func target(_ arguments: Arguments, current: Int, pages: Int) throws -> Int {
+        var page = current
         if arguments.count == 1 {
             switch arguments[0].lowercased() {
             case "next", "n": page += 1
@@ -43,8 +56,6 @@ public enum PageCommand: Command {
         guard (1...pages).contains(page) else {
             throw ShellError.invalid(page < 1 ? "already on the first page" : "already on the last page (\(pages))")
         }
-        session.results = results
-        session.page = page
-        return Listing.result(results, page: page, in: session)
+        return page
     }
 }

@@ -11,6 +11,7 @@ public enum RandomCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...0)
+        if let table = session.tableInUse() { return try TableShow.random(table, in: session) }
         let results = try session.currentResults()
         guard let item = results.items.randomElement() else { throw ShellError.invalid("the results are empty") }
         return RecordTarget.result(RecordTarget(dataset: results.dataset(of: item), row: item.row), in: session)

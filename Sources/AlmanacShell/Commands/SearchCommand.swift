@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `search TEXT`: records whose names contain every word, ignoring case and diacritics.
 public enum SearchCommand: Command {
@@ -21,6 +22,10 @@ public enum SearchCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty, arguments.text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT") }
+        if let table = session.tableInUse() {
+            // As in memory, a search starts from the whole table.
+            return try TableListing.show(table.asking(TableQuery(search: arguments.text)), in: session)
+        }
         let datasets = try session.datasetsInScope()
         return session.show(try Search.run(arguments.text, in: datasets, cancellation: session.cancellation))
     }

@@ -22,6 +22,7 @@ public enum ShowCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty else { throw arguments.usageError("missing what to show") }
+        if let table = session.tableInUse() { return try TableShow.result(arguments.text, table, in: session) }
         let target = try RecordTarget.resolve(arguments.text, in: session)
         return RecordTarget.result(target, in: session)
     }
@@ -77,19 +78,23 @@ struct RecordTarget {
     /// `'Трасса' matches 53 stations — be more precise or use an id:` and each candidate's id,
     /// name and what tells it apart (a station's city, a country's capital). At the prompt, one
     /// per line, as many as fit the terminal, then how many more; in a script, where every
-    /// error is one `SOURCE:LINE:` line, the first ten on that line.
-    static func ambiguity(_ text: String, candidates: [RecordTarget], spansDatasets: Bool, in session: Session) -> String {
+    /// error is one `SOURCE:LINE:` line, the first ten on that line. `total`: how many match
+    /// when `candidates` are only the first of them (a database sends a few); `identity`: what
+    /// to show as a candidate's id when its model has none (a table's primary key).
+    static func ambiguity(_ text: String, candidates: [RecordTarget], total: Int? = nil, identity: ((RecordTarget) -> String?)? = nil,
+                          spansDatasets: Bool, in session: Session) -> String {
+        let total = total ?? candidates.count
         let models = Set(candidates.map { ObjectIdentifier($0.dataset) })
         let noun = models.count == 1 ? candidates[0].dataset.model.plural : "records"
-        let heading = "'\(SafeText.escape(text))' matches \(candidates.count.grouped) \(noun) — be more precise or use an id:"
+        let heading = "'\(SafeText.escape(text))' matches \(total.grouped) \(noun) — be more precise or use an id:"
         let listed = session.isInteractive && session.output.errorIsTerminal
         // At the prompt: the terminal's height, less the heading, the "more" line and the prompt.
         let room = listed ? max(3, session.output.terminal.rows - 4) : 10
         let shown = candidates.prefix(room)
-        let more = candidates.count > shown.count ? "… and \((candidates.count - shown.count).grouped) more" : nil
+        let more = total > shown.count ? "… and \((total - shown.count).grouped) more" : nil
         let rows: [[String]] = shown.map { target in
             let dataset = target.dataset
-            let identity = dataset.model.identities(of: dataset.record(target.row)).first ?? "#\(target.row + 1)"
+            let identity = dataset.model.identities(of: dataset.record(target.row)).first ?? identity?(target) ?? "#\(target.row + 1)"
             let name = dataset.name(of: target.row)
             // The first listing field that is neither the name nor the id: what tells namesakes apart.
             let context = dataset.layout.listFields.lazy.filter { $0 != dataset.layout.nameField }

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `sort FIELD [asc|desc]` orders the current result set.
 public enum SortCommand: Command {
@@ -30,6 +31,12 @@ public enum SortCommand: Command {
             case "desc": descending = true
             default: throw arguments.usageError("the order is asc or desc, not '\(SafeText.escape(arguments[1]))'")
             }
+        }
+        if let table = session.tableInUse() {
+            // A new order, ties kept in the order before it (as a stable sort in memory keeps them).
+            var query = table.query
+            query.sort = [SortKey(arguments[0], descending: descending)] + query.sort.filter { $0.field != arguments[0] }
+            return try TableListing.show(table.asking(query), in: session)
         }
         let base = try session.currentResults()
         return session.show(try Ordering.sort(base, by: arguments[0], descending: descending, cancellation: session.cancellation))

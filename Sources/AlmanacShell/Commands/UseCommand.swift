@@ -25,11 +25,15 @@ public enum UseCommand: Command {
             if let name = session.currentName, name != "all" {
                 // The dataset commands answer for, loaded or not: wait for it to say what it holds.
                 let state: String
-                do {
-                    let dataset = try session.dataset(name)
-                    state = dataset.model.summary(of: dataset)
-                } catch let error as ShellError {
-                    state = "\(error)"
+                if let table = session.catalog.table(name) {
+                    state = "\(table.system) \(table.location)"
+                } else {
+                    do {
+                        let dataset = try session.dataset(name)
+                        state = dataset.model.summary(of: dataset)
+                    } catch let error as ShellError {
+                        state = "\(error)"
+                    }
                 }
                 text = "using \(name) (\(state))"
             } else {
@@ -49,6 +53,7 @@ public enum UseCommand: Command {
         if name == "all" { session.startPendingLoads() } else { session.catalog.start(name) }
         session.currentName = name
         session.results = nil
+        session.tableResults = nil
         session.page = 1
         return nil
     }

@@ -10,8 +10,9 @@ enum CompletionSources {
         request.matching(session.catalog.names + (includingAll ? ["all"] : []))
     }
 
-    /// Field paths of the datasets in scope, without waiting for loads.
+    /// Field paths of the datasets in scope, without waiting for loads (a table's columns).
     static func fields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        if let table = session.tableInUse()?.table { return request.matching(table.schema.columns.map(\.name)) }
         let names = session.scopeNames.compactMap { session.catalog.dataset($0)?.fieldsIfReady }.flatMap { FieldLookup.names(in: $0) }
         var seen = Set<String>()
         return request.matching(names.filter { seen.insert($0).inserted })
@@ -20,6 +21,10 @@ enum CompletionSources {
     /// A field's values starting with the fragment, however many the field has
     /// (`filter region = <TAB>`, `filter countryTitle = Гер<TAB>`, `filter currencies.code = EU<TAB>`).
     static func values(of field: String, _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        // A table's: a prefix query with a limit, given up after a moment.
+        if let table = session.tableInUse()?.table {
+            return request.matching(table.completeValues(of: field, prefix: request.fragment, limit: tableLimit))
+        }
         var values: [String] = []
         for dataset in session.scopeNames.compactMap({ session.catalog.dataset($0) }) {
             guard let fields = dataset.fieldsIfReady, let known = FieldLookup.field(field, in: fields) else { continue }
@@ -39,6 +44,9 @@ enum CompletionSources {
     /// makes the prompt wait.
     static func recordNames(_ request: CompletionRequest, in session: Session, limit: Int = 100_000,
                             where include: ((Dataset, Int) -> Bool)? = nil) -> [CompletionCandidate] {
+        if include == nil, let table = session.tableInUse()?.table {
+            return table.completeNames(request.fragment, limit: min(limit, tableLimit)).map { CompletionCandidate($0) }
+        }
         let indexes = session.scopeNames.compactMap { session.catalog.dataset($0) }.compactMap { dataset in
             NameIndex.ifReady(dataset).map { (dataset, $0) }
         }
@@ -59,6 +67,9 @@ enum CompletionSources {
         }
         return names.map { CompletionCandidate($0) }
     }
+
+    /// How many names or values TAB asks a table for.
+    static let tableLimit = 200
 
     /// File and folder paths; folders end in `/` and take no space after them.
     static func files(_ request: CompletionRequest) -> [CompletionCandidate] {

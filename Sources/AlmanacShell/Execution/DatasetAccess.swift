@@ -34,6 +34,10 @@ extension Session {
             try wait(for: load)
         }
         if let dataset = catalog.dataset(name) { return dataset }
+        if let table = catalog.table(name) {
+            throw ShellError.invalid("\(name.lowercased()) is a table in \(table.system) (attached, not loaded), and this command needs "
+                + "its records in memory — narrow it, 'export FILE', and load that")
+        }
         let reason = catalog.statuses().first { $0.name == name.lowercased() }?.failure.map { "\($0)" } ?? "not loaded"
         throw ShellError.invalid("\(name) is not loaded: \(reason)")
     }

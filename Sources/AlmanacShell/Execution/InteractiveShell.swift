@@ -77,7 +77,8 @@ final class InteractiveShell {
     private func run(_ text: String, editor: LineEditor) {
         let history = editor.store
         let warnings = history.warnings.count
-        if let entry = editor.remember(text) { hints.append(entry, context: session.currentName) }
+        // Without passwords: history is a file, and hints show its lines.
+        if let entry = editor.remember(PasswordRedaction.line(text)) { hints.append(entry, context: session.currentName) }
         for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
         session.output.refreshTerminal()
         session.output.pager = session.settings.pager ? pagerCommand : nil

@@ -21,6 +21,9 @@ public final class Session {
     public var currentName: String?
     /// The current result set, from the last search, filter or sort; nil means every record.
     public var results: ResultSet?
+    /// The question asked of the attached table in use (see `tableInUse()`), the database's
+    /// counterpart of `results`.
+    public var tableResults: TableResults?
     /// The page of `results` last shown (1-based).
     public var page = 1
     /// Starts every dataset registered in the catalog and not loading yet: at the prompt, all

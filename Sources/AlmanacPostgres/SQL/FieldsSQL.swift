@@ -1,0 +1,44 @@
+import AlmanacCore
+
+/// `fields` in SQL: how many rows have each column (and each key of a JSON column's objects),
+/// and an example value.
+extension QueryBuilder {
+    /// The keys of a JSON column's objects in its first rows (as the generic model samples a
+    /// file), in order of first appearance.
+    func jsonKeys(of column: TableSchema.Column) -> SQL {
+        let value = SQL("t." + column.quoted + "::jsonb")
+        return SQL("SELECT k FROM (SELECT k, min(o) AS first FROM (SELECT ") + value + " AS j, row_number() OVER () AS o FROM \(table) WHERE jsonb_typeof("
+            + value + ") = 'object' LIMIT \(GenericModel.sampleSize)) AS s CROSS JOIN LATERAL jsonb_object_keys(s.j) AS k GROUP BY k) AS keyed ORDER BY first, k"
+    }
+
+    /// For each field, in order: rows with a value (not NULL, not JSON null) and the first
+    /// value found, as text — one row, two columns per field.
+    func fieldCounts(_ fields: [(column: TableSchema.Column, key: String?)]) -> SQL {
+        var parts: [SQL] = []
+        var examples: [SQL] = []
+        for field in fields {
+            let value: SQL
+            let kind: TableSchema.ValueKind
+            if let key = field.key {
+                value = SQL("(t." + field.column.quoted + "::jsonb -> ") + SQL.value(key) + ")"
+                kind = .json
+            } else {
+                value = SQL("t." + field.column.quoted)
+                kind = field.column.isArray ? .other : field.column.kind
+            }
+            let present = kind == .json ? SQL("NULLIF(") + value + ", 'null'::jsonb)" : value
+            parts.append(SQL("count(") + present + ")::text")
+            examples.append(SQL("(SELECT ") + Self.exampleText(present, kind: kind) + " FROM \(table) WHERE " + present + " IS NOT NULL LIMIT 1)")
+        }
+        return SQL("SELECT ") + SQL.joined(parts, separator: ", ") + ", " + SQL.joined(examples, separator: ", ") + " FROM \(table)"
+    }
+
+    /// A value as `fields` shows an example: scalars as almanac writes them, the rest as JSON.
+    static func exampleText(_ value: SQL, kind: TableSchema.ValueKind) -> SQL {
+        switch kind {
+        case .json: return SQL("CASE WHEN jsonb_typeof(") + value + ") IN ('object', 'array') THEN " + value + "::text ELSE " + text(of: value, kind: .json) + " END"
+        case .other: return SQL("(to_jsonb(") + value + ") #>> '{}')"
+        default: return text(of: value, kind: kind)
+        }
+    }
+}
