@@ -13,6 +13,8 @@ public enum CountCommand: Command {
         try arguments.expect(count: 0...0)
         let count: Int
         if var table = session.tableInUse() {
+            // Counted again: the table may have changed since.
+            table.counted = nil
             count = try table.count(in: session)
             session.tableResults = table
         } else {

@@ -7,34 +7,48 @@
 enum PasswordRedaction {
     static func line(_ line: String) -> String {
         guard line.contains("://") else { return line }
+        let characters = Array(line)
         var result = ""
-        var word = ""
-        for character in line {
-            if character.isWhitespace {
-                result += url(word)
-                result.append(character)
-                word = ""
-            } else {
-                word.append(character)
+        var index = 0
+        var quote: Character?
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\"" || character == "'", quote == nil || quote == character {
+                // A quote opens a word only at its start, as the tokenizer reads them.
+                if quote != nil || index == 0 || characters[index - 1].isWhitespace { quote = quote == nil ? character : nil }
             }
+            if character == ":", index + 2 < characters.count, characters[index + 1] == "/", characters[index + 2] == "/" {
+                result += "://"
+                index = url(characters, from: index + 3, quote: quote, into: &result)
+                continue
+            }
+            result.append(character)
+            index += 1
         }
-        return result + url(word)
+        return result
     }
 
-    /// One word: `scheme://user:password@host…` loses `:password`, its query `password=…`.
-    static func url(_ word: String) -> String {
-        guard let schemeEnd = word.range(of: "://") else { return word }
-        var rest = Substring(word[schemeEnd.upperBound...])
-        var head = String(word[..<schemeEnd.upperBound])
-        let authorityEnd = rest.firstIndex(where: { "/?#\"'".contains($0) }) ?? rest.endIndex
-        if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-            head += rest[..<colon]
-            rest = rest[at...]
+    /// Copies the URL after `scheme://` without `:password` before its `@` and without its
+    /// `password=` parameter; returns where the URL ends.
+    private static func url(_ characters: [Character], from start: Int, quote: Character?, into result: inout String) -> Int {
+        func ends(_ character: Character) -> Bool { quote.map { character == $0 } ?? character.isWhitespace }
+        var end = start
+        while end < characters.count, !ends(characters[end]) { end += 1 }
+        let text = characters[start..<end]
+        let authorityEnd = text.firstIndex { "/?#".contains($0) } ?? end
+        var rest = text[...]
+        if let at = text[..<authorityEnd].lastIndex(of: "@"), let colon = text[..<at].firstIndex(of: ":") {
+            result += String(text[..<colon])
+            rest = text[at...]
         }
-        guard let question = rest.firstIndex(of: "?") else { return head + rest }
-        let queryEnd = rest[question...].firstIndex(where: { $0 == "#" || $0 == "\"" || $0 == "'" }) ?? rest.endIndex
-        let kept = rest[rest.index(after: question)..<queryEnd].split(separator: "&", omittingEmptySubsequences: false)
+        guard let question = rest.firstIndex(of: "?") else {
+            result += String(rest)
+            return end
+        }
+        let queryEnd = rest[question...].firstIndex(of: "#") ?? rest.endIndex
+        let kept = String(rest[(question + 1)..<queryEnd]).split(separator: "&", omittingEmptySubsequences: false)
             .filter { !$0.lowercased().hasPrefix("password=") }
-        return head + rest[..<question] + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + rest[queryEnd...]
+        result += String(rest[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + String(rest[queryEnd...])
+        return end
     }
 }

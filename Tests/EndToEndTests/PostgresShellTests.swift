@@ -1,0 +1,197 @@
+import Foundation
+import PostgresCluster
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// PostgreSQL tables attached in the shell, through the real binary against the run's test
+/// cluster: commands answer from the database; libpq's variables and ~/.pgpass apply;
+/// passwords never reach any output; hostile values change nothing. The `kinds` table
+/// (PostgresCluster/Fixtures.swift) has five rows: 1 Åland 30000, 2 Москва 13010112,
+/// 3 `x' OR '1'='1` with no population, 4 Zürich 421878, 5 aland islands 30129.
+@Suite("PostgreSQL tables in the shell")
+struct PostgresShellTests {
+    let home: TemporaryHome
+
+    init() throws {
+        home = try TemporaryHome()
+        try Database.cluster().kindsTable()
+    }
+
+    /// A script on standard input, as a pipe runs it.
+    func run(_ lines: [String], arguments: [String] = [], environment: TestEnvironment? = nil) throws -> PipeResult {
+        try PipeRun.run(["--no-rc"] + arguments, input: lines.joined(separator: "\n") + "\n", environment: environment ?? home.environment(),
+                        directory: home.root)
+    }
+
+    @Test("a table attached from a URL answers count, filter, sort, show and group from the database")
+    func commandsAnswerFromTheDatabase() throws {
+        let url = try Database.url("kinds")
+        let result = try run(["load k from \(url)", "use k", "count", "filter population > 100000", "count", "sort population desc",
+                              "show #1", "show 4", "filter clear", "group city"], arguments: ["--format", "json"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let documents = try JSONDocuments.split(result.stdout)
+        #expect(documents.count == 8, "one document per command that answers: \(result)")
+        guard documents.count == 8 else { return }
+        #expect(documents[0] as? [String: Int] == ["count": 5])
+        #expect(try names(documents[1]) == ["Москва", "Zürich"])
+        #expect(documents[2] as? [String: Int] == ["count": 2])
+        #expect(try names(documents[3]) == ["Москва", "Zürich"], "population desc")
+        #expect((documents[4] as? [String: Any])?["name"] as? String == "Москва", "#1 of the sorted results")
+        #expect((documents[5] as? [String: Any])?["name"] as? String == "Zürich", "4 is the primary key of Zürich")
+        #expect(try names(documents[6]).count == 5, "filter clear: every row again")
+        let groups = (documents[7] as? [[String: Any]] ?? []).map { "\($0["city"] as? String ?? "none")=\($0["count"] as? Int ?? -1)" }
+        #expect(groups.first == "Mariehamn=2" && Set(groups.dropFirst()) == ["none=1", "Zürich=1", "Москва=1"], "\(groups)")
+    }
+
+    func names(_ document: Any) throws -> [String] {
+        guard let rows = document as? [[String: Any]] else { throw HarnessError("not an array of rows: \(document)") }
+        return rows.map { $0["name"] as? String ?? "?" }
+    }
+
+    @Test("datasets says where each dataset lives: memory, or the server and the table")
+    func datasetsSaysWhereEachLives() throws {
+        let port = try Database.cluster().port
+        let result = try run(["load k from \(try Database.url("kinds"))", "datasets"], arguments: ["--format", "json"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let rows = try RecordFormats.jsonArray(result.stdout)
+        let byName = Dictionary(rows.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byName["k"]?["where"] as? String == "PostgreSQL 127.0.0.1:\(port)/almanac, table public.kinds")
+        #expect(byName["k"]?["records"] as? Int == 5)
+        #expect(byName["k"]?["state"] as? String == "attached")
+        #expect(byName["countries"]?["where"] as? String == "memory")
+    }
+
+    @Test("PGHOST, PGPORT, PGUSER, PGDATABASE and ~/.pgpass in $HOME fill in what the URL leaves out")
+    func libpqEnvironmentApplies() throws {
+        let cluster = try Database.cluster()
+        let environment = home.environment().with("PGHOST", "127.0.0.1").with("PGPORT", String(cluster.port))
+            .with("PGUSER", TestCluster.passwordRole).with("PGDATABASE", TestCluster.database)
+        // Without a password anywhere, the role that needs one is refused…
+        let refused = try run(["load k from postgresql:///?table=kinds"], environment: environment)
+        #expect(refused.status != 0 && refused.stderr.contains("cannot connect to"), "\(refused)")
+        // …and ~/.pgpass (mode 0600, as libpq requires) gives it.
+        let passwords = try home.write("127.0.0.1:\(cluster.port):\(TestCluster.database):\(TestCluster.passwordRole):\(TestCluster.password)\n",
+                                       to: home.home + "/.pgpass")
+        chmod(passwords, 0o600)
+        let result = try run(["load k from postgresql:///?table=kinds", "use k", "count"], environment: environment)
+        #expect(result.status == 0 && result.stdout == "5\n", "\(result)")
+    }
+
+    @Test("a wrong password, in the URL or as password=, reaches no output")
+    func aFailingPasswordIsNeverShown() throws {
+        let secret = "Wr0ng-Secret-77"
+        let port = try Database.cluster().port
+        let urls = [
+            try Database.url("kinds", user: TestCluster.passwordRole, password: secret),
+            try Database.url("kinds", user: TestCluster.passwordRole, password: "Wr0ng%2DSecret%2D77"),
+            "postgresql://\(TestCluster.passwordRole)@127.0.0.1:\(port)/almanac?password=\(secret)&table=kinds",
+        ]
+        for url in urls {
+            let result = try run(["load k from \(url)", "datasets", "about", "load from \(url) extra", "export \(url)"], arguments: ["--verbose"])
+            #expect(result.stderr.contains("password authentication failed"), "\(result)")
+            for output in [result.stdout, result.stderr] {
+                #expect(!output.contains(secret) && !output.contains("Wr0ng%2D"), "\(result)")
+            }
+        }
+    }
+
+    @Test("at the prompt a password is in no output, and history keeps the line without it")
+    func passwordsStayOutOfHistory() throws {
+        let cluster = try Database.cluster()
+        let good = try Database.url("kinds", user: TestCluster.passwordRole, password: TestCluster.password)
+        let bad = try Database.url("kinds", user: TestCluster.passwordRole, password: "Wr0ng-Secret-77")
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 40, columns: 200)
+        defer { session.close() }
+        try session.waitForPrompt()
+        let failed = try session.enter("load k from \(bad)")
+        #expect(failed.contains("password authentication failed"), "\(failed)")
+        try session.enter("load k from \(good)")
+        try session.enter("use k", prompt: "k> ")
+        let shown = try session.enter("datasets") + session.enter("about") + session.enter("use")
+        try session.send(Key.ctrlD)
+        _ = try session.waitForExit()
+        // Typed lines are echoed as typed; nothing almanac printed holds a password.
+        #expect(!shown.contains(TestCluster.password) && !shown.contains("Wr0ng-Secret-77"), "\(shown)")
+        #expect(shown.contains("127.0.0.1:\(cluster.port)/almanac, table public.kinds"), "\(shown)")
+        let history = home.read(home.historyPath) ?? ""
+        #expect(!history.contains(TestCluster.password) && !history.contains("Wr0ng-Secret-77"), "\(history)")
+        let remembered = "load k from postgresql://\(TestCluster.passwordRole)@127.0.0.1:\(cluster.port)/almanac?table=kinds"
+        // Both lines read the same without their passwords: one entry, as a repeated line is.
+        #expect(history.components(separatedBy: "\n").filter { $0 == remembered }.count == 1, "\(history)")
+    }
+
+    @Test("libpq is opened when a database is first used, not at start")
+    func libpqIsOpenedOnFirstUse() throws {
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment())
+        defer { session.close() }
+        try session.waitForPrompt()
+        // /proc files say they are empty: read them to the end rather than by their size.
+        func mapsLibpq() -> Bool {
+            let maps = FileHandle(forReadingAtPath: "/proc/\(session.pid)/maps")?.readDataToEndOfFile() ?? Data()
+            return String(decoding: maps, as: UTF8.self).contains("libpq.so")
+        }
+        try session.enter("count")
+        #expect(!mapsLibpq(), "started and answered without libpq")
+        let attached = try session.enter("load k from \(try Database.url("kinds"))")
+        #expect(mapsLibpq(), "opened for the table: \(attached.visible)")
+    }
+
+    @Test("values holding quotes and SQL match only themselves and change nothing")
+    func injectionMatchesNothingAndChangesNothing() throws {
+        let contents = "SELECT md5(string_agg(k::text, '|' ORDER BY id)) FROM kinds AS k"
+        let before = try Database.column(contents)
+        let tables = try Database.column("SELECT count(*) FROM pg_class")
+        let url = try Database.url("kinds")
+        let result = try run([
+            "load k from \(url)", "use k",
+            "filter name = \"' OR '1'='1\"", "count",
+            "filter clear", "filter name = \"x' OR '1'='1\"", "count",
+            "filter clear", "filter city = \"'; DROP TABLE kinds; --\" or city ~ \"1); DELETE FROM kinds; --\"", "count",
+            "filter clear", "search \"'; DROP TABLE kinds; --\"", "count",
+            "show \"1 OR 1=1\"",
+            "filter \"name; DROP TABLE kinds; --\" = 1",
+            "export postgresql://postgres@127.0.0.1:\(try Database.cluster().port)/almanac?table=kinds",
+        ])
+        let counts = result.stdout.split(separator: "\n").filter { Int($0) != nil }
+        #expect(counts == ["0", "1", "0", "0"], "only the row whose name is that text matches: \(result)")
+        #expect(result.stderr.contains("nothing called '1 OR 1=1'"), "\(result)")
+        #expect(result.stderr.contains("unknown field"), "\(result)")
+        #expect(result.stderr.contains("'kinds' is the table being read") || result.stderr.contains("already exists"), "\(result)")
+        #expect(try Database.column(contents) == before, "the table's contents are unchanged")
+        #expect(try Database.column("SELECT count(*) FROM pg_class") == tables, "no table was made or dropped")
+    }
+}
+
+/// Several JSON documents printed one after another (one per command under --format json).
+enum JSONDocuments {
+    static func split(_ text: String) throws -> [Any] {
+        var documents: [Any] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start: String.Index?
+        for index in text.indices {
+            let character = text[index]
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "{", "[":
+                if depth == 0 { start = index }
+                depth += 1
+            case "}", "]":
+                depth -= 1
+                if depth == 0, let begin = start {
+                    let slice = String(text[begin...index])
+                    documents.append(try JSONSerialization.jsonObject(with: Data(slice.utf8), options: [.fragmentsAllowed]))
+                }
+            default: break
+            }
+        }
+        return documents
+    }
+}
