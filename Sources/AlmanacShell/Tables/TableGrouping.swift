@@ -22,6 +22,8 @@ enum TableGrouping {
             let aggregates = group.aggregates.map { value -> ResultValue in value.map { Double($0) != nil ? .literal($0) : .text($0) } ?? .absent }
             return values + [.integer(group.count), .decimal(percent)] + aggregates
         }
-        return CommandResult(table)
+        // As in memory: people also see each group's share as a bar.
+        let bars = BarColumn.appending(to: table, quantities: groups.map { Double($0.count) }, context: session.renderContext)
+        return CommandResult(table, prose: .table(bars))
     }
 }
