@@ -16,11 +16,11 @@ public enum ValueText {
     /// Whether `text` is one of the ways data says "no value".
     public static func isAbsent(_ text: String) -> Bool {
         guard text.utf8.count <= 12 else { return false }
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "", "n/a", "unknown", "none", "(none)": return true
-        default: return false
-        }
+        return absentWords.contains(text.trimmingCharacters(in: .whitespaces).lowercased())
     }
+
+    /// The words that mean no value, lower-cased (a database's SQL reads them from here too).
+    public static let absentWords: Set<String> = ["", "n/a", "unknown", "none", "(none)"]
 
     /// The value as people read it in `field` (a key or dotted path), or nil when it is
     /// absent. Lists read as their present elements joined by commas; objects as JSON.

@@ -71,11 +71,15 @@ extension QueryBuilder {
         }
     }
 
-    /// NULL for "", `n/a`, `unknown` and `none` (`ValueText.isAbsent`).
+    /// NULL for "", `n/a`, `unknown`, `none` and the other words for no value (`ValueText.isAbsent`).
     static func present(_ text: SQL) -> SQL {
-        SQL("CASE WHEN octet_length(") + text + ") <= 12 AND lower(btrim(" + text + ")) IN ('', 'n/a', 'unknown', 'none') THEN NULL ELSE "
+        SQL("CASE WHEN octet_length(") + text + ") <= 12 AND lower(btrim(" + text + ")) IN (" + absentWords + ") THEN NULL ELSE "
             + text + " END"
     }
+
+    /// `'', 'n/a', …`: almanac's own constants, as SQL literals.
+    static let absentWords = ValueText.absentWords.sorted().map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+        .joined(separator: ", ")
 
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
