@@ -50,6 +50,45 @@ import Testing
         #expect(try table.find("1234567").rows.record(0)["score"]?.number == Double(Self.score(1_234_567)))
     }
 
+    /// The plan PostgreSQL would run for `sql`, one line per node.
+    func plan(_ table: PostgresTable, _ sql: SQL) throws -> String {
+        try table.connection.query(SQL("EXPLAIN ") + sql).column(0).compactMap { $0 }.joined(separator: "\n")
+    }
+
+    @Test func theNextPageContinuesAfterTheLastKeyByAnIndexScan() throws {
+        let table = try big()
+        let narrowed = TableQuery(filters: [try parseFilter("bucket < 500")])
+        // Page 20,001 of 50 rows, continued from page 20,000's last key: the primary key's
+        // index reads from that key on, nothing is skipped.
+        let narrowedIDs = Array((1...Self.rows).lazy.filter { $0 % 1000 < 500 }.dropFirst(999_950).prefix(100)).map(String.init)
+        let deep = try table.page(narrowed, offset: 999_950, limit: 50)
+        let lastKey = try #require(deep.lastKey)
+        #expect(lastKey == [narrowedIDs[49]])
+        let keyset = try plan(table, table.pageSQL(narrowed, offset: 1_000_000, limit: 50, after: lastKey))
+        #expect(keyset.contains("Index Scan using big_pkey") && !keyset.contains("Seq Scan"), "\(keyset)")
+        // Continued by key or counted off, the page is the same: rows whose bucket is < 500.
+        let next = try table.page(narrowed, offset: 1_000_000, limit: 50, after: lastKey)
+        #expect(next.keys.map { $0[0] } == Array(narrowedIDs[50...]))
+        #expect(try table.page(narrowed, offset: 1_000_000, limit: 50).keys == next.keys)
+        // The last page: fewer rows (2,000,000 is the only one of the last 30 in a bucket < 500), then none.
+        #expect(try table.page(narrowed, limit: 50, after: [String(Self.rows - 30)]).keys == [[String(Self.rows)]])
+        #expect(try table.page(narrowed, limit: 50, after: [String(Self.rows)]).count == 0)
+    }
+
+    @Test func sortedPagesIgnoreTheKeyAndStayRightAtTiesAndAbsentValues() throws {
+        let table = try big()
+        // category: 45 values with 40,000 rows each, and 200,000 rows with none (last).
+        let sorted = TableQuery(sort: [SortKey("category", descending: true)])
+        #expect(try table.pageSQL(sorted, offset: 40_000, limit: 3, after: ["7"]) == table.pageSQL(sorted, offset: 40_000, limit: 3))
+        let atTie = try table.page(sorted, offset: 39_998, limit: 4, after: ["7"])
+        // Descending folded text: c9 first (40,000 rows: i % 50 == 9, ids ascending), then c8.
+        let c9 = (1...Self.rows).lazy.filter { $0 % 50 == 9 && $0 % 10 != 0 }
+        let c8 = (1...Self.rows).lazy.filter { $0 % 50 == 8 && $0 % 10 != 0 }
+        #expect(atTie.keys.compactMap { $0[0] } == (Array(c9.suffix(2)) + Array(c8.prefix(2))).map(String.init))
+        let absent = try table.page(sorted, offset: Self.rows - 200_001, limit: 3)
+        #expect(absent.keys.compactMap { $0[0] } == [String(Self.rows - 49), "10", "20"], "the last of c1, then none")
+    }
+
     @Test func aLongStatementStopsWithin200Milliseconds() throws {
         let table = try big()
         let flipped = Mutex<Date?>(nil)

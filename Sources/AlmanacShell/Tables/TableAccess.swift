@@ -8,6 +8,10 @@ public struct TableResults {
     public var query: TableQuery
     /// The rows the query matches, once counted (pages need it; the question changes it).
     var counted: Int?
+    /// The last page shown, its size and its last row's key: the next page of the same size
+    /// continues after that key (an index scan) rather than skipping rows (`OFFSET`), where the
+    /// order allows it — and a row deleted behind the reader moves nothing into the gap.
+    var shownPage: (number: Int, size: Int, lastKey: [String?]?)?
 
     init(table: PostgresTable, query: TableQuery = TableQuery()) {
         self.table = table

@@ -22,7 +22,9 @@ enum TableListing {
         let size = pageSize(in: session)
         let total = try results.count(in: session)
         let start = min(total, (page - 1) * size)
-        let fetched = try results.table.page(results.query, offset: start, limit: size, cancellation: session.cancellation)
+        let after = results.shownPage.flatMap { $0.number == page - 1 && $0.size == size ? $0.lastKey : nil }
+        let fetched = try results.table.page(results.query, offset: start, limit: size, after: after, cancellation: session.cancellation)
+        results.shownPage = (page, size, fetched.lastKey)
         session.tableResults = results
         session.results = nil
         session.page = page
