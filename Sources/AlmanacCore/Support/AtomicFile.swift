@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CGlibc
 
 /// Writes a file whole or not at all: into a temporary file in the same folder, flushed to
 /// disk, then moved into place. Without `overwrite` an existing path — a symlink included — is
@@ -12,18 +13,32 @@ public enum AtomicFile {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case exists(String)
         case system(path: String, reason: String)
+        /// Stopped (Ctrl-C, a termination signal) before the file was put in place: the old
+        /// file, if any, is as it was, and no temporary file is left.
+        case cancelled(String)
 
         public var description: String {
             switch self {
             case let .exists(path): "\(path) already exists — add --force to replace it"
             case let .system(path, reason): "cannot write \(path): \(reason)"
+            case let .cancelled(path): "cancelled: \(path) was not written"
             }
         }
     }
 
-    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
+    /// `cancellation` is checked between 1 MiB pieces and last of all before the file takes
+    /// its name: an interrupted write is abandoned whole.
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool,
+                             cancellation: Cancellation = .never) throws(Failure) {
         do {
-            try write(to: path, overwrite: overwrite) { append in try append(bytes) }
+            try write(to: path, overwrite: overwrite, cancellation: cancellation) { append in
+                var offset = 0
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + (1 << 20))
+                    try append(Array(bytes[offset..<end]))
+                    offset = end
+                }
+            }
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -34,7 +49,8 @@ public enum AtomicFile {
     /// Writes what `produce` appends, chunk by chunk (a table read through a cursor): the
     /// file appears whole once `produce` returns, and never if it throws (its error is
     /// rethrown as it is).
-    public static func write(to path: String, overwrite: Bool, _ produce: (_ append: ([UInt8]) throws -> Void) throws -> Void) throws {
+    public static func write(to path: String, overwrite: Bool, cancellation: Cancellation = .never,
+                             _ produce: (_ append: ([UInt8]) throws -> Void) throws -> Void) throws {
         var status = stat()
         if !overwrite, lstat(path, &status) == 0 { throw Failure.exists(path) }
         if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -47,14 +63,18 @@ public enum AtomicFile {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure.system(path: path, reason: reason()) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // Should the process be ended before this returns, the watchdog removes it too.
+        almanac_set_temporary_file(temporary)
         var finished = false
         var open = true
         defer {
             if open { close(descriptor) }
             if !finished { unlink(temporary) }
+            almanac_set_temporary_file(nil)
         }
         fchmod(descriptor, 0o644 & ~currentUmask())
         try produce { bytes throws(Failure) in
+            if cancellation.isCancelled { throw .cancelled(path) }
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
@@ -68,6 +88,8 @@ public enum AtomicFile {
         if fsync(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
         open = false
         if close(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
+        // The last moment to stop: after this the new file has its name.
+        if cancellation.isCancelled { throw Failure.cancelled(path) }
         if overwrite {
             guard rename(temporary, path) == 0 else { throw Failure.system(path: path, reason: reason()) }
         } else {

@@ -49,7 +49,7 @@ public enum ExportCommand: Command {
                                                        cancellation: session.cancellation) + "\n"
         } else if let format = OutputFormat.forFile(path) {
             // Whole records, whatever the columns shown; the same renderer as the screen's.
-            let sink = TextSink()
+            let sink = TextSink(cancellation: session.cancellation)
             var table = RecordListing.table(results, range: 0..<results.count, fields: [])
             table.firstNumber = nil
             format.renderer.render(CommandResult(table), to: sink, context: .file(format))
@@ -57,7 +57,16 @@ public enum ExportCommand: Command {
         } else {
             throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson")
         }
-        try AtomicFile.write(Array(text.utf8), to: path, overwrite: force)
+        // Interrupted (Ctrl-C, or a signal that ends the shell), an export is abandoned whole:
+        // no temporary file, the old file as it was, and no claim that anything was written.
+        do {
+            try session.cancellation.checkpoint()
+            try AtomicFile.write(Array(text.utf8), to: path, overwrite: force, cancellation: session.cancellation)
+        } catch is CancelledError {
+            throw ShellError.invalid("export cancelled: \(SafeText.escape(path)) was not written")
+        } catch AtomicFile.Failure.cancelled {
+            throw ShellError.invalid("export cancelled: \(SafeText.escape(path)) was not written")
+        }
         return report(results.count, to: path, in: session)
     }
 

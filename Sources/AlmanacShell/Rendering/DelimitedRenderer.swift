@@ -13,14 +13,14 @@ enum DelimitedRenderer: ResultRenderer {
         let dataset = table.isSectioned ? ["dataset"] : []
         guard let records = table.records, !table.columnsChosen else {
             write(dataset + table.columns.map(\.name))
-            for row in rows {
+            for row in rows where !sink.isCut {
                 write((table.section(of: row).map { [$0] } ?? []) + table.row(row).map(ResultText.plain))
             }
             return
         }
         let keys = SourceKeys(records, rows: rows)
         write(dataset + keys.names)
-        for row in rows {
+        for row in rows where !sink.isCut {
             write((table.section(of: row).map { [$0] } ?? []) + keys.values(of: records.record(row)).map(ResultText.plain))
         }
     }
@@ -94,7 +94,7 @@ enum MarkdownRenderer: ResultRenderer {
         let rules = (table.isSectioned ? ["---"] : []) + table.columns.map { $0.isNumeric ? "---:" : "---" }
         sink.line("| " + names.map(cell).joined(separator: " | ") + " |")
         sink.line("| " + rules.joined(separator: " | ") + " |")
-        for row in 0..<table.count {
+        for row in 0..<table.count where !sink.isCut {
             let texts = (table.section(of: row).map { [$0] } ?? [])
                 + zip(table.row(row), table.columns).map { ResultText.people($0, in: $1) }
             sink.line("| " + texts.map(cell).joined(separator: " | ") + " |")

@@ -15,7 +15,7 @@ enum ExpandedRenderer: ResultRenderer {
         if table.isSectioned { names.insert("dataset", at: 0) }
         let labelWidth = names.map { TextWidth.of($0) }.max() ?? 0
         let valueWidth = context.width.map { max(8, $0 - labelWidth - 2) }
-        for row in 0..<table.count {
+        for row in 0..<table.count where !sink.isCut {
             let number = table.firstNumber.map { $0 + row } ?? row + 1
             let heading = "─[ \(number) ]" + String(repeating: "─", count: max(2, min(context.width ?? 40, 40) - 6 - String(number).count))
             sink.line(context.color ? "\u{1B}[2m" + heading + "\u{1B}[0m" : heading)

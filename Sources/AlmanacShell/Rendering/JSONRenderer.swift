@@ -37,7 +37,7 @@ enum JSONRenderer: ResultRenderer {
         }
         sink.line(prefix + "[")
         let pad = String(repeating: "  ", count: indent + 1)
-        for (position, row) in rows.enumerated() {
+        for (position, row) in rows.enumerated() where !sink.isCut {
             let comma = position < rows.count - 1 ? "," : ""
             sink.line(pad + JSONRows.object(table, row: row, indent: indent + 1, pretty: true) + comma)
         }
@@ -48,7 +48,7 @@ enum JSONRenderer: ResultRenderer {
 /// The `ndjson` format: one JSON object per line, per row.
 enum NDJSONRenderer: ResultRenderer {
     static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
-        for row in 0..<result.table.count {
+        for row in 0..<result.table.count where !sink.isCut {
             sink.line(JSONRows.object(result.table, row: row, indent: 0, pretty: false))
             if result.shape == .object { break }
         }

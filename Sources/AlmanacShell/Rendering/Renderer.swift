@@ -10,17 +10,27 @@ protocol ResultRenderer {
 public protocol LineSink: AnyObject {
     /// One line, or several joined by line breaks, without the final line break.
     func line(_ text: String)
+    /// Whether the lines stop here (Ctrl-C, a termination signal): the rest would be dropped,
+    /// so a renderer stops making them.
+    var isCut: Bool { get }
 }
 
 extension Output: LineSink {
     public func line(_ text: String) { print(text) }
 }
 
-/// Collects lines in memory (for a file written whole).
+/// Collects lines in memory (for a file written whole), until `cancellation` fires.
 final class TextSink: LineSink {
     private(set) var text = ""
     private(set) var lines = 0
+    let cancellation: Cancellation
+
+    init(cancellation: Cancellation = .never) { self.cancellation = cancellation }
+
+    var isCut: Bool { cancellation.isCancelled }
+
     func line(_ line: String) {
+        guard !isCut else { return }
         text += line
         text += "\n"
         lines += 1

@@ -115,7 +115,7 @@ struct TableGrid {
             if let width = context.width, TextWidth.of(rule) > width { rule = String(repeating: "─", count: width) }
             sink.line(rule)
         }
-        for row in 0..<table.count {
+        for row in 0..<table.count where !sink.isCut {
             sink.line(line(kept?[row] ?? Self.texts(of: table, row: row, values: table.row(row), limit: limit)))
         }
     }
