@@ -40,7 +40,10 @@ public enum ExportCommand: Command {
             guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty, !path.lowercased().hasSuffix(".geojson") else {
                 throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW")
             }
-            return report(try TableExport.toFile(path, format: format, force: force, table, in: session), to: path, in: session)
+            let written = try abandonedWhenCancelled(path) {
+                try TableExport.toFile(path, format: format, force: force, table, in: session)
+            }
+            return report(written, to: path, in: session)
         }
         let results = try session.currentResults()
         let text: String
@@ -59,15 +62,22 @@ public enum ExportCommand: Command {
         }
         // Interrupted (Ctrl-C, or a signal that ends the shell), an export is abandoned whole:
         // no temporary file, the old file as it was, and no claim that anything was written.
-        do {
+        try abandonedWhenCancelled(path) {
             try session.cancellation.checkpoint()
             try AtomicFile.write(Array(text.utf8), to: path, overwrite: force, cancellation: session.cancellation)
+        }
+        return report(results.count, to: path, in: session)
+    }
+
+    /// Runs a file export; stopped by a cancellation, it says the file was not written.
+    private static func abandonedWhenCancelled<T>(_ path: String, _ export: () throws -> T) throws -> T {
+        do {
+            return try export()
         } catch is CancelledError {
             throw ShellError.invalid("export cancelled: \(SafeText.escape(path)) was not written")
         } catch AtomicFile.Failure.cancelled {
             throw ShellError.invalid("export cancelled: \(SafeText.escape(path)) was not written")
         }
-        return report(results.count, to: path, in: session)
     }
 
     /// `wrote 250 records to europe.csv`, at the prompt or with --verbose.

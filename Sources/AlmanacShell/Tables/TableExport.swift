@@ -18,7 +18,7 @@ enum TableExport {
     /// header, one JSON array), so the file reads as an in-memory export of the same rows.
     static func toFile(_ path: String, format: OutputFormat, force: Bool, _ results: TableResults, in session: Session) throws -> Int {
         var total = 0
-        try AtomicFile.write(to: path, overwrite: force) { append in
+        try AtomicFile.write(to: path, overwrite: force, cancellation: session.cancellation) { append in
             var joiner = BatchJoiner(format: format)
             try results.table.export(results.query, cancellation: session.cancellation) { batch in
                 let sink = CallSink()
@@ -37,6 +37,8 @@ enum TableExport {
 /// What a renderer wrote, one entry per call (a pretty JSON record is one call over several lines).
 private final class CallSink: LineSink {
     var calls: [String] = []
+    /// A batch is rendered whole; the cursor and the file check the cancellation between batches.
+    var isCut: Bool { false }
     func line(_ text: String) { calls.append(text) }
 }
 
