@@ -155,9 +155,12 @@ public struct NameIndex: Sendable {
     public func search(_ text: String, cancellation: Cancellation = .never) throws(CancelledError) -> [(row: Int, rank: Rank)] {
         guard let query = Query(text) else { return [] }
         let longest = query.longest
-        // Candidates: rows under every trigram of the longest word, or, for a short word, rows
+        // Candidates: rows under the rarest trigrams of the longest word, or, for a short word, rows
         // where it occurs anywhere; then every word is checked in the row's own names.
-        let candidates = longest.count >= 3 ? trigrams.candidates(for: longest) : try scan(for: longest, cancellation: cancellation)
+        let candidates: [Int]
+        if let indexed = trigrams.candidates(for: longest) { candidates = indexed } else {
+            candidates = try scan(for: longest, cancellation: cancellation)
+        }
         var results: [(row: Int, rank: Rank)] = []
         results.reserveCapacity(candidates.count)
         var cancelled = false

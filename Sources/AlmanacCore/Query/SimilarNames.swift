@@ -66,7 +66,7 @@ extension NameIndex {
     private func rowsWithWord(startingWith folded: [UInt8], cancellation: Cancellation) -> [Int] {
         // A phrase ("kingdom of") is looked up by its longest word, then checked whole.
         guard let query = Query(String(decoding: folded, as: UTF8.self)) else { return [] }
-        let candidates = query.longest.count >= 3 ? trigrams.candidates(for: query.longest) : Array(0..<count)
+        let candidates = trigrams.candidates(for: query.longest) ?? Array(0..<count)
         var rows: [Int] = []
         text.withUnsafeBufferPointer { bytes in
             folded.withUnsafeBufferPointer { wanted in
