@@ -96,6 +96,8 @@ struct ShellFuzzTests {
         for line in error.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
             count += 1
             let text = String(decoding: line, as: UTF8.self)
+            // Informational lines by design: `set timer on`, notes beside machine output.
+            if text.hasPrefix("time: ") || text.hasPrefix("note: ") { continue }
             guard let match = text.range(of: #"^stdin:[0-9]+: "#, options: .regularExpression),
                   let number = Int(text[match].dropFirst("stdin:".count).dropLast(2)) else {
                 return (.stderr("a line that is not `stdin:N: …`: \(text.prefix(300).debugDescription)"), count)

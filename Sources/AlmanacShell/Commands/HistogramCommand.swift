@@ -58,7 +58,10 @@ public enum HistogramCommand: Command {
         let labels = ResultTable(columns: [ResultColumn(field), ResultColumn("count", .integer)],
                                  rows: histogram.bins.map { [.text("\(histogram.text($0.lower)) – \(histogram.text($0.upper))"), .integer($0.count)] })
         let bars = BarColumn.appending(to: labels, quantities: histogram.bins.map { Double($0.count) }, context: session.renderContext)
-        if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 { output.message(summary(measured, records: records)) }
+        // Machine output stays data; people reading a pipe's standard error still learn what was left out.
+        if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 {
+            output.message("note: " + summary(measured, records: records))
+        }
         return CommandResult(data, prose: .table(bars), notes: [summary(measured, records: records)])
     }
 
