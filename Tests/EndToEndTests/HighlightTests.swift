@@ -141,6 +141,43 @@ struct HighlightTests {
         try leave(session)
     }
 
+    @Test("a line that wraps is coloured on every row, and so is one taller than the screen")
+    func wrappedLines() throws {
+        let session = try PseudoTerminalSession([], environment: colorEnvironment, rows: 8, columns: 30)
+        try session.waitForPrompt()
+        // 9 + 44 cells: two rows.
+        let line = "filter population > 1000000 and regoin = Asia"
+        try session.send(line)
+        let screen = try session.waitForScreen("the wrapped line coloured") { screen in
+            screen.style(of: "regoin", inRow: screen.cursorRow) == Self.error
+                && screen.style(of: "population", inRow: screen.cursorRow - 1) == Self.field
+        }
+        #expect(screen.lines[screen.cursorRow - 1] + screen.lines[screen.cursorRow] == "almanac> " + line, "\(screen.lines.suffix(3))")
+        session.skipReceived()
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
+        // Ten rows on an eight-row screen: the first two have scrolled away. The screen shows
+        // the line's last eight rows as typed, and coloured.
+        let tall = "filter population > 1" + (2...14).map { " and population > \($0)" }.joined()
+        let text = Array(("almanac> " + tall).unicodeScalars)
+        let rows = stride(from: 0, to: text.count, by: 30).map { start in
+            String(String.UnicodeScalarView(text[start..<min(text.count, start + 30)])).replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        }
+        #expect(rows.count == 10 && rows.last == "ulation > 14", "\(rows)")
+        session.skipReceived()
+        try session.send(tall)
+        let after = try session.waitForScreen("the tall line's last rows, coloured") { screen in
+            screen.visibleLines == Array(rows.suffix(8)) && screen.style(of: "14", inRow: screen.cursorRow) == Self.number
+        }
+        let last = after.cursorRow
+        #expect(after.style(of: "population", inRow: last - 1) == Self.field)
+        #expect(after.style(of: "and", inRow: last - 1) == Self.keyword)
+        // The top row on the screen is the line's third.
+        #expect(after.lines[last - 7] == rows[2])
+        #expect(after.style(of: "population", inRow: last - 7) == Self.field, "\(after.runs(ofRow: last - 7))")
+        try leave(session)
+    }
+
     // MARK: - Off
 
     enum Off: String, CaseIterable, Sendable {
