@@ -25,8 +25,11 @@ final class InteractiveShell {
         let editor = LineEditor(history: history, notifier: notifier) { [session] text in
             completer.complete(text, in: session)
         }
-        hints = HistoryHints(history.entries)
-        if decorator.terminalCanDraw { editor.decorate = { [unowned self] in decorator.decoration(of: $0, cursor: $1, hints: hints) } }
+        if decorator.terminalCanDraw {
+            editor.decorate = { [unowned self] line, cursor in
+                decorator.decoration(of: line, cursor: cursor) { hint(for: $0) }
+            }
+        }
         editor.onFirstKeyWait = { [session] in session.startPendingLoads() }
         if !session.quiet {
             session.output.print("almanac \(AlmanacVersion.current) — type 'help' for commands, Ctrl-D to leave")
@@ -54,7 +57,9 @@ final class InteractiveShell {
         return 0
     }
 
-    private var hints = HistoryHints([])
+    /// Made at the first key that wants a hint, not before the first prompt: replaying ten
+    /// thousand history lines is work the prompt should not wait for.
+    private var hints: HistoryHints?
     private lazy var decorator = LineDecorator(session: session)
     private let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
 
@@ -78,7 +83,8 @@ final class InteractiveShell {
         let history = editor.store
         let warnings = history.warnings.count
         // Without passwords: history is a file, and hints show its lines.
-        if let entry = editor.remember(PasswordRedaction.line(text)) { hints.append(entry, context: session.currentName) }
+        // Until hints are made, the history file's lines are all they need.
+        if let entry = editor.remember(PasswordRedaction.line(text)) { hints?.append(entry, context: session.currentName) }
         for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
         session.output.refreshTerminal()
         session.output.pager = session.settings.pager ? pagerCommand : nil
@@ -90,6 +96,11 @@ final class InteractiveShell {
             session.output.flush()
             run(command, editor: editor)
         }
+    }
+
+    private func hint(for typed: String) -> String? {
+        if hints == nil { hints = HistoryHints(session.history?.entries ?? []) }
+        return hints?.hint(for: typed, context: session.currentName)
     }
 
     private func showMessages() {

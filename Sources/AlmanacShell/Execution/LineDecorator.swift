@@ -17,7 +17,8 @@ final class LineDecorator {
         terminalCanDraw = !term.isEmpty && term != "dumb" && session.output.terminal.isTerminal
     }
 
-    func decoration(of line: String, cursor: Int, hints: HistoryHints) -> LineDecoration {
+    /// `hint` gives the rest of a history line that starts with its argument.
+    func decoration(of line: String, cursor: Int, hint: (String) -> String?) -> LineDecoration {
         var decoration = LineDecoration()
         let settings = session.settings
         let offset = continued.count
@@ -28,7 +29,7 @@ final class LineDecorator {
             }
         }
         if settings.hints, cursor == line.count, !line.isEmpty {
-            decoration.hint = hints.hint(for: continued + line, context: session.currentName)
+            decoration.hint = hint(continued + line)
         }
         return decoration
     }
