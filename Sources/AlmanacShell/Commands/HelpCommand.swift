@@ -18,24 +18,6 @@ public enum HelpCommand: Command {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 && session.commands.lookup(arguments[0].text) != nil ? .command : .plain) }
     }
 
-    /// The keys at the prompt, for `help keys`.
-    static let keys: [(String, String)] = [
-        ("TAB", "Complete the word; a second TAB lists the candidates. When no name starts with the word, "
-            + "names with a word that does, or one or two typos away (show norwya → Norway)."),
-        ("↑ ↓", "Recall history."),
-        ("Ctrl-R", "Search history backwards."),
-        ("→ End Ctrl-F", "Accept the hint: the rest of the newest history line that starts with what is typed, "
-            + "shown dimmed (lines typed under the dataset in use first). set hints off: no hints."),
-        ("Alt-F", "Accept the hint's next word."),
-        ("Ctrl-X Ctrl-E", "Edit the line (or the last command) in $VISUAL, else $EDITOR, else vi; "
-            + "what you save runs, one command per line. The edit command does the same."),
-        ("\\ at the end", "Continue the command on the next line (...> ); history keeps it as one entry."),
-        ("Ctrl-C", "Clear the line, or cancel a running command."),
-        ("Ctrl-D", "Leave (on an empty line)."),
-        ("Colours", "Commands, datasets, fields (unknown ones red), operators, numbers and quoted text "
-            + "as you type. set highlight off, NO_COLOR or --no-color: none."),
-    ]
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         try arguments.expect(count: 0...1)
         var lines: [String] = []
@@ -54,9 +36,16 @@ public enum HelpCommand: Command {
             return CommandResult(table, prose: .lines(lines))
         }
         if arguments[0].lowercased() == "keys" {
+            let keys = PromptKeys.all
+            // Keys wider than the column get a line of their own: the text keeps its room.
+            let width = keys.map { TextWidth.of($0.keys) }.filter { $0 <= PromptKeys.column }.max() ?? 0
             lines.append("Keys at the prompt:")
-            for (keys, what) in Self.keys { lines.append("  " + TextWidth.pad(keys, to: 14) + "  " + what) }
-            let table = ResultTable(columns: [ResultColumn("keys"), ResultColumn("what")], rows: Self.keys.map { [.text($0.0), .text($0.1)] })
+            for key in keys {
+                if TextWidth.of(key.keys) > width { lines.append("  " + key.keys) }
+                lines.append("  " + TextWidth.pad(TextWidth.of(key.keys) > width ? "" : key.keys, to: width) + "  " + key.meaning)
+            }
+            lines += ["", PromptKeys.colours]
+            let table = ResultTable(columns: [ResultColumn("keys"), ResultColumn("what")], rows: keys.map { [.text($0.keys), .text($0.meaning)] })
             return CommandResult(table, prose: .lines(lines))
         }
         let command = try session.commands.resolve(arguments[0])

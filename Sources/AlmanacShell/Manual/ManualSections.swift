@@ -65,6 +65,7 @@ enum ManualSections {
             lines.append(MDoc.text(key.meaning))
         }
         lines.append(".El")
+        lines += [".Pp", MDoc.text(PromptKeys.colours)]
         return lines.joined(separator: "\n")
     }
 
@@ -86,6 +87,19 @@ enum ManualSections {
     .It Ev NO_COLOR
     When set and not empty, no colour, as with
     .Fl -no-color .
+    .It Ev TERM
+    When
+    .Ql dumb ,
+    no colour; when
+    .Ql dumb
+    or unset, no hints and no colours as you type at the prompt.
+    .It Ev VISUAL , Ev EDITOR
+    The editor that Ctrl-X Ctrl-E and
+    .Ic edit
+    open (the first that is set and not blank, run through
+    .Pa /bin/sh
+    with the file's path after it), else
+    .Ql vi .
     .It Ev ALMANAC_FETCH
     The helper that fetches http(s) URLs, instead of
     .Pa almanac-fetch
