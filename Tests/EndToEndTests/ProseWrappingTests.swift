@@ -73,6 +73,23 @@ struct ProseWrappingTests {
         #expect(try session.waitForExit() == 0)
     }
 
+    @Test("a coloured `error: ` label hangs its text under it as a plain one does")
+    func colouredErrorHangs() throws {
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment().without("NO_COLOR"), rows: 200, columns: 40)
+        try session.waitForPrompt()
+        session.skipReceived()
+        try session.enter("use countries; show Qqqzzx Wwwvvv Ttttyy Uuuuii", prompt: "countries> ")
+        let screen = session.screen
+        let first = try #require(screen.lines.firstIndex { $0.hasPrefix("error: nothing called") })
+        #expect(screen.style(of: "error:", inRow: first) == TerminalScreen.Style(foreground: .red, bold: true), "\(screen.runs(ofRow: first))")
+        let lines = screen.lines
+        #expect(lines[first + 1].hasPrefix("       ") && !lines[first + 1].hasPrefix("        "), "\(lines[first...(first + 2)])")
+        let message = lines[first...].prefix { !$0.hasPrefix("countries>") }.joined(separator: " ")
+        #expect(Self.words(String(message)) == Self.words("error: nothing called 'Qqqzzx Wwwvvv Ttttyy Uuuuii' in countries — try search Qqqzzx Wwwvvv Ttttyy Uuuuii"))
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
     @Test("trip addresses wrap under the address column")
     func tripAddresses() throws {
         let session = try start(columns: 50)

@@ -55,12 +55,12 @@ public enum Prose {
     static func lead(of line: String, width: Int) -> (String, String) {
         let characters = Array(line)
         let indent = characters.prefix { $0 == " " }.count
-        // A label: a word with no spaces, ending in ": ".
-        if indent == 0, let colon = line.range(of: ": ") {
-            let label = line[..<colon.lowerBound]
+        // A label: a word with no spaces, ending in ": " (a coloured one in `:`, escapes, ` `).
+        if indent == 0, let (labelEnd, textStart) = labelEnd(of: line) {
+            let label = line[..<labelEnd]
             let visible = visibleWidth(label)
             if visible > 0, visible <= 24, !stripEscapes(label).contains(" ") {
-                return (String(line[..<colon.upperBound]), String(line[colon.upperBound...]))
+                return (String(line[..<textStart]), String(line[textStart...]))
             }
         }
         // A term (`→ End Ctrl-F`), then two spaces or more, then the text: a column, in the
@@ -79,6 +79,25 @@ public enum Prose {
     /// Cells `text` takes, colour escapes (`ESC [ … m`) left out.
     public static func visibleWidth(_ text: some StringProtocol) -> Int {
         text.contains("\u{1B}") ? TextWidth.of(stripEscapes(text)) : TextWidth.of(text)
+    }
+
+    /// The first `:` followed by a space, colour escapes between them skipped: where a label
+    /// ends, and where the text after its space starts.
+    private static func labelEnd(of line: String) -> (String.Index, String.Index)? {
+        let scalars = line.unicodeScalars
+        var index = scalars.startIndex
+        while let colon = scalars[index...].firstIndex(of: ":") {
+            var next = scalars.index(after: colon)
+            var inEscape = false
+            while next < scalars.endIndex, inEscape || scalars[next] == "\u{1B}" {
+                let scalar = scalars[next]
+                if scalar == "\u{1B}" { inEscape = true } else if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
+                next = scalars.index(after: next)
+            }
+            if next < scalars.endIndex, scalars[next] == " " { return (colon, scalars.index(after: next)) }
+            index = scalars.index(after: colon)
+        }
+        return nil
     }
 
     private static func stripEscapes(_ text: some StringProtocol) -> String {
