@@ -21,6 +21,8 @@ struct OutputFormatTests {
         ("use all", true), ("search united", false), ("fields", false), ("count", false),
         ("use stations", true), ("trip from 9864 to 9362 on 2026-12-01", false), ("search моск", false),
         ("show 9362", false),
+        ("histogram point.latitude", false), ("map", false), ("trip from 9864 to 9362 on 2099-12-01 --map", false),
+        ("use countries", true), ("histogram population 5", false), ("map", false),
     ]
 
     func run(_ format: String) throws -> CommandOutputs.Run {
@@ -63,6 +65,13 @@ struct OutputFormatTests {
         #expect(empty?.isEmpty == true)
         let trip = try JSONSerialization.jsonObject(with: Data((run.output(of: "trip from 9864 to 9362 on 2026-12-01") ?? "").utf8)) as? [String: Any]
         #expect(trip?["fromId"] as? Int == 9864 && trip?["toId"] as? Int == 9362 && trip?["date"] as? String == "2026-12-01", "\(trip ?? [:])")
+        // Pictures: a histogram is its bins, a map and a trip's map a GeoJSON FeatureCollection.
+        let bins = try RecordFormats.jsonArray(run.output(of: "histogram population 5") ?? "")
+        #expect(bins.count == 5 && bins.allSatisfy { Set($0.keys) == ["lower", "upper", "count"] }, "\(bins)")
+        for (command, after) in [("map", 0), ("map", 34), ("trip from 9864 to 9362 on 2099-12-01 --map", 0)] {
+            let collection = try JSONSerialization.jsonObject(with: Data((run.output(of: command, after: after) ?? "").utf8)) as? [String: Any]
+            #expect(collection?["type"] as? String == "FeatureCollection", "\(command)")
+        }
     }
 
     @Test("ndjson: every line of every command is one JSON object")

@@ -20,12 +20,20 @@ public enum GeoJSONWriter {
     /// Two stations and the great-circle route between them: a Point Feature for each (their
     /// records as properties) and a LineString (a MultiLineString if it crosses ±180°).
     public static func trip(from: (Dataset, Int), to: (Dataset, Int), route: MapPicture.Route, kilometres: Double) -> String {
+        "{\"type\":\"FeatureCollection\",\"features\":[\n"
+            + tripFeatures(from: from, to: to, route: route, kilometres: kilometres).joined(separator: ",\n") + "\n]}"
+    }
+
+    /// The trip's three Features, one compact JSON object each (NDJSON writes one a line).
+    public static func tripFeatures(from: (Dataset, Int), to: (Dataset, Int), route: MapPicture.Route, kilometres: Double) -> [String] {
+        var features: [String] = []
+        for (dataset, row) in [from, to] {
+            var writer = JSONWriter()
+            feature(row: row, locator: GeoLocator(dataset: dataset), into: &writer)
+            features.append(String(decoding: writer.bytes, as: UTF8.self))
+        }
         var writer = JSONWriter()
-        writer.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
-        feature(row: from.1, locator: GeoLocator(dataset: from.0), into: &writer)
-        writer.append(",\n")
-        feature(row: to.1, locator: GeoLocator(dataset: to.0), into: &writer)
-        writer.append(",\n{\"type\":\"Feature\",\"geometry\":")
+        writer.append("{\"type\":\"Feature\",\"geometry\":")
         let pieces = GreatCircle.pieces(of: route.path)
         if pieces.count == 1 {
             writer.append("{\"type\":\"LineString\",\"coordinates\":")
@@ -38,8 +46,9 @@ public enum GeoJSONWriter {
             }
             writer.append("]")
         }
-        writer.append("},\"properties\":{\"route\":\"great circle\",\"kilometres\":\(NumberFormat.plain((kilometres * 10).rounded() / 10))}}\n]}")
-        return String(decoding: writer.bytes, as: UTF8.self)
+        writer.append("},\"properties\":{\"route\":\"great circle\",\"kilometres\":\(NumberFormat.plain((kilometres * 10).rounded() / 10))}}")
+        features.append(String(decoding: writer.bytes, as: UTF8.self))
+        return features
     }
 
     /// One record as a Feature.

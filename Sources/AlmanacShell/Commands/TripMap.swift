@@ -18,9 +18,18 @@ enum TripMap {
         let kilometres = TripCommand.distance(departure.0, arrival.0) ?? 0
         let output = session.output
         // GeoJSON is a document of its own, not rows (as map's).
-        if ["json", "ndjson"].contains(session.settings.format.name) {
+        switch session.settings.format.name {
+        case "json":
             output.print(GeoJSONWriter.trip(from: (stations, departure.1), to: (stations, arrival.1), route: route, kilometres: kilometres))
             return nil
+        case "ndjson":
+            for feature in GeoJSONWriter.tripFeatures(from: (stations, departure.1), to: (stations, arrival.1), route: route,
+                                                      kilometres: kilometres) {
+                output.print(feature)
+            }
+            return nil
+        default:
+            break
         }
         if session.settings.format.isMachineReadable { return CommandResult(table, shape: .object) }
         let (outlines, outlineProblem) = MapCommand.outlines(in: session)
