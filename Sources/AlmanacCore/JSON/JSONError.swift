@@ -26,7 +26,8 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
             case let .loneSurrogate(escape): "lone surrogate \(escape) is not a character"
             case let .invalidNumber(text): "invalid number '\(text)'"
             case let .tooDeep(limit): "arrays and objects nested deeper than \(limit) levels (the limit)"
-            case let .stringTooLong(limit): "a string longer than \(limit / (1 << 20)) MiB (the limit)"
+            // The limit is a byte short of a whole MiB (4 MiB − 1): rounded up, not down to 3.
+            case let .stringTooLong(limit): "a string of \((limit + (1 << 20) - 1) / (1 << 20)) MiB or more (the limit)"
             case let .trailingContent(found): "unexpected \(found) after the end of the JSON value"
             case let .documentTooLarge(limit): "the data is larger than \(limit) (the limit)"
             }

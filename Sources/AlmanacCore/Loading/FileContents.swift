@@ -56,13 +56,11 @@ enum FileContents {
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: name, reason: describe(errno)) }
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR { throw .unreadable(path: name, reason: "is a directory, not a file") }
-        if type == S_IFREG {
+        // A regular file of size 0 may still have text: /proc's files are made as they are read.
+        if type == S_IFREG, status.st_size > 0 {
             let size = Int(status.st_size)
             guard size <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(limitText) limit (half the memory)") }
             progress.setBytes(done: 0, total: size)
-            if size == 0 {
-                return try body(UnsafeBufferPointer(start: nil, count: 0), Access(release: { _ in }, complete: { true }))
-            }
             if mapped, let mapping = GuardedMapping(descriptor: descriptor, size: size) {
                 defer { mapping.close() }
                 let bytes = mapping.bytes
@@ -84,10 +82,22 @@ enum FileContents {
             let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: filled)
             return try body(bytes, Access(release: releaser(memory, bytes, lines), complete: { true }))
         }
-        // A pipe or device: read it all, checking for cancellation while waiting.
+        return try streamed(descriptor, name: name, progress: progress, cancellation: cancellation, body)
+    }
+
+    /// A pipe, a device, a FIFO, a file of /proc: read as it comes, checking for cancellation
+    /// while waiting, and only as long as the text can still be JSON (`JSONStreamCheck`), so
+    /// `/dev/zero` or `/dev/urandom` stop at once. What was read up to the first bad byte is
+    /// parsed, for the parser's own error message.
+    private static func streamed<Result>(
+        _ descriptor: Int32, name: String, progress: LoadProgress, cancellation: Cancellation,
+        _ body: (UnsafeBufferPointer<UInt8>, Access) throws(LoadFailure) -> Result
+    ) throws(LoadFailure) -> Result {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
+        var check = JSONStreamCheck()
+        var stoppedAt: Int?
+        reading: while true {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&waiting, 1, 100)
             if cancellation.isCancelled { throw .cancelled }
@@ -99,13 +109,30 @@ enum FileContents {
             }
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<count])
+            switch chunk.withUnsafeBufferPointer({ check.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }) {
+            case nil:
+                break
+            case let .invalid(offset):
+                // A few bytes past it, for the parser to quote what it found there.
+                data.removeSubrange(min(data.count, offset + JSONStreamCheck.excerptBytes)...)
+                stoppedAt = offset
+                break reading
+            case let .stringTooLong(opening):
+                let (line, column) = data.withUnsafeBufferPointer { LineTracker().position(of: opening, in: $0) }
+                let limit = JSONParser.Limits().maximumStringBytes
+                throw .json(JSONError(reason: .stringTooLong(limit: limit), source: name, offset: opening, line: line, column: column))
+            }
             guard data.count <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(limitText) limit (half the memory)") }
             progress.setBytes(done: data.count)
         }
         progress.setBytes(done: 0, total: data.count)
-        return try data.withUnsafeBufferPointer { bytes throws(LoadFailure) in
+        let result = try data.withUnsafeBufferPointer { bytes throws(LoadFailure) in
             try body(bytes, Access(release: { _ in }, complete: { true }))
         }
+        // The parser took what the check refused: never expected, but what was read is not
+        // the whole text, so it is no dataset.
+        if let stoppedAt { throw .unreadable(path: name, reason: "reading stopped at byte \(stoppedAt), which cannot be JSON there") }
+        return result
     }
 
     /// Gives back the pages before the parser's position, keeping a margin behind it; counts
