@@ -136,6 +136,9 @@ struct WordsTests {
             let city = try #require(stations[id], "\(line)")
             #expect(line.hasSuffix(city) && line.lowercased().contains("трасса"), "\(line)")
         }
+        // The list is on the screen before the prompt: a Ctrl-D typed while the terminal is
+        // still cooked is the line discipline's end of file, which libedit never sees.
+        try session.waitUntilReady()
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
     }
