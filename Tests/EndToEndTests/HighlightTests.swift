@@ -145,25 +145,27 @@ struct HighlightTests {
     func wrappedLines() throws {
         let session = try PseudoTerminalSession([], environment: colorEnvironment, rows: 8, columns: 30)
         try session.waitForPrompt()
-        // 9 + 44 cells: two rows.
+        // Countries loaded: population is a field.
+        try session.enter("use countries; count", prompt: "countries> ")
+        // 11 + 45 cells: two rows.
         let line = "filter population > 1000000 and regoin = Asia"
         try session.send(line)
         let screen = try session.waitForScreen("the wrapped line coloured") { screen in
             screen.style(of: "regoin", inRow: screen.cursorRow) == Self.error
                 && screen.style(of: "population", inRow: screen.cursorRow - 1) == Self.field
         }
-        #expect(screen.lines[screen.cursorRow - 1] + screen.lines[screen.cursorRow] == "almanac> " + line, "\(screen.lines.suffix(3))")
+        #expect(screen.lines[screen.cursorRow - 1] + screen.lines[screen.cursorRow] == "countries> " + line, "\(screen.lines.suffix(3))")
         session.skipReceived()
         try session.send(Key.ctrlC)
         try session.waitForPrompt()
         // Ten rows on an eight-row screen: the first two have scrolled away. The screen shows
         // the line's last eight rows as typed, and coloured.
         let tall = "filter population > 1" + (2...14).map { " and population > \($0)" }.joined()
-        let text = Array(("almanac> " + tall).unicodeScalars)
+        let text = Array(("countries> " + tall).unicodeScalars)
         let rows = stride(from: 0, to: text.count, by: 30).map { start in
             String(String.UnicodeScalarView(text[start..<min(text.count, start + 30)])).replacingOccurrences(of: " +$", with: "", options: .regularExpression)
         }
-        #expect(rows.count == 10 && rows.last == "ulation > 14", "\(rows)")
+        #expect(rows.count == 10 && rows.last == "opulation > 14", "\(rows)")
         session.skipReceived()
         try session.send(tall)
         let after = try session.waitForScreen("the tall line's last rows, coloured") { screen in
