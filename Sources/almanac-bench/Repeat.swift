@@ -12,8 +12,11 @@ enum Repeat {
         let all = ResultSet.all([dataset])
         let body: () throws -> Int
         switch operation {
-        case "group": body = { try Ordering.group(all, by: ["countryTitle", "cityTitle"]).count }
-        case "sort": body = { try Ordering.sort(all, by: "stationTitle", descending: false).count }
+        case "group": body = { try Group.run(all, by: GroupSpec(fields: ["countryTitle", "cityTitle"])).count }
+        case "sort": body = { try Sort.run(all, by: [SortKey("stationTitle")]).count }
+        case "sort2": body = { try Sort.run(all, by: [SortKey("countryTitle"), SortKey("cityTitle", descending: true)]).count }
+        case "group-aggregates": body = { try Group.run(all, by: Queries.groupAggregates).count }
+        case "describe": body = { try Describe.run(all).count }
         case "filter-number": body = { try Filter.run(Queries.filter("point.latitude > 55"), on: all).count }
         case "filter-equal": body = { try Filter.run(Queries.filter("countryTitle = Россия"), on: all).count }
         case "search": body = { try Search.run("моск", in: [dataset]).count }
@@ -24,7 +27,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, sort, filter-number, filter-equal, search, load or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, sort, sort2, filter-number, filter-equal, search, load or index")
         }
         for _ in 0..<times {
             let start = DispatchTime.now().uptimeNanoseconds

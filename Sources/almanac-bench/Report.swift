@@ -127,6 +127,8 @@ enum Report {
         add("filter \(Queries.country) ≤ 20 ms", median(largest, "filter:country"), 20, scale: scale)
         add("sort \(Queries.sortField) ≤ 300 ms", median(largest, "sort"), 300, scale: scale)
         add("group \(Queries.groupFields.joined(separator: ", ")) ≤ 100 ms", median(largest, "group"), 100, scale: scale)
+        add("group with aggregates ≤ 100 ms", median(largest, "group:aggregates"), 100, scale: scale)
+        add("describe (every field) ≤ 300 ms", median(largest, "describe"), 300, scale: scale)
         add("map of every station ≤ 100 ms", median(largest, "map"), 100, scale: scale)
         add("histogram \(Queries.histogramField) ≤ 100 ms", median(largest, "histogram"), 100, scale: scale)
         if let worst = largest.cancellation.max(by: { $0.worstLatency < $1.worstLatency }) {

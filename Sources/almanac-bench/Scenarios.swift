@@ -53,6 +53,14 @@ enum Queries {
     static let country = "countryTitle = Россия"
     static let sortField = "stationTitle"
     static let groupFields = ["countryTitle", "cityTitle"]
+    /// `group regionTitle count stationTitle, avg point.latitude, min point.longitude, max point.longitude, distinct cityTitle`.
+    static let groupAggregates = GroupSpec(fields: ["regionTitle"], aggregates: [
+        Aggregate(.count, "stationTitle"), Aggregate(.avg, "point.latitude"), Aggregate(.min, "point.longitude"),
+        Aggregate(.max, "point.longitude"), Aggregate(.distinct, "cityTitle"),
+    ])
+    static var groupAggregatesText: String {
+        "group " + groupAggregates.fields.joined(separator: ", ") + " " + groupAggregates.aggregates.map(\.description).joined(separator: ", ")
+    }
     static let mapSize = (columns: 199, rows: 45)
     static let histogramField = "point.latitude"
 
@@ -175,14 +183,23 @@ struct ScaleRunner {
             record("filter:\(id)", "filter \(text)", stats, count: count)
         }
         let (sortStats, sorted) = try measure(warmups: 1, runs: 5) {
-            try Ordering.sort(.all([dataset]), by: Queries.sortField, descending: false).count
+            try Sort.run(.all([dataset]), by: [SortKey(Queries.sortField)]).count
         } check: { try expect($0, dataset.count, "sort") }
         record("sort", "sort \(Queries.sortField)", sortStats, count: sorted)
         let (groupStats, groups) = try measure(warmups: 1, runs: 5) {
-            try Ordering.group(.all([dataset]), by: Queries.groupFields).count
+            try Group.run(.all([dataset]), by: GroupSpec(fields: Queries.groupFields)).count
         }
         record("group", "group \(Queries.groupFields.joined(separator: ", "))", groupStats, count: groups)
         counts["groups"] = groups
+        let (aggregateStats, aggregated) = try measure(warmups: 1, runs: 5) {
+            let groups = try Group.run(.all([dataset]), by: Queries.groupAggregates)
+            return groups.reduce(0) { $0 + $1.count }
+        } check: { try expect($0, dataset.count, "group with aggregates: every station in one region group") }
+        record("group:aggregates", Queries.groupAggregatesText, aggregateStats, count: aggregated)
+        let (describeStats, described) = try measure(warmups: 1, runs: 5) {
+            try Describe.run(.all([dataset])).reduce(0) { $0 + $1.profile.present + $1.profile.absent }
+        } check: { try expect($0 % dataset.count, 0, "describe: every field counts every station") }
+        record("describe", "describe (every field)", describeStats, count: described / max(1, dataset.count))
 
         // Pictures: a map of every station at a 200 × 50 terminal's size (the outlines are read
         // once per process, as the shell does), and a histogram of a numeric field.
@@ -295,10 +312,16 @@ struct ScaleRunner {
             })
         }
         add(CancelProbe.probe(id: "sort", title: "sort \(Queries.sortField)", duration: median("sort")) { cancellation in
-            _ = try Ordering.sort(.all([dataset]), by: Queries.sortField, descending: false, cancellation: cancellation)
+            _ = try Sort.run(.all([dataset]), by: [SortKey(Queries.sortField)], cancellation: cancellation)
         })
         add(CancelProbe.probe(id: "group", title: "group \(Queries.groupFields.joined(separator: ", "))", duration: median("group")) { cancellation in
-            _ = try Ordering.group(.all([dataset]), by: Queries.groupFields, cancellation: cancellation)
+            _ = try Group.run(.all([dataset]), by: GroupSpec(fields: Queries.groupFields), cancellation: cancellation)
+        })
+        add(CancelProbe.probe(id: "group:aggregates", title: Queries.groupAggregatesText, duration: median("group:aggregates")) { cancellation in
+            _ = try Group.run(.all([dataset]), by: Queries.groupAggregates, cancellation: cancellation)
+        })
+        add(CancelProbe.probe(id: "describe", title: "describe", duration: median("describe")) { cancellation in
+            _ = try Describe.run(.all([dataset]), cancellation: cancellation)
         })
         return results
     }

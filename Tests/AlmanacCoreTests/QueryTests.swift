@@ -103,15 +103,15 @@ func filter(_ text: String, _ dataset: Dataset) throws -> ResultSet {
     }
 }
 
-@Suite struct OrderingTests {
+@Suite struct SortAndGroupTests {
     @Test func groupStationsByCountryAndCity() throws {
-        let groups = try Ordering.group(.all([RealData.stations]), by: ["countryTitle"])
+        let groups = try Group.run(.all([RealData.stations]), by: GroupSpec(fields: ["countryTitle"]))
         #expect(groups.first?.values == ["Россия"])
         #expect(groups.first?.count == 3136)
     }
 
     @Test func sortByPopulationDescending() throws {
-        let sorted = try Ordering.sort(.all([RealData.countries]), by: "population", descending: true)
+        let sorted = try Sort.run(.all([RealData.countries]), by: [SortKey("population", descending: true)])
         #expect(names(sorted).first == "China")
     }
 }

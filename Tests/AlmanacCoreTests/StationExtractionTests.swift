@@ -30,7 +30,7 @@ import Testing
             try JSONParser.parse(bytes, source: "s.json", into: &builder)
         }
         let extraction = try StationModel.extract(from: builder.finish(), source: "s.json", cancellation: .never, twoThreadsFrom: twoThreadsFrom)
-        return (extraction, try #require(extraction.extras as? StationModel.Extras))
+        return (extraction, try #require(extraction.extras[StationModel.Extras.self]))
     }
 
     @Test func twoThreadsGiveWhatOneGives() throws {

@@ -145,7 +145,7 @@ import Testing
         let memory = try BundledData.generic(check.dataset)
         let words = check.text.split(separator: " ").map(String.init)
         let descending = words.count > 1
-        let expected = names(try Ordering.sort(.all([memory]), by: words[0], descending: descending))
+        let expected = names(try Sort.run(.all([memory]), by: [SortKey(words[0], descending: descending)]))
         #expect(try allNames(table, TableQuery(sort: [SortKey(words[0], descending: descending)])) == expected)
     }
 
@@ -159,7 +159,7 @@ import Testing
         for (dataset, keys) in checks {
             let table = try TestCluster.shared().bundledTable(dataset)
             var results = ResultSet.all([try BundledData.generic(dataset)])
-            for key in keys.reversed() { results = try Ordering.sort(results, by: key.field, descending: key.descending) }
+            for key in keys.reversed() { results = try Sort.run(results, by: [key]) }
             #expect(try allNames(table, TableQuery(sort: keys)) == names(results), "\(dataset) \(keys)")
         }
     }
@@ -169,7 +169,7 @@ import Testing
         let memory = try BundledData.generic("countries")
         let searched = try Search.run("land", in: [memory])
         let filtered = try Filter.run(try parseFilter("population > 100000"), on: searched)
-        let sorted = try Ordering.sort(filtered, by: "region", descending: false)
+        let sorted = try Sort.run(filtered, by: [SortKey("region")])
         let query = TableQuery(search: "land", filters: [try parseFilter("population > 100000")], sort: [SortKey("region")])
         #expect(try allNames(table, query) == names(sorted))
     }
@@ -196,7 +196,7 @@ import Testing
         let table = try TestCluster.shared().bundledTable(check.dataset)
         let memory = try BundledData.generic(check.dataset)
         let fields = check.text.split(separator: " ").map(String.init)
-        let expected = try Ordering.group(.all([memory]), by: fields).map { group in
+        let expected = try Group.run(.all([memory]), by: GroupSpec(fields: fields)).map { group in
             GroupKey(values: group.values, numbers: group.numbers, count: group.count)
         }
         let found = try table.group(by: GroupSpec(fields: fields)).map { GroupKey(values: $0.values, numbers: $0.numbers, count: $0.count) }

@@ -36,7 +36,10 @@ struct GroupBarTests {
         let rows = result.stdout.lines.dropFirst(2)
         #expect(rows.count == counts.count, "\(result)")
         for row in rows {
-            let words = row.split(separator: " ")
+            // Each group is numbered for `show #N`, then its value, count, percent and bar.
+            let numbered = row.split(separator: " ")
+            #expect(Int(numbered[0]) != nil, "\(row)")
+            let words = Array(numbered.dropFirst())
             let region = String(words[0])
             let count = try #require(counts[region], "\(row)")
             #expect(words[1] == Substring(String(count)), "\(row)")
@@ -62,7 +65,7 @@ struct GroupBarTests {
         #expect(lines.count > 10)
         #expect(lines.allSatisfy { $0.unicodeScalars.count < 80 }, "\(lines.joined(separator: "\n"))")
         let first = lines[2]
-        #expect(first.hasPrefix("Россия") && first.hasSuffix("█") && first.unicodeScalars.count == 79, "\(first)")
+        #expect(first.hasPrefix(" 1  Россия") && first.hasSuffix("█") && first.unicodeScalars.count == 79, "\(first)")
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
     }

@@ -25,7 +25,7 @@ public struct Links {
     /// The name of the SWAPI record at `url` in `dataset` (planets, people).
     public func name(ofURL url: String, in name: String) -> String? {
         guard let target = dataset(name) else { return nil }
-        let byURL: [String: String] = target.cached("names-by-url") {
+        let byURL = target.cached(CacheKey<[String: String]>("names-by-url")) {
             var map: [String: String] = [:]
             let key = target.document.key("url")
             for row in 0..<target.count {
@@ -42,7 +42,7 @@ public struct Links {
     /// Russian translation, name, native name and other spellings, ignoring case and diacritics.
     public func country(named title: String) -> (dataset: Dataset, row: Int)? {
         guard let countries = dataset("countries") else { return nil }
-        let byName: [String: Int] = countries.cached("rows-by-any-name") {
+        let byName = countries.cached(CacheKey<[String: Int]>("rows-by-any-name")) {
             var map: [String: Int] = [:]
             // Russian translations first: they are what the stations use.
             for path in ["translations.ru", "name", "nativeName", "altSpellings", "translations"] {
@@ -62,7 +62,7 @@ public struct Links {
     /// How many stations lie in the country at `row` of `countries`.
     public func stationCount(country row: Int, of countries: Dataset) -> Int? {
         guard let stations = dataset("stations") else { return nil }
-        let perCountry: [String: Int] = stations.cached("stations-per-country") {
+        let perCountry = stations.cached(CacheKey<[String: Int]>("stations-per-country")) {
             var counts: [String: Int] = [:]
             let key = stations.document.key("countryTitle")
             for record in stations.records {

@@ -15,7 +15,7 @@ public final class Dataset: Sendable {
     public let warnings: [LoadWarning]
     public let origin: LoadOrigin
     /// Model-specific data from the extraction (see `StationModel.Extras`).
-    public let extras: (any Sendable)?
+    public let extras: ModelExtras
     /// The field that names a record, and the columns of a listing.
     public let layout: Layout
 
@@ -90,7 +90,7 @@ public final class Dataset: Sendable {
 
     /// Every record's name, computed once.
     public var names: [String] {
-        cached("names") {
+        cached(.names) {
             let key = document.key(layout.nameField)
             return records.enumerated().map { row, node in
                 if let value = document.member(key, of: node), document.kind(at: value) == .string {
@@ -103,7 +103,7 @@ public final class Dataset: Sendable {
 
     /// The row `show` finds for an identity (`NOR`, `no`, `9362`), ignoring case.
     public func row(forIdentity identity: String) -> Int? {
-        let index: [String: Int] = cached("identities") {
+        let index = cached(.identities) {
             var index: [String: Int] = [:]
             for row in 0..<count {
                 for key in model.identities(of: record(row)) where index[key] == nil { index[key] = row }
@@ -114,26 +114,26 @@ public final class Dataset: Sendable {
     }
 
     /// Anything computed once per dataset (indexes, lookups), by whoever needs it first.
-    public func cached<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
+    public func cached<Value: Sendable>(_ key: CacheKey<Value>, _ make: () -> Value) -> Value {
         // Never cancelled, so never fails.
         (try? box(key).get(cancellation: .never) { _ in make() })!
     }
 
     /// Like `cached`, for work a person waits for: Ctrl-C stops the wait, and stops the work
     /// when this caller is the one doing it (`make` returns nil when it was cancelled).
-    public func cached<Value: Sendable>(_ key: String, cancellation: Cancellation,
+    public func cached<Value: Sendable>(_ key: CacheKey<Value>, cancellation: Cancellation,
                                         _ make: (Cancellation) -> Value?) throws(CancelledError) -> Value {
         try box(key).get(cancellation: cancellation, make)
     }
 
     /// Whether `cached(key)` has been computed.
-    public func isCached(_ key: String) -> Bool { box(key).isReady }
+    public func isCached<Value>(_ key: CacheKey<Value>) -> Bool { box(key).isReady }
 
-    private func box(_ key: String) -> OnceBox {
+    private func box<Value>(_ key: CacheKey<Value>) -> OnceBox {
         caches.withLock { caches in
-            if let box = caches.shared[key] { return box }
+            if let box = caches.shared[key.name] { return box }
             let box = OnceBox()
-            caches.shared[key] = box
+            caches.shared[key.name] = box
             return box
         }
     }
@@ -279,11 +279,11 @@ public final class Dataset: Sendable {
     public static let smallEnoughToWaitFor = 20_000
 
     /// The fields if they are inferred, or cheap to infer now (completion never waits long).
-    public var fieldsIfReady: FieldCatalog? { isCached("fields") || count <= Self.smallEnoughToWaitFor ? fields : nil }
+    public var fieldsIfReady: FieldCatalog? { isCached(.fields) || count <= Self.smallEnoughToWaitFor ? fields : nil }
 
     /// The fields, waiting (interruptibly) for them to be inferred.
     public func fields(cancellation: Cancellation) throws(CancelledError) -> FieldCatalog {
-        try cached("fields", cancellation: cancellation) { FieldCatalog(inferringFrom: self, cancellation: $0) }
+        try cached(.fields, cancellation: cancellation) { FieldCatalog(inferringFrom: self, cancellation: $0) }
     }
 }
 

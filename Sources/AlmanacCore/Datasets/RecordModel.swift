@@ -81,9 +81,9 @@ public struct Extraction: Sendable {
     public var records: [Int]
     public var warnings: [LoadWarning]
     /// Model-specific data computed while extracting (the stations' directions and cities).
-    public var extras: (any Sendable)?
+    public var extras: ModelExtras
 
-    public init(records: [Int], warnings: [LoadWarning] = [], extras: (any Sendable)? = nil) {
+    public init(records: [Int], warnings: [LoadWarning] = [], extras: ModelExtras = ModelExtras()) {
         self.records = records
         self.warnings = warnings
         self.extras = extras
@@ -146,5 +146,21 @@ extension Int {
             result.append(character)
         }
         return (self < 0 ? "-" : "") + result
+    }
+}
+
+/// What a model learns while extracting beyond the records (the stations' directions and
+/// cities), kept by type: `dataset.extras[StationModel.Extras.self]` is that model's value or
+/// nil, never an `Any` to cast.
+public struct ModelExtras: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    public init<Value: Sendable>(_ value: Value) { self[Value.self] = value }
+
+    public subscript<Value: Sendable>(_ type: Value.Type) -> Value? {
+        get { values[ObjectIdentifier(type)] as? Value }
+        set { values[ObjectIdentifier(type)] = newValue }
     }
 }

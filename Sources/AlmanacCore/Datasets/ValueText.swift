@@ -16,6 +16,15 @@ public enum ValueText {
     /// Whether `text` is one of the ways data says "no value".
     public static func isAbsent(_ text: String) -> Bool {
         guard text.utf8.count <= 12 else { return false }
+        // ASCII (nearly always) without Foundation: it runs once per distinct value in the
+        // loops of sort, group and describe. Twelve bytes or fewer make a small String.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes = Array(text.utf8)[...]
+            while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+            while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+            let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+            return absentWords.contains(String(decoding: lowered, as: UTF8.self))
+        }
         return absentWords.contains(text.trimmingCharacters(in: .whitespaces).lowercased())
     }
 

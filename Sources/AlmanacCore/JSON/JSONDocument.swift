@@ -92,6 +92,19 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
         }
     }
 
+    /// The arena bytes of a string (or number literal) node word: queries keep node words in
+    /// their columns and caches, and ask here what they hold.
+    @inline(__always)
+    public static func textRange(ofWord word: UInt64) -> Range<Int> {
+        let length = Int(word & ((1 << lengthBits) - 1))
+        let offset = Int((word >> lengthBits) & offsetMask)
+        return offset..<(offset + length)
+    }
+
+    /// The kind a node word holds.
+    @inline(__always)
+    public static func kind(ofWord word: UInt64) -> Kind { Kind(rawValue: UInt8(truncatingIfNeeded: word >> tagShift)) ?? .null }
+
     /// A convenient handle on one value.
     public func value(at index: Int) -> JSONValue { JSONValue(document: self, index: index) }
 }

@@ -20,7 +20,7 @@ public struct FieldMeasurements: Sendable {
     public var recordsWithoutValue: Int { records - recordsWithValue }
 
     public static func read(_ field: String, from results: ResultSet, cancellation: Cancellation = .never) throws -> FieldMeasurements {
-        try Ordering.requireField(field, in: results.datasets, cancellation: cancellation)
+        try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         let path = FieldPath(field)
         var numbers: [Double] = []
         var dates: [Double] = []

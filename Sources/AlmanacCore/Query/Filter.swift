@@ -53,6 +53,17 @@ public enum Filter {
 /// Field names as users may type them: every inferred path, and the containers above them
 /// (`translations` reaches all translations).
 public enum FieldLookup {
+    /// The datasets' field catalogs, after checking some dataset has the field.
+    @discardableResult
+    public static func require(_ field: String, in datasets: [Dataset], cancellation: Cancellation) throws -> [FieldCatalog] {
+        let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        guard catalogs.contains(where: { Self.field(field, in: $0) != nil }) else {
+            let all = Set(catalogs.flatMap { names(in: $0) })
+            throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: all.sorted()))
+        }
+        return catalogs
+    }
+
     public static func field(_ name: String, in fields: FieldCatalog) -> FieldCatalog.Field? {
         if let field = fields.field(name) { return field }
         // Keys that differ only by `_`/`-` are one field (`iso639_1`, `iso639-1`).
@@ -253,7 +264,7 @@ private struct Comparison {
     @inline(__always)
     private mutating func test(node: Int) -> Bool {
         let word = document.node(node)
-        switch JSONDocument.Kind(rawValue: UInt8(truncatingIfNeeded: word >> JSONDocument.tagShift)) ?? .null {
+        switch JSONDocument.kind(ofWord: word) {
         case .number:
             let document = self.document
             return compareNumber(document.number(at: node)) { Array(document.arena[document.textRange(at: node)]) }
@@ -270,15 +281,14 @@ private struct Comparison {
     @inline(__always)
     private mutating func test(stringWord word: UInt64) -> Bool {
         if let known = cache[word] { return known }
-        let length = Int(word & ((1 << JSONDocument.lengthBits) - 1))
-        let offset = Int((word >> JSONDocument.lengthBits) & JSONDocument.offsetMask)
+        let range = JSONDocument.textRange(ofWord: word)
         scratch.removeAll(keepingCapacity: true)
         document.arena.withUnsafeBufferPointer { arena in
-            Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[offset..<(offset + length)]), to: &scratch)
+            Folding.appendFolded(utf8: UnsafeBufferPointer(rebasing: arena[range]), to: &scratch)
         }
         let document = self.document
         let result = compareFoldedScratch {
-            document.arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)]), as: UTF8.self) }
+            document.arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
         }
         cache[word] = result
         return result
@@ -335,16 +345,16 @@ private struct Comparison {
 /// The remembered result of a comparison per distinct string node: a small direct-mapped
 /// table, faster than a dictionary in a loop over every record.
 struct ResultCache {
-    private var keys = [UInt64](repeating: 0, count: 4096)
-    private var results = [UInt8](repeating: 0, count: 4096)
+    private var keys = [UInt64](repeating: 0, count: WordHash.cacheSize)
+    private var results = [UInt8](repeating: 0, count: WordHash.cacheSize)
 
     subscript(word: UInt64) -> Bool? {
         get {
-            let slot = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 52)
+            let slot = WordHash.cacheSlot(word)
             return results[slot] != 0 && keys[slot] == word ? results[slot] == 2 : nil
         }
         set {
-            let slot = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 52)
+            let slot = WordHash.cacheSlot(word)
             keys[slot] = word
             results[slot] = newValue.map { $0 ? 2 : 1 } ?? 0
         }

@@ -33,18 +33,18 @@ public struct NameIndex: Sendable {
 
     /// The index, waiting for it interruptibly if it is still being built.
     public static func of(_ dataset: Dataset, cancellation: Cancellation) throws(CancelledError) -> NameIndex {
-        try dataset.cached("name-index", cancellation: cancellation) { NameIndex(building: dataset, cancellation: $0) }
+        try dataset.cached(.nameIndex, cancellation: cancellation) { NameIndex(building: dataset, cancellation: $0) }
     }
 
     /// The index if it is built, or cheap to build now (a small dataset); nil while a large
     /// one is still being built in the background (TAB then does not wait).
     public static func ifReady(_ dataset: Dataset) -> NameIndex? {
-        dataset.isCached("name-index") || dataset.count <= Dataset.smallEnoughToWaitFor ? of(dataset) : nil
+        dataset.isCached(.nameIndex) || dataset.count <= Dataset.smallEnoughToWaitFor ? of(dataset) : nil
     }
 
     /// Makes sure the index is being built, on a thread of its own, without waiting for it.
     public static func buildInBackground(_ dataset: Dataset) {
-        _ = dataset.cached("name-index-started") {
+        _ = dataset.cached(CacheKey<Bool>("name-index-started")) {
             BackgroundThread.start(name: "index \(dataset.name)") { _ = NameIndex.of(dataset) }
             return true
         }
@@ -356,4 +356,9 @@ public struct NameIndex: Sendable {
         if cancelled { throw CancelledError() }
         return found
     }
+}
+
+extension CacheKey where Value == NameIndex {
+    /// The name index (`NameIndex.of`).
+    static var nameIndex: CacheKey { CacheKey("name-index") }
 }

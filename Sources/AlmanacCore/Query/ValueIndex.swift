@@ -33,11 +33,11 @@ public struct ValueIndex: Sendable {
     /// The index of `path` in `dataset`, built now (once) for a small dataset, or nil while a
     /// large one's is built in the background: completion never makes the prompt wait.
     public static func ifReady(_ dataset: Dataset, path: String) -> ValueIndex? {
-        let key = "values:" + path
+        let key = CacheKey<ValueIndex>.values(of: path)
         if dataset.isCached(key) || dataset.count <= Dataset.smallEnoughToWaitFor {
             return dataset.cached(key) { ValueIndex(dataset, path: path) }
         }
-        _ = dataset.cached(key + ":started") {
+        _ = dataset.cached(CacheKey<Bool>("values:\(path):started")) {
             BackgroundThread.start(name: "values \(path)") { _ = dataset.cached(key) { ValueIndex(dataset, path: path) } }
             return true
         }
@@ -61,4 +61,9 @@ public struct ValueIndex: Sendable {
         }
         return found
     }
+}
+
+extension CacheKey where Value == ValueIndex {
+    /// A field's value index (`ValueIndex.ifReady`).
+    static func values(of path: String) -> CacheKey { CacheKey("values:" + path) }
 }

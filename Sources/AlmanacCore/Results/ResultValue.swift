@@ -14,6 +14,8 @@ public enum ResultValue: Sendable {
     /// A calendar day (shown as 2026-12-01).
     case date(Date)
     case list([ResultValue])
+    /// Named values (`{"value": "Россия", "count": 3136}`): people read the values side by side.
+    case record([(name: String, value: ResultValue)])
     /// A record of a dataset, shown by its name.
     case link(RecordLink)
     /// A value of a source record, written as the source has it (numbers keep their literal,

@@ -76,9 +76,7 @@ public enum FilterCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty else { throw arguments.usageError("missing a condition") }
         if arguments.count == 1, !arguments.words[0].isQuoted, arguments[0].lowercased() == "clear" {
-            if let table = session.tableInUse() { return try TableListing.show(table.asking(TableQuery()), in: session) }
-            session.results = nil
-            return session.show(try session.currentResults())
+            return try session.apply(.clear)
         }
         let expression: FilterExpression
         do {
@@ -86,12 +84,6 @@ public enum FilterCommand: Command {
         } catch {
             throw arguments.usageError(error.message)
         }
-        if let table = session.tableInUse() {
-            var query = table.query
-            query.filters.append(expression)
-            return try TableListing.show(table.asking(query), in: session)
-        }
-        let base = try session.currentResults()
-        return session.show(try Filter.run(expression, on: base, cancellation: session.cancellation))
+        return try session.apply(.filter(expression))
     }
 }

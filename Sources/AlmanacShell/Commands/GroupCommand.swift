@@ -1,22 +1,30 @@
 import AlmanacCore
 import AlmanacPostgres
 
-/// `group FIELD[, FIELD…]` counts records per value (per combination), largest first, with each
-/// group's share in percent and, for people, as a bar.
+/// `group FIELD[, FIELD…] [AGG FIELD, …]` counts records per value (per combination), largest
+/// first, with each group's share and aggregates; `show #N` then lists group N's records.
 public enum GroupCommand: Command {
     public static let spec = CommandSpec(
         name: "group",
-        summary: "Count the results per value of one or more fields",
-        usage: "group FIELD[, FIELD...]",
-        examples: ["group region", "group countryTitle, cityTitle", "group classification"],
+        summary: "Count the results per value of fields, with sums, averages and more",
+        usage: "group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]]",
+        examples: ["group region", "group countryTitle, cityTitle", "group region sum population, avg area",
+                   "group languages.name", "group classification avg average_lifespan, max average_height",
+                   "group countryTitle distinct cityTitle", "group region; show #1"],
         discussion: """
-        Each group's count and its share of the results in percent; in the table format also a \
-        bar of eighth blocks, the largest group's as wide as the terminal leaves room for.
+        AGG is count (records with a value), sum, avg, min, max or distinct (different values). Every \
+        group has its count and its share of the records in percent; a list field counts each of its \
+        values (a country in every language it speaks), and records without a value make a <none> \
+        group. Largest groups first, equal ones by value. After a group, show #N lists the records of \
+        group N (back returns). In the table format each group also has a bar of eighth blocks, the \
+        largest group's as wide as the terminal leaves room for.
         """
     )
 
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        CompletionSources.fields(request, in: session)
+        let functions = Aggregate.Function.allCases.map(\.rawValue)
+        if let last = request.arguments.last?.text.lowercased(), functions.contains(last) { return CompletionSources.fields(request, in: session) }
+        return CompletionSources.fields(request, in: session) + (request.arguments.isEmpty ? [] : request.matching(functions))
     }
 
     /// Each name between commas is a field; the commas are punctuation.
@@ -35,25 +43,64 @@ public enum GroupCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        guard !fields.isEmpty else { throw arguments.usageError("missing FIELD") }
-        guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)") }
-        if let table = session.tableInUse() { return try TableGrouping.result(GroupSpec(fields: fields), table, in: session) }
+        let spec = try parse(arguments)
+        if let table = session.tableInUse() { return try TableGrouping.result(spec, table, in: session) }
         let results = try session.currentResults()
-        let groups = try Ordering.group(results, by: fields, cancellation: session.cancellation)
+        let groups = try Group.run(results, by: spec, cancellation: session.cancellation)
+        session.lastGroups = GroupListing(spec: spec, groups: groups)
         let total = results.count
-        let columns = fields.map { ResultColumn($0, absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
-        let table = ResultTable(columns: columns, count: groups.count) { index in
+        let columns = spec.fields.map { ResultColumn($0, absentText: "<none>") }
+            + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
+            + spec.aggregates.map { ResultColumn($0.description, $0.function == .count || $0.function == .distinct ? .integer : .decimal) }
+        var table = ResultTable(columns: columns, count: groups.count) { index in
             let group = groups[index]
             let percent = total == 0 ? 0 : (Double(group.count) * 1000 / Double(total)).rounded() / 10
             let values = group.values.indices.map { index -> ResultValue in
                 if group.values[index].isEmpty { return .absent }
                 return group.numbers[index] ? .literal(group.values[index]) : .text(group.values[index])
             }
-            return values + [.integer(group.count), .decimal(percent)]
+            return values + [.integer(group.count), .decimal(percent)] + group.aggregates.map(value)
         }
+        table.firstNumber = 1
         // People also see each group's share as a bar, the largest group's filling the terminal.
         let bars = BarColumn.appending(to: table, quantities: groups.map { Double($0.count) }, context: session.renderContext)
-        return CommandResult(table, prose: .table(bars))
+        return CommandResult(table, prose: .table(bars), emptyNote: "no records to group")
+    }
+
+    /// An aggregate as a result value: whole numbers as integers.
+    static func value(_ aggregate: AggregateValue) -> ResultValue {
+        switch aggregate {
+        case let .number(number): number == number.rounded() && abs(number) < 1e15 ? .integer(Int(number)) : .decimal(number)
+        case let .text(text): .text(text)
+        case .none: .absent
+        }
+    }
+
+    /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
+    /// and `AGG FIELD` pairs. An aggregate's name followed by nothing or a comma is a field.
+    static func parse(_ arguments: Arguments) throws -> GroupSpec {
+        var tokens: [String] = []
+        for word in arguments.words {
+            for (index, part) in word.text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+                if index > 0 { tokens.append(",") }
+                if !part.isEmpty { tokens.append(String(part)) }
+            }
+        }
+        var spec = GroupSpec(fields: [])
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if token == "," { continue }
+            if let function = Aggregate.Function(rawValue: token.lowercased()), index < tokens.count, tokens[index] != "," {
+                spec.aggregates.append(Aggregate(function, tokens[index]))
+                index += 1
+            } else {
+                spec.fields.append(token)
+            }
+        }
+        guard !spec.fields.isEmpty else { throw arguments.usageError("missing FIELD") }
+        guard spec.fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(spec.fields.count)") }
+        return spec
     }
 }

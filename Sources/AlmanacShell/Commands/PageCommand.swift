@@ -21,10 +21,10 @@ public enum PageCommand: Command {
             let page = try target(arguments, current: session.page, pages: pages)
             return try TableListing.show(table, page: page, in: session)
         }
-        let results = try session.currentResults()
+        let results = try session.pinnedResults()
         let page = try target(arguments, current: session.page, pages: Listing.pageCount(results, in: session))
-        session.results = results
         session.page = page
+        session.lastGroups = nil
         return Listing.result(results, page: page, in: session)
     }
 

@@ -22,11 +22,6 @@ public enum SearchCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty, arguments.text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT") }
-        if let table = session.tableInUse() {
-            // As in memory, a search starts from the whole table.
-            return try TableListing.show(table.asking(TableQuery(search: arguments.text)), in: session)
-        }
-        let datasets = try session.datasetsInScope()
-        return session.show(try Search.run(arguments.text, in: datasets, cancellation: session.cancellation))
+        return try session.apply(.search(arguments.text))
     }
 }

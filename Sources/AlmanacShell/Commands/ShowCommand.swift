@@ -2,17 +2,20 @@ import AlmanacCore
 
 /// `show TARGET`: one record in detail. TARGET is a row of the last listing (`#3`), an
 /// identity (`NOR`, `NO`, `9362`, `3`), or a name — exact, exactly another name search looks
-/// at (a quote's author), or a unique beginning.
+/// at (a quote's author), or a unique beginning. After a `group` listing, `show #N` lists the
+/// records of group N instead (drill-down).
 public enum ShowCommand: Command {
     public static let spec = CommandSpec(
         name: "show",
-        summary: "Show one record in detail",
+        summary: "Show one record in detail, or after group the records of one group",
         usage: "show #ROW|ID|NAME",
-        examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\""],
+        examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\"", "group region; show #2"],
         discussion: """
         NAME is a record's name, exactly or a unique beginning, ignoring case and accents; or exactly \
         one of the other names search looks at (fields says which: a station's city, a quote's \
-        author). When several records match, their ids, names and what tells them apart are listed.
+        author). When several records match, their ids, names and what tells them apart are listed. \
+        After a group listing, show #N narrows the results to the records of group N and lists them; \
+        back undoes it.
         """
     )
 
@@ -22,6 +25,13 @@ public enum ShowCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard !arguments.isEmpty else { throw arguments.usageError("missing what to show") }
+        let text = arguments.text.trimmingCharacters(in: .whitespaces)
+        if let listing = session.lastGroups, text.hasPrefix("#"), let number = Int(text.dropFirst()) {
+            guard number >= 1, number <= listing.groups.count else {
+                throw ShellError.invalid("there is no group #\(number): the last group listing has \(listing.groups.count.grouped) groups")
+            }
+            return try session.apply(.drill(listing.spec, listing.groups[number - 1]))
+        }
         if let table = session.tableInUse() { return try TableShow.result(arguments.text, table, in: session) }
         let target = try RecordTarget.resolve(arguments.text, in: session)
         return RecordTarget.result(target, in: session)

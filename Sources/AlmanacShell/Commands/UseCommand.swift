@@ -52,9 +52,7 @@ public enum UseCommand: Command {
         // The datasets in use start loading now, before the command that needs them.
         if name == "all" { session.startPendingLoads() } else { session.catalog.start(name) }
         session.currentName = name
-        session.results = nil
-        session.tableResults = nil
-        session.page = 1
+        session.resetQuery()
         return nil
     }
 }

@@ -72,22 +72,4 @@ extension Session {
         if let again = catalog.activeLoad(name) { return " — \(name) loads from \(SafeText.excerpt(again.request.source.description, limit: 200)) again" }
         return ""
     }
-
-    /// The current result set, or every record of the datasets in scope.
-    public func currentResults() throws -> ResultSet {
-        if let results { return results }
-        return ResultSet.all(try datasetsInScope())
-    }
-
-    /// Replaces the result set; its first page is the answer.
-    public func show(_ results: ResultSet) -> CommandResult {
-        self.results = results
-        page = 1
-        return Listing.result(results, page: 1, in: self)
-    }
-
-    /// The fields a listing of `results` shows, and whether the user chose them.
-    func listingFields(for results: ResultSet) -> (fields: [String], chosen: Bool) {
-        (results.datasets.first?.layout.listFields ?? [], false)
-    }
 }

@@ -19,11 +19,18 @@ public final class Session {
     public let notifier: Notifier
     /// The dataset in use (`use NAME`); nil or "all" spans every dataset.
     public var currentName: String?
-    /// The current result set, from the last search, filter or sort; nil means every record.
-    public var results: ResultSet?
+    /// The steps that made the current results (search, filter, sort, drill-down); nil: every
+    /// record of the datasets in scope.
+    public var query: QueryStack?
     /// The question asked of the attached table in use (see `tableInUse()`), the database's
-    /// counterpart of `results`.
+    /// counterpart of `query`.
     public var tableResults: TableResults?
+    /// Columns chosen with `columns`, per dataset.
+    public var chosenColumns: [String: [String]] = [:]
+    /// What `back` undoes, the last change last.
+    public var undoable: [Undoable] = []
+    /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
+    public var lastGroups: GroupListing?
     /// The page of `results` last shown (1-based).
     public var page = 1
     /// Starts every dataset registered in the catalog and not loading yet: at the prompt, all

@@ -10,13 +10,14 @@ enum ResultText {
         let grouped = column.grouped && ValueText.groupsThousands(column.name)
         switch value {
         case .absent: return column.absentText
-        case let .text(text): return text
+        case let .text(text): return column.kind == .field && ValueText.isAbsent(text) ? column.absentText : text
         case let .literal(literal): return grouped ? ValueText.number(literal, field: column.name) : literal
         case let .integer(number): return grouped ? number.grouped : String(number)
         case let .decimal(number): return grouped ? NumberFormat.grouped(number) : NumberFormat.plain(number)
         case let .boolean(flag): return flag ? "yes" : "no"
         case let .date(date): return day(date)
         case let .list(values): return values.map { people($0, in: column) }.filter { !$0.isEmpty && $0 != column.absentText }.joined(separator: ", ")
+        case let .record(members): return members.map { people($0.value, in: ResultColumn($0.name, .text)) }.joined(separator: " ")
         case let .link(link): return link.name
         case let .source(source): return ValueText.text(of: source, field: column.name) ?? column.absentText
         }
@@ -32,7 +33,7 @@ enum ResultText {
         case let .literal(literal): return literal
         case let .boolean(flag): return flag ? "true" : "false"
         case let .date(date): return day(date)
-        case .list:
+        case .list, .record:
             var writer = JSONWriter()
             write(value, to: &writer)
             return String(decoding: writer.bytes, as: UTF8.self)
@@ -65,6 +66,15 @@ enum ResultText {
                 write(element, to: &writer)
             }
             writer.append("]")
+        case let .record(members):
+            writer.append("{")
+            for (index, member) in members.enumerated() {
+                if index > 0 { writer.append(",") }
+                writer.writeString(member.name)
+                writer.append(":")
+                write(member.value, to: &writer)
+            }
+            writer.append("}")
         case let .link(link): writer.writeString(link.name)
         case let .source(source): writer.write(source.document, source.index, indent: indent)
         }

@@ -26,7 +26,7 @@ enum TableListing {
         let fetched = try results.table.page(results.query, offset: start, limit: size, after: after, cancellation: session.cancellation)
         results.shownPage = (page, size, fetched.lastKey)
         session.tableResults = results
-        session.results = nil
+        session.lastGroups = nil
         session.page = page
         let rows = fetched.rows
         var table = RecordListing.table(.all([rows]), range: 0..<rows.count, fields: rows.layout.listFields)

@@ -39,9 +39,9 @@ public enum StationModel: RecordModel {
 
     /// The rows of the stations of the city `cityId` (computed once, when first asked).
     public static func rows(ofCity cityId: Int, in dataset: Dataset) -> [Int] {
-        let byCity: [Int: [Int]] = dataset.cached("rows-by-city") {
+        let byCity = dataset.cached(CacheKey<[Int: [Int]]>("rows-by-city")) {
             var byCity: [Int: [Int]] = [:]
-            for (row, city) in ((dataset.extras as? Extras)?.cityOfRow ?? []).enumerated() where city != Int.min {
+            for (row, city) in (dataset.extras[Extras.self]?.cityOfRow ?? []).enumerated() where city != Int.min {
                 byCity[city, default: []].append(row)
             }
             return byCity
@@ -50,7 +50,7 @@ public enum StationModel: RecordModel {
     }
 
     public static func directions(_ dataset: Dataset, _ row: Int) -> Directions {
-        (dataset.extras as? Extras)?.directions[row] ?? []
+        dataset.extras[Extras.self]?.directions[row] ?? []
     }
 
     public static func extract(from document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> Extraction {
@@ -131,7 +131,7 @@ public enum StationModel: RecordModel {
             cityNodes.append(contentsOf: scan.cities)
         }
         return Extraction(records: records, warnings: warnings,
-                          extras: Extras(directions: directions, cities: cityNodes, cityOfRow: cityOfRow))
+                          extras: ModelExtras(Extras(directions: directions, cities: cityNodes, cityOfRow: cityOfRow)))
     }
 
     /// The city entries in two halves of about the same size in the document.
@@ -147,7 +147,7 @@ public enum StationModel: RecordModel {
     }
 
     public static func summary(of dataset: Dataset) -> String {
-        let cities = (dataset.extras as? Extras)?.cities.count ?? 0
+        let cities = dataset.extras[Extras.self]?.cities.count ?? 0
         return "\(dataset.count.grouped) stations in \(cities.grouped) cities"
     }
 
@@ -156,6 +156,6 @@ public enum StationModel: RecordModel {
     }
 
     public static func cities(of dataset: Dataset) -> [City] {
-        ((dataset.extras as? Extras)?.cities ?? []).map { City(dataset.document.value(at: $0.node), direction: $0.direction) }
+        (dataset.extras[Extras.self]?.cities ?? []).map { City(dataset.document.value(at: $0.node), direction: $0.direction) }
     }
 }

@@ -1,0 +1,156 @@
+/// `describe [FIELD…]`: what each field of the results holds — type, present and absent
+/// counts, distinct values; for numbers and dates min, max, mean and quartiles; for text its
+/// most common values (DuckDB's SUMMARIZE, VisiData's describe sheet).
+public enum Describe {
+    /// One profile per field of each dataset of `results` (its catalog's fields when `fields`
+    /// is empty), in the datasets' order.
+    public static func run(_ results: ResultSet, fields requested: [String] = [], common: Int = 5,
+                           cancellation: Cancellation = .never) throws -> [(dataset: String, profile: FieldProfile)] {
+        for field in requested { try FieldLookup.require(field, in: results.datasets, cancellation: cancellation) }
+        var profiles: [(dataset: String, profile: FieldProfile)] = []
+        for (index, dataset) in results.datasets.enumerated() {
+            let catalog = try dataset.fields(cancellation: cancellation)
+            let rows = results.spansDatasets ? results.items.filter { $0.dataset == index }.map(\.row) : results.items.map(\.row)
+            let fields = requested.isEmpty ? catalog.fields.map(\.path) : requested.filter { FieldLookup.field($0, in: catalog) != nil }
+            for field in fields {
+                try cancellation.checkpoint()
+                let profile = try profileOf(field, rows: rows, in: dataset, catalog: catalog, common: common, cancellation: cancellation)
+                profiles.append((dataset.name, profile))
+            }
+        }
+        return profiles
+    }
+
+    /// What one value is, decided once per distinct value.
+    private enum Reading {
+        case unknown
+        case number(Double)
+        case date(Double)
+        case text
+    }
+
+    private static func profileOf(_ field: String, rows: [Int], in dataset: Dataset, catalog: FieldCatalog, common: Int,
+                                  cancellation: Cancellation) throws -> FieldProfile {
+        let path = dataset.compile(FieldPath(field))
+        let column = path.hasTwinSpellings ? nil : catalog.column(field)
+        let document = dataset.document
+        var values = ValueNumbering()
+        var counts: [Int] = [0]
+        var readings: [Reading] = [.unknown]
+        var numbers: [Double] = []
+        var dates: [Double] = []
+        var texts = 0
+        var present = 0
+        // Numbers are counted by their bits: a quarter of a million ids need no names.
+        var distinctNumbers = WordTable()
+        func take(number value: Double) {
+            _ = distinctNumbers.value(of: value.bitPattern) { 0 }
+            numbers.append(value)
+        }
+        func take(_ number: Int32) {
+            let index = Int(number)
+            while counts.count <= index {
+                counts.append(0)
+                readings.append(.unknown)
+            }
+            counts[index] += 1
+            if case .unknown = readings[index] { readings[index] = read(number, values) }
+            switch readings[index] {
+            case let .number(value): numbers.append(value)
+            case let .date(seconds): dates.append(seconds)
+            default: texts += 1
+            }
+        }
+        for (position, row) in rows.enumerated() {
+            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+            var hasValue = false
+            if let column {
+                let kind = column.kinds[row]
+                if kind == JSONDocument.Kind.number.rawValue {
+                    hasValue = true
+                    take(number: Double(bitPattern: column.words[row]))
+                } else {
+                    let number = values.number(kind: kind, word: column.words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
+                    if number != values.empty {
+                        hasValue = true
+                        take(number)
+                    }
+                }
+            } else {
+                dataset.forEachValue(of: path, row: row) { value in
+                    if case let .number(number) = value {
+                        hasValue = true
+                        return take(number: number)
+                    }
+                    if case let .node(node) = value, document.kind(at: node) == .number {
+                        hasValue = true
+                        return take(number: document.number(at: node))
+                    }
+                    let number = values.number(for: value, in: dataset, datasetIndex: 0)
+                    guard number != values.empty else { return }
+                    hasValue = true
+                    take(number)
+                }
+            }
+            if hasValue { present += 1 }
+        }
+        let distinct = counts.dropFirst().filter { $0 > 0 }.count + distinctNumbers.count
+        var profile = FieldProfile(field: field, type: FieldLookup.field(field, in: catalog)?.typeDescription ?? "empty",
+                                   present: present, absent: rows.count - present, distinct: distinct)
+        // Numbers or dates when (nearly) all values are, as sort decides: a stray word is absent.
+        if dates.count > 0, (numbers.count + texts) * 4 <= dates.count {
+            profile.isDate = true
+            profile.type = "date"
+            fillStatistics(&profile, &dates)
+        } else if numbers.count > 0, texts * 4 <= numbers.count {
+            if !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) { profile.type = "number (as text)" }
+            fillStatistics(&profile, &numbers)
+        } else {
+            profile.common = mostCommon(counts, values, limit: common)
+        }
+        return profile
+    }
+
+    /// A distinct value's reading: a number written as text, an ISO 8601 date, or text.
+    private static func read(_ number: Int32, _ values: ValueNumbering) -> Reading {
+        values.withBytes(of: number) { bytes in
+            if values.isNumber(number), let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
+            guard let first = bytes.first else { return .text }
+            if bytes.count >= 10, first >= 0x30, first <= 0x39, bytes[4] == UInt8(ascii: "-"), let seconds = CalendarDate.seconds(bytes) {
+                return .date(seconds)
+            }
+            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "."),
+               let value = NumericText.value(of: String(decoding: bytes, as: UTF8.self)) {
+                return .number(value)
+            }
+            return .text
+        }
+    }
+
+    /// Min, max, mean, and the quartiles interpolated as SQL's percentile_cont.
+    private static func fillStatistics(_ profile: inout FieldProfile, _ values: inout [Double]) {
+        values.sort()
+        guard let first = values.first, let last = values.last else { return }
+        profile.minimum = first
+        profile.maximum = last
+        profile.mean = values.reduce(0, +) / Double(values.count)
+        profile.quartiles = [0.25, 0.5, 0.75].map { fraction in
+            let position = fraction * Double(values.count - 1)
+            let low = Int(position.rounded(.down))
+            let high = min(low + 1, values.count - 1)
+            return values[low] + (values[high] - values[low]) * (position - Double(low))
+        }
+    }
+
+    /// The `limit` most common values, most common first (equal counts in the order first met).
+    private static func mostCommon(_ counts: [Int], _ values: ValueNumbering, limit: Int) -> [(value: String, count: Int)] {
+        var top: [(number: Int, count: Int)] = []
+        for (number, count) in counts.enumerated().dropFirst() where count > 0 {
+            guard top.count < limit || count > top[top.count - 1].count else { continue }
+            let place = top.firstIndex { $0.count < count } ?? top.count
+            top.insert((number, count), at: place)
+            if top.count > limit { top.removeLast() }
+        }
+        return top.map { (values.name(of: Int32($0.number)), $0.count) }
+    }
+}

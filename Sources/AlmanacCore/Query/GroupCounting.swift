@@ -1,0 +1,274 @@
+/// Counts combinations of value numbers. One or two numbers (most groupings) pack into one
+/// 64-bit key of a `WordTable`; more go to a dictionary.
+struct GroupCounter: Sendable {
+    private(set) var counts: [Int] = []
+    /// The row of each group's first record (in the packed case): its values are the group's.
+    private(set) var firstRows: [Int32] = []
+    private var packed: [UInt64] = []
+    private var table: WordTable
+    private var wide: [[Int32]: Int] = [:]
+    private var wideKeys: [[Int32]] = []
+    private var width = -1
+
+    init(expected: Int) { table = WordTable(expected: expected) }
+
+    var count: Int { counts.count }
+
+    /// Adds one to the group of `numbers`; returns the group's index.
+    @discardableResult
+    mutating func add(_ numbers: [Int32]) -> Int {
+        guard numbers.count <= 2 else {
+            width = numbers.count
+            if let index = wide[numbers] {
+                counts[index] += 1
+                return index
+            }
+            wide[numbers] = counts.count
+            wideKeys.append(numbers)
+            counts.append(1)
+            return counts.count - 1
+        }
+        let key = numbers.count == 2
+            ? UInt64(UInt32(bitPattern: numbers[0])) << 32 | UInt64(UInt32(bitPattern: numbers[1]))
+            : UInt64(UInt32(bitPattern: numbers.first ?? 0))
+        return add(packed: key, width: numbers.count)
+    }
+
+    /// Adds one to the group of one or two value numbers packed into `key`; returns its index.
+    @inline(__always) @discardableResult
+    mutating func add(packed key: UInt64, width: Int, row: Int = 0) -> Int {
+        self.width = width
+        let next = Int32(counts.count)
+        let index = Int(table.value(of: key) { next })
+        if index == counts.count {
+            packed.append(key)
+            counts.append(1)
+            firstRows.append(Int32(truncatingIfNeeded: row))
+        } else {
+            counts[index] += 1
+        }
+        return index
+    }
+
+    /// Group `index`'s one or two value numbers in ranks' order packed in a word (high: the
+    /// first field's), for ordering groups; nil when groups have more than two fields.
+    func rankKey(at index: Int, ranks: [Int32]) -> UInt64? {
+        guard width <= 2 else { return nil }
+        let key = packed[index]
+        let low = UInt64(UInt32(bitPattern: ranks[Int(UInt32(truncatingIfNeeded: key))]))
+        return width == 2 ? UInt64(UInt32(bitPattern: ranks[Int(key >> 32)])) << 32 | low : low
+    }
+
+    /// The value numbers of group `index`.
+    func key(at index: Int) -> [Int32] {
+        if width > 2 { return wideKeys[index] }
+        let key = packed[index]
+        return width == 2 ? [Int32(bitPattern: UInt32(key >> 32)), Int32(bitPattern: UInt32(truncatingIfNeeded: key))]
+            : [Int32(bitPattern: UInt32(truncatingIfNeeded: key))]
+    }
+}
+
+/// Numbers for distinct values, and each value's text once. Short strings are numbered by
+/// their node word (equal ones share it), everything else by its UTF-8 bytes — never by
+/// `String` hashing, whose Unicode normalization would dominate the count. Values that mean
+/// none (`null`, `n/a`, …: see `ValueText`) are number 0.
+struct ValueNumbering: Sendable {
+    /// Where each number's text is: in a document's arena, or in `texts`.
+    private var arenaRanges: [(document: Int32, offset: Int, length: Int)] = [(-1, 0, 0)]
+    private var texts: [[UInt8]] = [[]]
+    private var documents: [JSONDocument?] = []
+    let empty: Int32 = 0
+    private var words = WordTable()
+    private var bytes: [[UInt8]: Int32] = [[]: 0]
+    /// Per value number: whether it is a number.
+    private var isNumeric: [Bool] = [false]
+    /// Across datasets equal texts live in different documents: number them by their bytes.
+    private let mergesDocuments: Bool
+
+    init(mergesDocuments: Bool = false) { self.mergesDocuments = mergesDocuments }
+
+    var count: Int { arenaRanges.count }
+
+    /// The text of value number `number`.
+    func name(of number: Int32) -> String {
+        withBytes(of: number) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 bytes of value number `number`.
+    func withBytes<Result>(of number: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range = arenaRanges[Int(number)]
+        if range.document < 0 { return texts[range.offset].withUnsafeBufferPointer(body) }
+        return documents[Int(range.document)]!.arena.withUnsafeBufferPointer {
+            body(UnsafeBufferPointer(rebasing: $0[range.offset..<(range.offset + range.length)]))
+        }
+    }
+
+    /// Whether value number `number` is a number (read with `ValueText.number`).
+    func isNumber(_ number: Int32) -> Bool { isNumeric[Int(number)] }
+
+    /// The number of every row's value in a column (the `field`th grouping field, at `path`).
+    mutating func numbers(of column: FieldCatalog.Column, in dataset: Dataset, path: Dataset.CompiledPath, field: Int) -> [Int32] {
+        var numbers = [Int32](repeating: empty, count: column.kinds.count)
+        column.kinds.withUnsafeBufferPointer { kinds in
+            column.words.withUnsafeBufferPointer { words in
+                for row in 0..<numbers.count {
+                    numbers[row] = number(kind: kinds[row], word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: field)
+                }
+            }
+        }
+        return numbers
+    }
+
+    /// The number of a column's value: interned strings by their word, numbers by their bits
+    /// (per field: the same number reads `1,500` as a count and `1500` as a year), named by
+    /// their literal as written in the record at `row`.
+    mutating func number(kind: UInt8, word: UInt64, in dataset: Dataset, datasetIndex: Int,
+                         path: Dataset.CompiledPath, row: Int, field: Int) -> Int32 {
+        switch kind {
+        case FieldCatalog.Column.missing, JSONDocument.Kind.null.rawValue:
+            return empty
+        case JSONDocument.Kind.string.rawValue:
+            return number(stringWord: word, in: dataset.document, datasetIndex: datasetIndex)
+        case JSONDocument.Kind.number.rawValue:
+            let key = NumberKey(dataset: datasetIndex, field: field, bits: word)
+            if let known = numberNames[key] { return known }
+            let literal: String
+            if case let .node(node) = dataset.scalar(of: path, row: row), dataset.document.kind(at: node) == .number {
+                literal = dataset.document.string(at: node)
+            } else {
+                literal = NumberFormat.plain(Double(bitPattern: word))
+            }
+            let number = number(forText: literal, isNumber: true)
+            numberNames[key] = number
+            return number
+        case JSONDocument.Kind.true.rawValue:
+            return number(forText: "true")
+        default:
+            return number(forText: "false")
+        }
+    }
+
+    mutating func number(for value: FieldValue, in dataset: Dataset, datasetIndex: Int) -> Int32 {
+        switch value {
+        case let .node(node):
+            switch dataset.document.kind(at: node) {
+            case .string: return number(stringWord: dataset.document.node(node), in: dataset.document, datasetIndex: datasetIndex)
+            case .number: return number(forText: dataset.document.string(at: node), isNumber: true)
+            case .null: return empty
+            default: return number(forText: dataset.text(of: value))
+            }
+        case let .text(text): return ValueText.isAbsent(text) ? empty : number(forText: text)
+        case let .number(number): return self.number(forText: NumberFormat.plain(number), isNumber: true)
+        }
+    }
+
+    private struct NumberKey: Hashable {
+        var dataset: Int
+        var field: Int
+        var bits: UInt64
+    }
+    private var numberNames: [NumberKey: Int32] = [:]
+
+    private mutating func number(stringWord word: UInt64, in document: JSONDocument, datasetIndex: Int) -> Int32 {
+        let range = JSONDocument.textRange(ofWord: word)
+        guard range.count <= JSONDocumentBuilder.internLimit else { return number(forBytes: Array(document.arena[range])) }
+        let key = word ^ UInt64(datasetIndex) << 56
+        if let known = words[key] { return known }
+        let number: Int32
+        if range.count <= 12, ValueText.isAbsent(String(decoding: document.arena[range], as: UTF8.self)) {
+            number = empty
+        } else if mergesDocuments {
+            number = self.number(forBytes: Array(document.arena[range]))
+        } else {
+            while documents.count <= datasetIndex { documents.append(nil) }
+            documents[datasetIndex] = document
+            arenaRanges.append((Int32(datasetIndex), range.lowerBound, range.count))
+            isNumeric.append(false)
+            number = Int32(arenaRanges.count - 1)
+        }
+        words.insert(key, number)
+        return number
+    }
+
+    private mutating func number(forText text: String, isNumber: Bool = false) -> Int32 {
+        let number = number(forBytes: Array(text.utf8))
+        if isNumber { isNumeric[Int(number)] = true }
+        return number
+    }
+
+    private mutating func number(forBytes key: [UInt8]) -> Int32 {
+        if let known = bytes[key] { return known }
+        let number = Int32(arenaRanges.count)
+        arenaRanges.append((-1, texts.count, 0))
+        isNumeric.append(false)
+        texts.append(key)
+        bytes[key] = number
+        return number
+    }
+
+    /// An order of the values for breaking ties between groups, as `sort` orders: numbers
+    /// first, by value; then text by its folded form (no case, no diacritics), then by code
+    /// point; none last. `rank[number]` is each value's place.
+    ///
+    /// Foldings are sorted as their first 24 bytes in three big-endian words (one flat array of
+    /// entries), so most comparisons are integer comparisons — a quarter of a million city
+    /// names that begin alike included; longer ties compare the rest in one buffer.
+    func ranks() -> [Int32] {
+        struct Entry {
+            var words: (UInt64, UInt64, UInt64)
+            var start: Int
+            var length: Int32
+            var number: Int32
+        }
+        let count = arenaRanges.count
+        var buffer: [UInt8] = []
+        var texts: [Entry] = []
+        texts.reserveCapacity(count)
+        var numbers: [(value: Double, number: Int32)] = []
+        for number in 1..<max(1, count) {
+            withBytes(of: Int32(number)) { bytes in
+                if isNumeric[number], let value = Double(String(decoding: bytes, as: UTF8.self)) {
+                    numbers.append((value, Int32(number)))
+                    return
+                }
+                let start = buffer.count
+                Folding.appendFolded(utf8: bytes, to: &buffer)
+                let length = buffer.count - start
+                var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+                for offset in 0..<min(24, length) {
+                    let byte = UInt64(buffer[start + offset]) << (56 - 8 * (offset % 8))
+                    switch offset / 8 {
+                    case 0: words.0 |= byte
+                    case 1: words.1 |= byte
+                    default: words.2 |= byte
+                    }
+                }
+                if length <= 24 { buffer.removeSubrange(start...) }
+                texts.append(Entry(words: words, start: start, length: Int32(length), number: Int32(number)))
+            }
+        }
+        numbers.sort { $0.value != $1.value ? $0.value < $1.value : $0.number < $1.number }
+        buffer.withUnsafeBufferPointer { buffer in
+            texts.sort { a, b in
+                if a.words.0 != b.words.0 { return a.words.0 < b.words.0 }
+                if a.words.1 != b.words.1 { return a.words.1 < b.words.1 }
+                if a.words.2 != b.words.2 { return a.words.2 < b.words.2 }
+                if a.length > 24, b.length > 24 {
+                    let result = memcmp(buffer.baseAddress! + a.start + 24, buffer.baseAddress! + b.start + 24, Int(min(a.length, b.length)) - 24)
+                    if result != 0 { return result < 0 }
+                }
+                if a.length != b.length { return a.length < b.length }
+                // Equal foldings (`Éa`, `ea`): by code point.
+                return withBytes(of: a.number) { first in withBytes(of: b.number) { first.lexicographicallyPrecedes($0) } }
+            }
+        }
+        var ranks = [Int32](repeating: Int32(count), count: count)
+        for (rank, entry) in numbers.enumerated() { ranks[Int(entry.number)] = Int32(rank) }
+        for (rank, entry) in texts.enumerated() { ranks[Int(entry.number)] = Int32(numbers.count + rank) }
+        return ranks
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,30 @@
+import AlmanacCore
+
+/// `back` undoes the last change to the results — a search, filter, sort, drill-down or
+/// columns change — and lists the results as they were.
+public enum BackCommand: Command {
+    public static let spec = CommandSpec(
+        name: "back",
+        summary: "Undo the last filter, sort, drill-down or columns change",
+        usage: "back",
+        examples: ["back", "filter region = Europe; sort area desc; back"],
+        discussion: "One step at a time; with nothing left to undo it says so. use NAME starts afresh."
+    )
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        try arguments.expect(count: 0...0)
+        guard let last = session.undoable.popLast() else {
+            throw ShellError.invalid("nothing to undo: the results are every record of \(session.scopeNames.joined(separator: ", "))")
+        }
+        switch last {
+        case .step:
+            session.query?.pop()
+            if session.query?.isEmpty == true { session.query = nil }
+        case let .columns(dataset, previous):
+            session.chosenColumns[dataset] = previous
+        case let .table(previous):
+            if let table = session.tableInUse() { return try TableListing.show(table.asking(previous), in: session) }
+        }
+        return session.show(try session.currentResults())
+    }
+}

@@ -1,0 +1,79 @@
+import AlmanacCore
+
+/// `columns FIELD[, FIELD…]` chooses and orders the columns of listings of the dataset in use;
+/// `columns +FIELD` / `-FIELD` adds or drops one; `columns reset` goes back to the default;
+/// `columns` alone says which are shown.
+public enum ColumnsCommand: Command {
+    public static let spec = CommandSpec(
+        name: "columns",
+        summary: "Choose the columns of listings: columns name, population",
+        usage: "columns [FIELD[, FIELD...] | +FIELD | -FIELD | reset]",
+        examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
+        discussion: """
+        The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
+        otherwise write whole records); export always writes whole records. A field the current sort \
+        or filter uses is shown too. back undoes a change.
+        """
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        CompletionSources.fields(request, in: session) + (request.arguments.isEmpty ? request.matching(["reset"]) : [])
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let datasets = try session.datasetsInScope()
+        guard datasets.count == 1, let dataset = datasets.first else {
+            throw ShellError.invalid("columns belong to one dataset: use NAME first (the datasets in use are \(session.scopeNames.joined(separator: ", ")))")
+        }
+        let current = session.chosenColumns[dataset.name]
+        guard !arguments.isEmpty else { return shown(dataset, in: session) }
+        var chosen = current ?? dataset.layout.listFields
+        let words = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        if words.count == 1, words[0].lowercased() == "reset", !arguments.words[0].isQuoted {
+            session.undoable.append(.columns(dataset: dataset.name, previous: current))
+            session.chosenColumns[dataset.name] = nil
+            return session.show(try session.currentResults())
+        }
+        let fields = try dataset.fields(cancellation: session.cancellation)
+        func checked(_ name: String) throws -> String {
+            guard !name.isEmpty, FieldLookup.field(name, in: fields) != nil else {
+                throw QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: FieldLookup.names(in: fields)))
+            }
+            return name
+        }
+        if words.allSatisfy({ $0.hasPrefix("+") || $0.hasPrefix("-") }) {
+            for word in words {
+                let field = try checked(String(word.dropFirst()))
+                if word.hasPrefix("+") {
+                    if !chosen.contains(field) { chosen.append(field) }
+                } else {
+                    guard chosen.contains(field) else { throw ShellError.invalid("\(SafeText.escape(field)) is not one of the columns: \(chosen.joined(separator: ", "))") }
+                    chosen.removeAll { $0 == field }
+                }
+            }
+        } else {
+            if let mixed = words.first(where: { $0.hasPrefix("+") || $0.hasPrefix("-") }) {
+                throw arguments.usageError("'\(SafeText.escape(mixed))': either name the columns, or add and drop with +FIELD and -FIELD")
+            }
+            chosen = try words.map(checked)
+        }
+        guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
+        session.undoable.append(.columns(dataset: dataset.name, previous: current))
+        session.chosenColumns[dataset.name] = chosen
+        return session.show(try session.currentResults())
+    }
+
+    /// `columns` alone: the columns a listing shows now, and why.
+    static func shown(_ dataset: Dataset, in session: Session) -> CommandResult {
+        let chosen = session.chosenColumns[dataset.name]
+        let columns = chosen ?? dataset.layout.listFields
+        let extra = (session.query?.fieldsInUse ?? []).filter { !columns.contains($0) }
+        var text = "\(dataset.name): \(columns.joined(separator: ", "))" + (chosen == nil ? " (the default)" : "")
+        if !extra.isEmpty { text += "; also shown: \(extra.joined(separator: ", ")) (sorted or filtered by)" }
+        let table = ResultTable(columns: [ResultColumn("dataset"), ResultColumn("columns", .list), ResultColumn("chosen", .boolean),
+                                          ResultColumn("also", .list)],
+                                rows: [[.text(dataset.name), .list(columns.map { .text($0) }), .boolean(chosen != nil),
+                                        .list(extra.map { .text($0) })]])
+        return CommandResult(table, shape: .object, prose: .lines([SafeText.escape(text)]))
+    }
+}

@@ -1,0 +1,61 @@
+import AlmanacCore
+import Foundation
+
+/// `describe [FIELD…]`: a profile of each field of the current results.
+public enum DescribeCommand: Command {
+    public static let spec = CommandSpec(
+        name: "describe",
+        summary: "Profile the fields of the results: types, counts, ranges, common values",
+        usage: "describe [FIELD[, FIELD...]]",
+        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
+        discussion: """
+        For each field: its type, how many records have a value and how many have none (missing, \
+        null, empty, n/a, unknown, none), how many distinct values; for numbers and dates the \
+        minimum, maximum, mean and quartiles (q1, median, q3); for text the five most common values \
+        with their counts. Without FIELD, every field. set expanded auto shows a wide profile one \
+        field at a time.
+        """
+    )
+
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        CompletionSources.fields(request, in: session)
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        if let table = session.tableInUse() {
+            // The database profiles its own rows (DescribeSQL).
+            let profiles = try table.table.describe(table.query, fields: fields.isEmpty ? nil : fields, cancellation: session.cancellation)
+            return result(profiles.map { (table.table.name, $0) }, datasets: [])
+        }
+        let results = try session.currentResults()
+        let profiles = try Describe.run(results, fields: fields, cancellation: session.cancellation)
+        return result(profiles, datasets: results.spansDatasets ? results.datasets.map(\.name) : [])
+    }
+
+    /// One row per profile; sectioned by dataset when `datasets` names more than one.
+    static func result(_ profiles: [(dataset: String, profile: FieldProfile)], datasets names: [String]) -> CommandResult {
+        let columns = [ResultColumn("field"), ResultColumn("type"), ResultColumn("present", .integer), ResultColumn("absent", .integer),
+                       ResultColumn("distinct", .integer), ResultColumn("min", .field), ResultColumn("max", .field),
+                       ResultColumn("mean", .field), ResultColumn("q1", .field), ResultColumn("median", .field),
+                       ResultColumn("q3", .field), ResultColumn("common", .list)]
+        var table = ResultTable(columns: columns, count: profiles.count) { index in
+            let profile = profiles[index].profile
+            func statistic(_ value: Double?) -> ResultValue {
+                guard let value else { return .absent }
+                if profile.isDate { return .date(Date(timeIntervalSince1970: value)) }
+                return value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .decimal((value * 1000).rounded() / 1000)
+            }
+            let quartiles = profile.quartiles ?? []
+            return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
+                    statistic(profile.minimum), statistic(profile.maximum), statistic(profile.mean),
+                    statistic(quartiles.first), statistic(quartiles.count > 1 ? quartiles[1] : nil), statistic(quartiles.last),
+                    profile.common.isEmpty ? .absent
+                        : .list(profile.common.map { .record([("value", .text($0.value)), ("count", .integer($0.count))]) })]
+        }
+        if names.count > 1 {
+            table.sections = Sections(names: names) { index in names.firstIndex(of: profiles[index].dataset) ?? 0 }
+        }
+        return CommandResult(table, emptyNote: "no fields to describe")
+    }
+}
