@@ -86,7 +86,14 @@ struct QueryBuilder {
             let reference = try FieldReference.resolve(key.field, in: schema)
             switch reference.source(aliases: &aliases) {
             case let .scalar(expression, kind, typeName):
-                terms += order(expression, kind: kind, typeName: typeName, descending: key.descending)
+                if kind == .text {
+                    // Decided once per query, in a one-row join.
+                    let decision = aliases.next("n")
+                    joins.append(SQL(" CROSS JOIN ") + (try mostlyNumbers(expression, query)) + " AS \(decision)")
+                    terms += textOrder(expression, numeric: SQL("\(decision).numeric"), descending: key.descending)
+                } else {
+                    terms += order(expression, kind: kind, typeName: typeName, descending: key.descending)
+                }
             case let .set(values, _):
                 // By the first value, as in memory.
                 let first = aliases.next("k")
@@ -105,8 +112,7 @@ struct QueryBuilder {
         let direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST"
         switch kind {
         case .text:
-            // The words for none (`n/a`, `unknown`…) sort with the absent values, as in memory.
-            return [SQL("(") + folding.fold(Self.present(expression)) + " COLLATE \"C\")" + direction]
+            return textOrder(expression, numeric: nil, descending: descending)
         case .number:
             let floating = ["real", "double precision", "numeric"].contains(where: { typeName.hasPrefix($0) })
             return [(floating ? SQL("NULLIF(") + expression + ", 'NaN')" : expression) + direction]
@@ -121,9 +127,35 @@ struct QueryBuilder {
             let rank = SQL("CASE ") + type + " WHEN 'number' THEN 0 ELSE 1 END"
             let number = SQL("CASE WHEN ") + type + " = 'number' THEN (" + expression + ")::numeric END"
             let text = SQL("(CASE WHEN ") + type + " <> 'number' THEN " + folding.fold(scalar) + " END COLLATE \"C\")"
+            let original = SQL("(CASE WHEN ") + type + " <> 'number' THEN " + scalar + " END COLLATE \"C\")"
             let way = descending ? " DESC" : " ASC"
-            return [absent + " ASC", rank + way, number + way, text + way]
+            return [absent + " ASC", rank + way, number + way, text + way, original + way]
         }
+    }
+
+    /// Text folded, then texts that fold alike by code point; the words for none (`n/a`,
+    /// `unknown`…) with the absent values, as in memory. `numeric`: a condition true when the
+    /// text is mostly numbers (SWAPI's `"180"`), which then sort as numbers, the other words last.
+    func textOrder(_ expression: SQL, numeric: SQL?, descending: Bool) -> [SQL] {
+        let direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST"
+        let present = Self.present(expression)
+        guard let numeric else {
+            return [SQL("(") + folding.fold(present) + " COLLATE \"C\")" + direction, SQL("(") + present + " COLLATE \"C\")" + direction]
+        }
+        let asText = { (text: SQL) in SQL("(CASE WHEN NOT ") + numeric + " THEN " + text + " END COLLATE \"C\")" + direction }
+        return [SQL("(CASE WHEN ") + numeric + " THEN " + Self.number(of: expression, kind: .text) + " END)" + direction,
+                asText(folding.fold(present)), asText(present)]
+    }
+
+    /// Whether the query's values of a text column are mostly numbers, as the in-memory sort
+    /// decides it: some are, and other words are at most a quarter of them. One scalar
+    /// subquery, evaluated once.
+    func mostlyNumbers(_ expression: SQL, _ query: TableQuery) throws -> SQL {
+        var aliases = Aliases()
+        let condition = try condition(query, aliases: &aliases)
+        let number = Self.number(of: expression, kind: .text)
+        return SQL("(SELECT count(") + number + ") > 0 AND (count(" + Self.present(expression) + ") - count(" + number + ")) * 4 <= count("
+            + number + ") AS numeric FROM \(table)" + whereClause(condition) + ")"
     }
 
     // MARK: - values as text and numbers
