@@ -16,14 +16,19 @@ struct OutputFormatTests {
         ("use countries", true), ("datasets", false), ("use", false), ("fields", false), ("search united", false),
         ("use countries", true), ("filter region = Europe", false), ("sort population desc", false), ("page", false), ("count", false),
         ("show NOR", false), ("random", false), ("group region", false), ("group languages.name", false),
+        ("group region sum population, avg area", false), ("show #1", false), ("back", false), ("sort region, population desc", false),
+        ("columns name, population", false), ("columns", false), ("describe population, region", false), ("columns reset", false),
         ("filter name = Nowhere", false), ("history", false), ("set", false), ("set pagesize", false), ("help", false),
         ("help group", false), ("about", false), ("use species", true), ("search wookie", false),
-        ("use all", true), ("search united", false), ("fields", false), ("count", false),
+        ("use all", true), ("search united", false), ("fields", false), ("count", false), ("describe name", false),
         ("use stations", true), ("trip from 9864 to 9362 on 2026-12-01", false), ("search моск", false),
         ("show 9362", false),
         ("histogram point.latitude", false), ("map", false), ("trip from 9864 to 9362 on 2099-12-01 --map", false),
         ("use countries", true), ("histogram population 5", false), ("map", false),
     ]
+
+    /// Where `use all` is in the script: the commands after it span every dataset.
+    static let useAll = script.firstIndex { $0.command == "use all" }!
 
     func run(_ format: String) throws -> CommandOutputs.Run {
         let run = try CommandOutputs.run(Self.script.map(\.command), arguments: ["--format", format],
@@ -48,13 +53,13 @@ struct OutputFormatTests {
             }
         }
         // Keyed by dataset under `use all`: every dataset, each an array of its own records.
-        let united = try JSONSerialization.jsonObject(with: Data((run.output(of: "search united", after: 22) ?? "").utf8)) as? [String: Any]
+        let united = try JSONSerialization.jsonObject(with: Data((run.output(of: "search united", after: Self.useAll) ?? "").utf8)) as? [String: Any]
         #expect(Set(united?.keys ?? [:].keys) == ["countries", "species", "planets", "people", "stations"], "\(united?.keys.sorted() ?? [])")
         // The same countries as `search united` found under `use countries`, every name match among them.
         let countries = Set(((united?["countries"] as? [[String: Any]]) ?? []).compactMap { $0["alpha3Code"] as? String })
         let alone = try RecordFormats.jsonArray(run.output(of: "search united") ?? "").compactMap { $0["alpha3Code"] as? String }
         #expect(countries == Set(alone) && countries.isSuperset(of: Self.alpha3(namesContaining: "united")), "\(countries)")
-        let fields = try JSONSerialization.jsonObject(with: Data((run.output(of: "fields", after: 22) ?? "").utf8)) as? [String: Any]
+        let fields = try JSONSerialization.jsonObject(with: Data((run.output(of: "fields", after: Self.useAll) ?? "").utf8)) as? [String: Any]
         #expect(fields?.keys.count == 5, "fields under use all is keyed by dataset")
         // A record is its source object; a count and a setting are objects.
         let norway = try JSONSerialization.jsonObject(with: Data((run.output(of: "show NOR") ?? "").utf8)) as? [String: Any]

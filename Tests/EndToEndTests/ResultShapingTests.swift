@@ -234,6 +234,37 @@ struct ResultShapingTests {
         #expect(common.allSatisfy { counts[$0["value"] as? String ?? ""] == $0["count"] as? Int })
     }
 
+    @Test("describe draws each numeric field's distribution: histogram's twelve bins, counted from the data, as a sparkline")
+    func describeDrawsTheDistribution() throws {
+        let output = try run(["use countries", "describe population, area, region", "histogram population 12", "histogram area 12"])
+        let profiles = try #require(try json(output.output(of: output.commands[1]) ?? "") as? [[String: Any]], "\(output)")
+        for (index, field) in ["population", "area"].enumerated() {
+            let distribution = try #require(profiles[index]["distribution"] as? [Int], "\(field): \(profiles[index])")
+            // The bins are histogram's: its bounds, with the values of the data file counted into them here.
+            // (Standard error shares the pipe: histogram's note on records without a value is left out.)
+            let histogram = (output.output(of: output.commands[2 + index]) ?? "").lines.filter { !$0.hasPrefix("note:") }.joined(separator: "\n")
+            let bins = try #require(try json(histogram) as? [[String: Any]], "\(histogram)")
+            let numbers = Self.countries.compactMap { Self.number($0[field]) }
+            let counted = bins.enumerated().map { place, bin in
+                let lower = (bin["lower"] as! NSNumber).doubleValue, upper = (bin["upper"] as! NSNumber).doubleValue
+                return numbers.filter { $0 >= lower && ($0 < upper || (place == bins.count - 1 && $0 <= upper)) }.count
+            }
+            #expect(distribution == counted, "\(field)")
+            #expect(distribution.count == 12 && distribution.reduce(0, +) == numbers.count, "\(field)")
+        }
+        #expect(profiles[2]["distribution"] is NSNull, "text has no distribution")
+        // People see it drawn: each bin's height in eighths of the largest, any non-empty bin at least ▂.
+        let table = try run(["use countries", "describe population"], format: "table")
+        let line = try #require(table.output(of: "describe population")?.lines.first { $0.hasPrefix("population") }, "\(table)")
+        let counts = try #require(profiles[0]["distribution"] as? [Int])
+        let levels = Array("▁▂▃▄▅▆▇█")
+        let largest = Double(counts.max()!)
+        let expected = String(counts.map { count in
+            count == 0 ? levels[0] : levels[min(7, max(1, Int((Double(count) / largest * 7).rounded(.up))))]
+        })
+        #expect(line.contains(expected), "\(line) should show \(expected)")
+    }
+
     // MARK: - Display
 
     @Test("set expanded on: one line per field, the field's name then its value, for each record")

@@ -101,10 +101,10 @@ public enum Describe {
         if dates.count > 0, (numbers.count + texts) * 4 <= dates.count {
             profile.isDate = true
             profile.type = "date"
-            fillStatistics(&profile, &dates)
+            fillStatistics(&profile, &dates, kind: .date)
         } else if numbers.count > 0, texts * 4 <= numbers.count {
             if !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) { profile.type = "number (as text)" }
-            fillStatistics(&profile, &numbers)
+            fillStatistics(&profile, &numbers, kind: .number)
         } else {
             profile.common = mostCommon(counts, values, limit: common)
         }
@@ -127,8 +127,12 @@ public enum Describe {
         }
     }
 
-    /// Min, max, mean, and the quartiles interpolated as SQL's percentile_cont.
-    private static func fillStatistics(_ profile: inout FieldProfile, _ values: inout [Double]) {
+    /// Bins in a profile's distribution: a sparkline as wide as a short word.
+    public static let distributionBins = 12
+
+    /// Min, max, mean, the quartiles interpolated as SQL's percentile_cont, and the
+    /// distribution in bins as `histogram FIELD 12` counts them.
+    private static func fillStatistics(_ profile: inout FieldProfile, _ values: inout [Double], kind: FieldMeasurements.Kind) {
         values.sort()
         guard let first = values.first, let last = values.last else { return }
         profile.minimum = first
@@ -140,6 +144,9 @@ public enum Describe {
             let high = min(low + 1, values.count - 1)
             return values[low] + (values[high] - values[low]) * (position - Double(low))
         }
+        let measured = FieldMeasurements(field: profile.field, kind: kind, values: values, records: values.count,
+                                         recordsWithValue: values.count, otherValues: [])
+        profile.distribution = measured.histogram(bins: distributionBins).bins.map(\.count)
     }
 
     /// The `limit` most common values, most common first (equal counts in the order first met).

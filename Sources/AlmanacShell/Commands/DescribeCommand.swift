@@ -11,7 +11,9 @@ public enum DescribeCommand: Command {
         discussion: """
         For each field: its type, how many records have a value and how many have none (missing, \
         null, empty, n/a, unknown, none), how many distinct values; for numbers and dates the \
-        minimum, maximum, mean and quartiles (q1, median, q3); for text the five most common values \
+        minimum, maximum, mean, quartiles (q1, median, q3) and the distribution, drawn as a sparkline \
+        of twelve bins (histogram FIELD 12 counts the same; programs get the counts); for text the \
+        five most common values \
         with their counts. Without FIELD, every field. set expanded auto shows a wide profile one \
         field at a time.
         """
@@ -38,7 +40,7 @@ public enum DescribeCommand: Command {
         let columns = [ResultColumn("field"), ResultColumn("type"), ResultColumn("present", .integer), ResultColumn("absent", .integer),
                        ResultColumn("distinct", .integer), ResultColumn("min", .field), ResultColumn("max", .field),
                        ResultColumn("mean", .field), ResultColumn("q1", .field), ResultColumn("median", .field),
-                       ResultColumn("q3", .field), ResultColumn("common", .list)]
+                       ResultColumn("q3", .field), ResultColumn("distribution", .list), ResultColumn("common", .list)]
         var table = ResultTable(columns: columns, count: profiles.count) { index in
             let profile = profiles[index].profile
             func statistic(_ value: Double?) -> ResultValue {
@@ -50,12 +52,24 @@ public enum DescribeCommand: Command {
             return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
                     statistic(profile.minimum), statistic(profile.maximum), statistic(profile.mean),
                     statistic(quartiles.first), statistic(quartiles.count > 1 ? quartiles[1] : nil), statistic(quartiles.last),
+                    profile.distribution.map { .list($0.map { .integer($0) }) } ?? .absent,
                     profile.common.isEmpty ? .absent
                         : .list(profile.common.map { .record([("value", .text($0.value)), ("count", .integer($0.count))]) })]
         }
         if names.count > 1 {
             table.sections = Sections(names: names) { index in names.firstIndex(of: profiles[index].dataset) ?? 0 }
         }
-        return CommandResult(table, emptyNote: "no fields to describe")
+        // People see the distribution as a sparkline (▁▂▃▄▅▆▇█); programs get the bins' counts.
+        let place = columns.firstIndex { $0.name == "distribution" }!
+        var drawnColumns = columns
+        drawnColumns[place] = ResultColumn("distribution")
+        let numbers = table
+        var drawn = ResultTable(columns: drawnColumns, count: numbers.count) { index in
+            var row = numbers.row(index)
+            row[place] = profiles[index].profile.distribution.map { .text(Bars.sparkline($0)) } ?? .absent
+            return row
+        }
+        drawn.sections = table.sections
+        return CommandResult(table, prose: .table(drawn), emptyNote: "no fields to describe")
     }
 }
