@@ -6,13 +6,13 @@ public enum BackCommand: Command {
     public static let spec = CommandSpec(
         name: "back",
         summary: "Undo the last filter, sort, drill-down or columns change",
-        usage: "back",
+        parameters: [],
         examples: ["back", "filter region = Europe; sort area desc; back"],
         discussion: "One step at a time; with nothing left to undo it says so. use NAME starts afresh."
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         guard let last = session.undoable.popLast() else {
             throw ShellError.invalid("nothing to undo: the results are every record of \(session.scopeNames.joined(separator: ", "))")
         }

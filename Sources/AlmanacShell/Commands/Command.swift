@@ -19,10 +19,23 @@ public protocol Command: SendableMetatype {
 }
 
 extension Command {
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] { [] }
+    /// Declared parameters complete as they are declared; otherwise nothing.
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        guard let parameters = spec.parameters, let (parameter, suffix) = Parameter.position(of: request, in: parameters) else { return [] }
+        return parameter.candidates(request, suffix: suffix, in: session)
+    }
 
+    /// Declared fields are fields and declared words keywords; otherwise numbers and quoted text.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
-        arguments.enumerated().map { ArgumentRole.literal($1, at: $0) }
+        guard let parameters = spec.parameters else { return arguments.enumerated().map { ArgumentRole.literal($1, at: $0) } }
+        let known = Set(parameters.flatMap { $0.words + $0.suffixes })
+        let fields = parameters.contains { if case .field = $0.kind { true } else { false } }
+        return arguments.enumerated().map { index, word in
+            let bare = word.text.hasSuffix(",") ? String(word.text.dropLast()) : word.text
+            if !word.isQuoted, known.contains(bare.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
+            if fields, !word.isQuoted, Int(bare) == nil { return ArgumentRole(word: index, role: .field) }
+            return ArgumentRole.literal(word, at: index)
+        }
     }
 }
 
@@ -38,6 +51,9 @@ public struct CommandSpec: Sendable {
     public var examples: [String]
     /// A paragraph for `help NAME` when the usage line is not enough.
     public var discussion: String
+    /// The arguments, when the command declares them (`Parameter`): then its usage, parsing,
+    /// completion, colouring and errors come from them.
+    public var parameters: [Parameter]?
 
     public init(
         name: String, aliases: [String] = [], summary: String, usage: String,
@@ -77,7 +93,7 @@ public struct Arguments: Sendable {
     public func expect(count range: ClosedRange<Int>) throws(ShellError) {
         guard range.contains(words.count) else {
             if words.count > range.upperBound {
-                throw usageError("unexpected '\(words[range.upperBound].text)'")
+                throw usageError("unexpected '\(SafeText.escape(words[range.upperBound].text))'", at: words[range.upperBound])
             }
             throw usageError(range.lowerBound == 1 ? "missing argument" : "missing arguments")
         }

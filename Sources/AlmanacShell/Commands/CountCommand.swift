@@ -5,12 +5,12 @@ public enum CountCommand: Command {
     public static let spec = CommandSpec(
         name: "count",
         summary: "Count the records of the current results",
-        usage: "count",
+        parameters: [],
         examples: ["count"]
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         let count: Int
         if var table = session.tableInUse() {
             // Counted again: the table may have changed since.

@@ -6,7 +6,7 @@ public enum DescribeCommand: Command {
     public static let spec = CommandSpec(
         name: "describe",
         summary: "Profile the fields of the results: types, counts, ranges, common values",
-        usage: "describe [FIELD[, FIELD...]]",
+        parameters: [.field(.optionalList(suffixes: []))],
         examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
         discussion: """
         For each field: its type, how many records have a value and how many have none (missing, \
@@ -19,12 +19,8 @@ public enum DescribeCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        CompletionSources.fields(request, in: session)
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let fields = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        let fields = try arguments.parse()[0].map(\.text)
         if let table = session.tableInUse() {
             // The database profiles its own rows (DescribeSQL).
             let profiles = try table.table.describe(table.query, fields: fields.isEmpty ? nil : fields, cancellation: session.cancellation)

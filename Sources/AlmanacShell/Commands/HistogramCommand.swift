@@ -6,7 +6,7 @@ public enum HistogramCommand: Command {
     public static let spec = CommandSpec(
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
-        usage: "histogram FIELD [BINS]",
+        parameters: [.field(), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
         examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
                    "histogram point.latitude 20"],
         discussion: """
@@ -28,20 +28,10 @@ public enum HistogramCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.arguments.isEmpty ? CompletionSources.fields(request, in: session) : []
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 1...2)
-        var bins: Int?
-        if arguments.count == 2 {
-            guard let count = Int(arguments[1]), (1...Histogram.maximumBins).contains(count) else {
-                throw arguments.usageError("BINS must be a whole number from 1 to \(Histogram.maximumBins), not '\(SafeText.escape(arguments[1]))'")
-            }
-            bins = count
-        }
-        let field = arguments[0]
+        let parsed = try arguments.parse()
+        let field = parsed[0][0].text
+        let bins = parsed[1].first?.number
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)

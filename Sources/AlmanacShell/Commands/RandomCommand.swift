@@ -5,12 +5,12 @@ public enum RandomCommand: Command {
     public static let spec = CommandSpec(
         name: "random",
         summary: "Show a random record of the current results",
-        usage: "random",
+        parameters: [],
         examples: ["random"]
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         if let table = session.tableInUse() { return try TableShow.random(table, in: session) }
         let results = try session.currentResults()
         guard let item = results.items.randomElement() else { throw ShellError.invalid("the results are empty") }

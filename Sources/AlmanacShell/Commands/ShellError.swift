@@ -6,6 +6,8 @@ public enum ShellError: Error, Equatable, CustomStringConvertible {
     case usage(problem: String?, usage: String)
     case invalid(String)
     case syntax(TokenizeError)
+    /// An error about one word of the line: at the prompt a caret points at it (sqlite's shell).
+    indirect case at(column: Int, width: Int, ShellError)
 
     /// `unknown dataset 'contries' — did you mean 'countries'?`
     public static func unknownDataset(_ name: String, among names: [String]) -> ShellError {
@@ -25,6 +27,8 @@ public enum ShellError: Error, Equatable, CustomStringConvertible {
         case let .invalid(message):
             return message
         case let .syntax(error):
+            return error.description
+        case let .at(_, _, error):
             return error.description
         }
     }

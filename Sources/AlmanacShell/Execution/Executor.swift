@@ -38,7 +38,7 @@ public struct Executor {
                 session.output.endCommand()
                 reportTime(since: started)
             } catch {
-                report(error, at: location)
+                report(error, at: location, line: line)
                 reportTime(since: started)
                 return false
             }
@@ -55,7 +55,9 @@ public struct Executor {
     }
 
     /// Errors go to standard error: `stdin:3: message` in scripts, `error: message` at the prompt.
-    public func report(_ error: any Error, at location: SourceLocation?) {
+    /// At the prompt, an error about one word of `line` shows the line with a caret under the
+    /// word (sqlite's shell); a script keeps its one `stdin:N:` line per error.
+    public func report(_ error: any Error, at location: SourceLocation?, line: String? = nil) {
         session.output.flush()
         // Errors quote data and file names: nothing in them may act on the terminal.
         let message = SafeText.escapeLines("\(error)")
@@ -66,6 +68,12 @@ public struct Executor {
         } else {
             let label = session.settings.color && session.output.errorIsTerminal ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
             session.output.message("\(label) \(message)")
+            if let line, case let .at(column, width, _)? = error as? ShellError, column >= 1 {
+                let shown = SafeText.escape(line)
+                let before = SafeText.escape(String(line.prefix(column - 1)))
+                session.output.message("  " + shown)
+                session.output.message("  " + String(repeating: " ", count: TextWidth.of(before)) + "^" + String(repeating: "~", count: max(0, width - 1)))
+            }
         }
     }
 }
