@@ -5,12 +5,12 @@ public enum AboutCommand: Command {
     public static let spec = CommandSpec(
         name: "about",
         summary: "Show the version, the makers, the data sources and their licences",
-        usage: "about",
+        parameters: [],
         examples: ["about"]
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         var lines = ["almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets",
                      "Made by \(AlmanacVersion.madeBy).", session.environment.dataFolderLine, ""]
         var rows: [[ResultValue]] = []

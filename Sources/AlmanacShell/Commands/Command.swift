@@ -30,7 +30,9 @@ extension Command {
         guard let parameters = spec.parameters else { return arguments.enumerated().map { ArgumentRole.literal($1, at: $0) } }
         let known = Set(parameters.flatMap { $0.words + $0.suffixes })
         let fields = parameters.contains { if case .field = $0.kind { true } else { false } }
+        let datasets = parameters.contains { if case .dataset = $0.kind { true } else { false } }
         return arguments.enumerated().map { index, word in
+            if datasets, index == 0 { return ArgumentRole(word: index, role: .dataset) }
             let bare = word.text.hasSuffix(",") ? String(word.text.dropLast()) : word.text
             if !word.isQuoted, known.contains(bare.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
             if fields, !word.isQuoted, Int(bare) == nil { return ArgumentRole(word: index, role: .field) }

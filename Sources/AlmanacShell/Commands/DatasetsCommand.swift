@@ -7,7 +7,7 @@ public enum DatasetsCommand: Command {
     public static let spec = CommandSpec(
         name: "datasets",
         summary: "List the datasets: records, state, where they live, source, load time, warnings",
-        usage: "datasets [NAME]",
+        parameters: [Parameter("NAME", .dataset(all: false), .optional)],
         examples: ["datasets", "datasets species"],
         discussion: """
         In a script, datasets still loading are waited for, so the list shows how each load ended. \
@@ -18,22 +18,15 @@ public enum DatasetsCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.arguments.isEmpty ? CompletionSources.datasets(request, in: session) : []
-    }
-
-    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
-        arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .dataset : .plain) }
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...1)
+        let given = try arguments.parse()[0].first
         session.startPendingLoads()  // it shows every dataset's state: none stays unstarted
         var names = session.catalog.names
-        if arguments.count == 1 {
-            let name = arguments[0].lowercased()
+        if let given {
+            let name = given.text.lowercased()
             guard session.catalog.contains(name) else {
-                throw ShellError.unknownDataset(arguments[0], among: session.catalog.names)
+                throw ShellError.at(column: given.word.column, width: TextWidth.of(given.text),
+                                    .unknownDataset(given.text, among: session.catalog.names))
             }
             names = [name]
         }
@@ -67,7 +60,7 @@ public enum DatasetsCommand: Command {
                                           ResultColumn("warnings", .integer)],
                                 rows: rows)
         var notes = [session.environment.dataFolderLine]
-        if arguments.count == 1, let dataset = statuses.first?.dataset, !dataset.warnings.isEmpty {
+        if given != nil, let dataset = statuses.first?.dataset, !dataset.warnings.isEmpty {
             notes = ["", "warnings:"] + dataset.warnings.map { "  " + SafeText.escape($0.description) }
         }
         return CommandResult(table, notes: notes)

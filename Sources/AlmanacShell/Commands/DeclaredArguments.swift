@@ -71,7 +71,7 @@ extension Arguments {
     private func value(of word: Word, for parameter: Parameter) throws(ShellError) -> ArgumentValue {
         let shown = SafeText.escape(word.text)
         switch parameter.kind {
-        case .field:
+        case .field, .dataset:
             return ArgumentValue(word: word)
         case let .number(range, words):
             if let number = Int(word.text), range.contains(number) { return ArgumentValue(word: word, number: number) }
@@ -161,6 +161,7 @@ extension Parameter {
         if suffix { return request.matching(suffixes) }
         switch kind {
         case .field: return CompletionSources.fields(request, in: session) + request.matching(words)
+        case let .dataset(all): return CompletionSources.datasets(request, in: session, includingAll: all)
         case .number, .word: return request.matching(words)
         }
     }

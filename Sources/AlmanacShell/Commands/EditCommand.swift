@@ -7,7 +7,7 @@ public enum EditCommand: Command {
     public static let spec = CommandSpec(
         name: "edit",
         summary: "Edit the last command in your editor, then run what you save",
-        usage: "edit",
+        parameters: [],
         examples: ["edit"],
         discussion: """
         The editor is $VISUAL, else $EDITOR, else vi. Each saved line is a command (a line \
@@ -17,7 +17,7 @@ public enum EditCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         guard session.isInteractive, let history = session.history else {
             throw ShellError.invalid("edit needs the prompt (a terminal): in a script, write the commands in the script")
         }

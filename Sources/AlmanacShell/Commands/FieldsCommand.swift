@@ -6,12 +6,12 @@ public enum FieldsCommand: Command {
     public static let spec = CommandSpec(
         name: "fields",
         summary: "List the fields: type, count, an example; which one names records",
-        usage: "fields",
+        parameters: [],
         examples: ["fields"]
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         if let table = session.tableInUse() { return try TableFields.result(table, in: session) }
         let datasets = try session.datasetsInScope()
         var rows: [[ResultValue]] = []

@@ -11,6 +11,8 @@ public struct Parameter: Sendable {
         case number(ClosedRange<Int>, or: [String])
         /// One of the words.
         case word([String])
+        /// A dataset's name (`all` too, when `all` is true); checked by the command.
+        case dataset(all: Bool)
     }
 
     public enum Arity: Sendable {
@@ -43,6 +45,7 @@ public struct Parameter: Sendable {
         case .field: one = name
         case let .number(_, words): one = ([name] + words).joined(separator: "|")
         case let .word(words): one = words.joined(separator: "|")
+        case let .dataset(all): one = all ? "\(name)|all" : name
         }
         switch arity {
         case .one: return one
@@ -81,6 +84,7 @@ public struct Parameter: Sendable {
     var words: [String] {
         switch kind {
         case .field: []
+        case let .dataset(all): all ? ["all"] : []
         case let .number(_, words), let .word(words): words
         }
     }

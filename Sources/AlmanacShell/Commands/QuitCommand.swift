@@ -5,13 +5,13 @@ public enum QuitCommand: Command {
     public static let spec = CommandSpec(
         name: "quit", aliases: ["exit"],
         summary: "Leave almanac",
-        usage: "quit",
+        parameters: [],
         examples: ["quit"],
         discussion: "Ctrl-D on an empty line does the same. In a script, the lines after it are not run."
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...0)
+        _ = try arguments.parse()
         session.shouldQuit = true
         return nil
     }

@@ -6,21 +6,12 @@ public enum UseCommand: Command {
     public static let spec = CommandSpec(
         name: "use",
         summary: "Choose the dataset commands work on",
-        usage: "use [NAME|all]",
+        parameters: [Parameter("NAME", .dataset(all: true), .optional)],
         examples: ["use countries", "use all", "use"]
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.arguments.isEmpty ? CompletionSources.datasets(request, in: session, includingAll: true) : []
-    }
-
-    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
-        arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 ? .dataset : .plain) }
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...1)
-        guard arguments.count == 1 else {
+        guard let given = try arguments.parse()[0].first else {
             let text: String
             if let name = session.currentName, name != "all" {
                 // The dataset commands answer for, loaded or not: wait for it to say what it holds.
@@ -43,10 +34,11 @@ public enum UseCommand: Command {
                                     rows: [[.text(session.currentName ?? "all"), .list(session.scopeNames.map { .text($0) })]])
             return CommandResult(table, shape: .object, prose: .lines([text]))
         }
-        let name = arguments[0].lowercased()
+        let name = given.text.lowercased()
         if name != "all" {
             guard session.catalog.contains(name) else {
-                throw ShellError.unknownDataset(arguments[0], among: session.catalog.names)
+                throw ShellError.at(column: given.word.column, width: TextWidth.of(given.text),
+                                    .unknownDataset(given.text, among: session.catalog.names))
             }
         }
         // The datasets in use start loading now, before the command that needs them.
