@@ -62,7 +62,15 @@ public enum DescribeCommand: Command {
         let numbers = table
         var drawn = ResultTable(columns: drawnColumns, count: numbers.count) { index in
             var row = numbers.row(index)
-            row[place] = profiles[index].profile.distribution.map { .text(Bars.sparkline($0)) } ?? .absent
+            let profile = profiles[index].profile
+            row[place] = profile.distribution.map { .text(Bars.sparkline($0)) } ?? .absent
+            // Years and ids read as their digits (1890, not 1,890), as their field reads elsewhere.
+            if !ValueText.groupsThousands(profile.field) {
+                for column in row.indices where column != place {
+                    if case let .integer(number) = row[column], column >= 5 { row[column] = .text(String(number)) }
+                    if case let .decimal(number) = row[column] { row[column] = .text(NumberFormat.plain(number)) }
+                }
+            }
             return row
         }
         drawn.sections = table.sections
