@@ -45,6 +45,25 @@ struct PostgresShellTests {
         #expect(groups.first == "Mariehamn=2" && Set(groups.dropFirst()) == ["none=1", "Zürich=1", "Москва=1"], "\(groups)")
     }
 
+    @Test("on a table, back restores the question before each filter and sort, and describe profiles in the database")
+    func backAndDescribeOnATable() throws {
+        let url = try Database.url("kinds")
+        let result = try run(["load k from \(url)", "use k", "filter population > 100000", "sort population", "back", "back",
+                              "describe population"], arguments: ["--format", "json"])
+        let documents = try JSONDocuments.split(result.stdout)
+        #expect(documents.count == 5, "\(result)")
+        guard documents.count == 5 else { return }
+        #expect(try names(documents[1]) == ["Zürich", "Москва"], "population ascending")
+        #expect(try names(documents[2]) == ["Москва", "Zürich"], "back: the filter's order (the primary key's)")
+        #expect(try names(documents[3]).count == 5, "back again: every row")
+        // The fixture's populations: 30000, 13010112, none, 421878, 30129.
+        let populations = [30000.0, 13010112, 421878, 30129]
+        let profile = try #require((documents[4] as? [[String: Any]])?.first, "\(documents[4])")
+        #expect(profile["present"] as? Int == 4 && profile["absent"] as? Int == 1, "\(profile)")
+        #expect((profile["min"] as? NSNumber)?.doubleValue == populations.min() && (profile["max"] as? NSNumber)?.doubleValue == populations.max())
+        #expect(abs(((profile["mean"] as? NSNumber)?.doubleValue ?? 0) - populations.reduce(0, +) / 4) < 0.01, "\(profile)")
+    }
+
     func names(_ document: Any) throws -> [String] {
         guard let rows = document as? [[String: Any]] else { throw HarnessError("not an array of rows: \(document)") }
         return rows.map { $0["name"] as? String ?? "?" }
