@@ -64,6 +64,20 @@ struct PostgresShellTests {
         #expect(abs(((profile["mean"] as? NSNumber)?.doubleValue ?? 0) - populations.reduce(0, +) / 4) < 0.01, "\(profile)")
     }
 
+    @Test("on a table, show #N after group lists the group's rows, asked of the database; back returns")
+    func drillDownOnATable() throws {
+        let url = try Database.url("kinds")
+        let result = try run(["load k from \(url)", "use k", "group city", "show #1", "count", "back", "count"], arguments: ["--format", "json"])
+        let documents = try JSONDocuments.split(result.stdout)
+        #expect(documents.count == 5, "\(result)")
+        guard documents.count == 5 else { return }
+        // Mariehamn is the city of rows 1 (Åland) and 5 (aland islands).
+        #expect((documents[0] as? [[String: Any]])?.first?["city"] as? String == "Mariehamn")
+        #expect(try names(documents[1]) == ["Åland", "aland islands"], "\(documents[1])")
+        #expect(documents[2] as? [String: Int] == ["count": 2])
+        #expect(try names(documents[3]).count == 5 && documents[4] as? [String: Int] == ["count": 5])
+    }
+
     func names(_ document: Any) throws -> [String] {
         guard let rows = document as? [[String: Any]] else { throw HarnessError("not an array of rows: \(document)") }
         return rows.map { $0["name"] as? String ?? "?" }

@@ -47,7 +47,7 @@ public enum GroupCommand: Command {
         if let table = session.tableInUse() { return try TableGrouping.result(spec, table, in: session) }
         let results = try session.currentResults()
         let groups = try Group.run(results, by: spec, cancellation: session.cancellation)
-        session.lastGroups = GroupListing(spec: spec, groups: groups)
+        session.lastGroups = GroupListing(spec: spec, rows: .memory(groups))
         let total = results.count
         let columns = spec.fields.map { ResultColumn($0, absentText: "<none>") }
             + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]

@@ -27,10 +27,10 @@ public enum ShowCommand: Command {
         guard !arguments.isEmpty else { throw arguments.usageError("missing what to show") }
         let text = arguments.text.trimmingCharacters(in: .whitespaces)
         if let listing = session.lastGroups, text.hasPrefix("#"), let number = Int(text.dropFirst()) {
-            guard number >= 1, number <= listing.groups.count else {
-                throw ShellError.invalid("there is no group #\(number): the last group listing has \(listing.groups.count.grouped) groups")
+            guard number >= 1, number <= listing.count else {
+                throw ShellError.invalid("there is no group #\(number): the last group listing has \(listing.count.grouped) groups")
             }
-            return try session.apply(.drill(listing.spec, listing.groups[number - 1]))
+            return try session.apply(listing.drill(number))
         }
         if let table = session.tableInUse() { return try TableShow.result(arguments.text, table, in: session) }
         let target = try RecordTarget.resolve(arguments.text, in: session)

@@ -13,8 +13,37 @@ public enum Undoable: Sendable {
 
 /// A group listing, kept so `show #N` can list the records of group N.
 public struct GroupListing: Sendable {
+    public enum Rows: Sendable {
+        /// Groups counted in memory.
+        case memory(Groups)
+        /// Groups an attached table's database counted.
+        case table([GroupRow])
+    }
+
     public var spec: GroupSpec
-    public var groups: Groups
+    public var rows: Rows
+
+    public var count: Int {
+        switch rows {
+        case let .memory(groups): groups.count
+        case let .table(rows): rows.count
+        }
+    }
+
+    /// The step that narrows the results to group `number` (1-based): in memory the group's
+    /// records; on a table a filter on the group's values, which the database answers.
+    func drill(_ number: Int) throws -> QueryStep {
+        switch rows {
+        case let .memory(groups): return .drill(spec, groups[number - 1])
+        case let .table(rows):
+            let row = rows[number - 1]
+            guard !row.values.contains(where: \.isEmpty) else {
+                throw ShellError.invalid("a table's <none> group is not listed by show #N — filter on the other fields narrows the table")
+            }
+            let comparisons = zip(spec.fields, row.values).map { FilterExpression.comparison(field: $0, op: .equal, value: $1) }
+            return .filter(comparisons.dropFirst().reduce(comparisons[0]) { .and($0, $1) })
+        }
+    }
 }
 
 /// How commands change the current results: steps on a stack, undone one at a time.
@@ -54,7 +83,7 @@ extension Session {
             let fields = Set(keys.map(\.field))
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
-        case .drill: throw ShellError.invalid("show #N lists a group's records in memory only; filter FIELD = VALUE narrows a table")
+        case .drill: throw ShellError.invalid("a group counted in memory has no rows in this table")
         }
         let answer = try TableListing.show(table.asking(query), in: self)
         undoable.append(.table(previous: table.query))
