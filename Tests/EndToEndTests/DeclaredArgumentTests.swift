@@ -11,15 +11,17 @@ struct DeclaredArgumentTests {
         home = try TemporaryHome()
     }
 
-    @Test("at the prompt an error shows the line with a caret under the offending word")
+    @Test("at the prompt an error shows the line with a caret under the offending word, an unknown field too")
     func caretUnderTheWord() throws {
         let session = try PseudoTerminalSession(environment: home.environment(), rows: 30, columns: 120)
         try session.waitForPrompt()
         try session.enter("use countries; count", prompt: "countries> ")
         try session.enter("sort population sideways", prompt: "countries> ")
         try session.enter("histogram area lots", prompt: "countries> ")
+        // An unknown field, whichever command names it, is pointed at too.
+        try session.enter("group regoin sum population", prompt: "countries> ")
         let screen = session.screen.lines
-        for (typed, word) in [("sort population sideways", "sideways"), ("histogram area lots", "lots")] {
+        for (typed, word) in [("sort population sideways", "sideways"), ("histogram area lots", "lots"), ("group regoin sum population", "regoin")] {
             let echoed = try #require(screen.firstIndex { $0 == "  " + typed }, "\(screen.joined(separator: "\n"))")
             let caret = screen[echoed + 1]
             let column = try #require(screen[echoed].range(of: word)).lowerBound.utf16Offset(in: screen[echoed])

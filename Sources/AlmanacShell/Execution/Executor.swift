@@ -38,12 +38,20 @@ public struct Executor {
                 session.output.endCommand()
                 reportTime(since: started)
             } catch {
-                report(error, at: location, line: line)
+                report(Self.pointed(error, in: statement), at: location, line: line)
                 reportTime(since: started)
                 return false
             }
         }
         return true
+    }
+
+    /// An unknown field, from whichever command named it, pointed at where the line names it.
+    static func pointed(_ error: any Error, in statement: Statement) -> any Error {
+        guard case let .unknownField(field, _)? = error as? QueryError else { return error }
+        let tokens = Arguments.tokens(Array(statement.words.dropFirst()))
+        guard let word = tokens.first(where: { !$0.isComma && $0.word.text == field })?.word else { return error }
+        return ShellError.at(column: word.column, width: max(1, TextWidth.of(word.text)), .invalid("\(error)"))
     }
 
     /// `time: 1.23 ms` on standard error after a command, under `set timer on` (machine output stays clean).
