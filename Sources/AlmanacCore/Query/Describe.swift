@@ -41,10 +41,8 @@ public enum Describe {
         var dates: [Double] = []
         var texts = 0
         var present = 0
-        // Numbers are counted by their bits: a quarter of a million ids need no names.
-        var distinctNumbers = WordTable()
+        // Numbers need no names: they are told apart once sorted.
         func take(number value: Double) {
-            _ = distinctNumbers.value(of: value.bitPattern) { 0 }
             numbers.append(value)
         }
         func take(_ number: Int32) {
@@ -61,16 +59,20 @@ public enum Describe {
             default: texts += 1
             }
         }
+        // The column's arrays once, not the optional column per row (a retain per array per row).
+        let kinds = column?.kinds ?? []
+        let words = column?.words ?? []
+        let hasColumn = column != nil
         for (position, row) in rows.enumerated() {
             if position & 0xFFFF == 0 { try cancellation.checkpoint() }
             var hasValue = false
-            if let column {
-                let kind = column.kinds[row]
+            if hasColumn {
+                let kind = kinds[row]
                 if kind == JSONDocument.Kind.number.rawValue {
                     hasValue = true
-                    take(number: Double(bitPattern: column.words[row]))
+                    take(number: Double(bitPattern: words[row]))
                 } else {
-                    let number = values.number(kind: kind, word: column.words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
+                    let number = values.number(kind: kind, word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
                     if number != values.empty {
                         hasValue = true
                         take(number)
@@ -94,20 +96,28 @@ public enum Describe {
             }
             if hasValue { present += 1 }
         }
-        let distinct = counts.dropFirst().filter { $0 > 0 }.count + distinctNumbers.count
+        var distinctOthers = 0
+        for (number, count) in counts.enumerated().dropFirst() where count > 0 {
+            if case .number = readings[number] { continue }
+            distinctOthers += 1
+        }
         var profile = FieldProfile(field: field, type: FieldLookup.field(field, in: catalog)?.typeDescription ?? "empty",
-                                   present: present, absent: rows.count - present, distinct: distinct)
+                                   present: present, absent: rows.count - present, distinct: distinctOthers)
         // Numbers or dates when (nearly) all values are, as sort decides: a stray word is absent.
         if dates.count > 0, (numbers.count + texts) * 4 <= dates.count {
             profile.isDate = true
             profile.type = "date"
             fillStatistics(&profile, &dates, kind: .date)
+            numbers.sort()
         } else if numbers.count > 0, texts * 4 <= numbers.count {
             if !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) { profile.type = "number (as text)" }
             fillStatistics(&profile, &numbers, kind: .number)
         } else {
+            numbers.sort()
             profile.common = mostCommon(counts, values, limit: common)
         }
+        // Sorted by now: each number unlike the one before it is another value.
+        profile.distinct += numbers.indices.reduce(0) { $0 + ($1 == 0 || numbers[$1] != numbers[$1 - 1] ? 1 : 0) }
         return profile
     }
 
