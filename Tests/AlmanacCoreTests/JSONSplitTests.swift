@@ -64,6 +64,7 @@ import Testing
                 index += 1
             }
         }
+        lines += document.repeatedKeys.map { "repeated key \($0.key.debugDescription) in \($0.object)" }
         return lines.joined(separator: "\n")
     }
 
@@ -78,6 +79,8 @@ import Testing
             if didSplice { spliced += 1 }
             if outcome == alone { continue }
             if outcome == .retry, case .failure = alone { continue }
+            // An object around the split that repeats a key is parsed again on one thread.
+            if outcome == .retry, case let .document(described) = alone, described.contains("\nrepeated key ") { continue }
             Issue.record("split from \(from) of \(text.debugDescription): \(outcome) but alone \(alone)", sourceLocation: sourceLocation)
             return spliced
         }

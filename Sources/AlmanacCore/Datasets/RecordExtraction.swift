@@ -93,6 +93,10 @@ public enum RecordExtraction {
             }
             return name
         }
+        // Once per record, whatever it repeated (the parser kept each key's last value).
+        if let repeated = document.repeatedKey(within: record) {
+            warnings.append(LoadWarning(record: number, name: recordName(), message: repeated.message))
+        }
         for (index, spec) in specs.enumerated() {
             guard found[index] >= 0 else {
                 if spec.spec.identity {

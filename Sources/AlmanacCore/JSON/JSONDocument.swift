@@ -21,12 +21,15 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     public let roots: [Int]
 
     private let interned: InternTable
+    /// Objects that named a key twice and kept its last value, by node (see `RepeatedKey`).
+    public let repeatedKeys: [RepeatedKey]
     /// The storage of `nodes`. The array is never changed after init and lives as long as the
     /// document, so its buffer stays put: hot loops read through this pointer and skip the
     /// reference counting that every array access would otherwise pay.
     private let nodeBase: UnsafePointer<UInt64>
 
-    init(nodes: [UInt64], arena: [UInt8], roots: [Int], interned: InternTable) {
+    init(nodes: [UInt64], arena: [UInt8], roots: [Int], interned: InternTable, repeatedKeys: [RepeatedKey] = []) {
+        self.repeatedKeys = repeatedKeys
         self.nodes = nodes
         self.arena = arena
         self.roots = roots

@@ -5,10 +5,14 @@
 /// document for lookups by key; values can be millions, and their table is dropped when the
 /// document is finished. Number literals are not interned: they are mostly unique.
 public struct JSONDocumentBuilder: JSONNodes {
-    public private(set) var nodes: [UInt64] = []
+    public internal(set) var nodes: [UInt64] = []
     public private(set) var arena: [UInt8] = []
     var roots: [Int] = []
-    private var keys = InternTable(capacity: 256)
+    /// Objects that named a key twice (see `keepLastOfRepeatedKeys`), in the order they closed.
+    var repeatedKeys: [RepeatedKey] = []
+    /// The ordinal of the last key appended in its table; -1 for a long key (not interned).
+    private(set) var lastKeyOrdinal = -1
+    var keys = InternTable(capacity: 256)
     private var values: InternTable
 
     /// Strings up to this many bytes are stored once however often they occur.
@@ -29,7 +33,8 @@ public struct JSONDocumentBuilder: JSONNodes {
     }
 
     public func finish() -> JSONDocument {
-        JSONDocument(nodes: nodes, arena: arena, roots: roots, interned: keys)
+        JSONDocument(nodes: nodes, arena: arena, roots: roots, interned: keys,
+                     repeatedKeys: repeatedKeys.sorted { $0.object < $1.object })
     }
 
     public var nodeCount: Int { nodes.count }
@@ -44,8 +49,12 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// Appends a key of an object.
     @inline(__always)
     mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
+        guard bytes.count <= Self.internLimit else {
+            lastKeyOrdinal = -1
+            return appendString(raw: bytes)
+        }
         let (payload, ordinal) = keys.intern(bytes, arena: &arena)
+        lastKeyOrdinal = ordinal
         nodes.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(ordinal) : Self.stringTag | payload)
     }
 
@@ -123,6 +132,7 @@ public struct JSONDocumentBuilder: JSONNodes {
         part.values.forEachEntry { hash, payload, ordinal in
             valuePayloads[ordinal] = values.existingPayload(hash: hash, payload: payload + shift, arena: arena) ?? payload + shift
         }
+        repeatedKeys += part.repeatedKeys.map { RepeatedKey(object: $0.object + base, key: $0.key) }
         nodes.reserveCapacity(base + part.nodes.count)
         part.nodes.withUnsafeBufferPointer { source in
             var index = 0

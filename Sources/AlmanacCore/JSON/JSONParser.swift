@@ -186,6 +186,9 @@ public struct JSONParser {
         let container = builder.openContainer(.object)
         position += 1
         var members = 0
+        // Which key ordinals this object has named (modulo 256): a second hit may be a repeat.
+        var named: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var mayRepeat = false
         skipWhitespace()
         if position < count, base[position] == UInt8(ascii: "}") {
             position += 1
@@ -198,6 +201,7 @@ public struct JSONParser {
                         throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
                     }
                     try parseString(into: &builder, isKey: true)
+                    mayRepeat = Self.name(builder.lastKeyOrdinal, in: &named) || mayRepeat
                     try parseColon()
                     _ = try parseValue(into: &builder)
                     members += 1
@@ -208,7 +212,24 @@ public struct JSONParser {
             }
         }
         builder.closeContainer(at: container, count: members)
+        if mayRepeat { builder.keepLastOfRepeatedKeys(object: container) }
         depth -= 1
+    }
+
+    /// Marks a key's ordinal as named in `named`; true when it was already (or the key is long,
+    /// -1: not interned, so only a full check can tell).
+    @inline(__always)
+    private static func name(_ ordinal: Int, in named: inout (UInt64, UInt64, UInt64, UInt64)) -> Bool {
+        guard ordinal >= 0 else { return true }
+        let bit: UInt64 = 1 << UInt64(ordinal & 63)
+        let before: UInt64
+        switch (ordinal >> 6) & 3 {
+        case 0: before = named.0; named.0 |= bit
+        case 1: before = named.1; named.1 |= bit
+        case 2: before = named.2; named.2 |= bit
+        default: before = named.3; named.3 |= bit
+        }
+        return before & bit != 0
     }
 
     /// After a member or element: consumes ',' (false, more follow) or `closer` (true).
@@ -290,6 +311,8 @@ public struct JSONParser {
         // The element the split came in (the next one, at the innermost level) was not counted yet.
         let total = counted + (unwinding.next == 0 ? 0 : 1) + level.count
         builder.closeContainer(at: container, count: total, end: unwinding.base + level.end)
+        // Nodes follow it already, so a repeated key cannot be dropped here: parse on one thread.
+        if kind == .object, builder.repeatsAKey(object: container) { throw .splitMismatch }
         unwinding.next += 1
         self.unwinding = unwinding
         depth -= 1

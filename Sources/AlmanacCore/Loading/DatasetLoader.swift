@@ -33,6 +33,10 @@ public struct DatasetLoader: Sendable {
         let model = Self.model(for: request.model, shape: document)
         var extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
         extraction.warnings.insert(contentsOf: sourceWarnings, at: 0)
+        // Models that find records their own way did not say which records repeated a key.
+        if !document.repeatedKeys.isEmpty, !extraction.warnings.contains(where: { $0.message.hasSuffix(RepeatedKey.ending) }) {
+            extraction.warnings.append(RepeatedKey.sourceWarning(document.repeatedKeys))
+        }
         // Countries, species, stations…: a source with none of them in it is not a new version
         // of the dataset, whatever it holds.
         if model != GenericModel.self, extraction.records.isEmpty {
