@@ -12,6 +12,7 @@ enum Repeat {
         let all = ResultSet.all([dataset])
         let body: () throws -> Int
         switch operation {
+        case let search where search.hasPrefix("search:"): body = { try Search.run(String(search.dropFirst(7)), in: [dataset]).count }
         case "group": body = { try Group.run(all, by: GroupSpec(fields: ["countryTitle", "cityTitle"])).count }
         case "sort": body = { try Sort.run(all, by: [SortKey("stationTitle")]).count }
         case "sort2": body = { try Sort.run(all, by: [SortKey("countryTitle"), SortKey("cityTitle", descending: true)]).count }
@@ -27,7 +28,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, sort, sort2, filter-number, filter-equal, search, load or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, sort, sort2, filter-number, filter-equal, search, search:TEXT, load or index")
         }
         for _ in 0..<times {
             let start = DispatchTime.now().uptimeNanoseconds

@@ -19,7 +19,7 @@ struct ByteSearchTests {
         for length in 0...300 {
             for _ in 0..<12 {
                 var haystack = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
-                let needleLength = Int.random(in: 1...9, using: &generator)
+                let needleLength = Int.random(in: 1...20, using: &generator)
                 let needle = (0..<needleLength).map { _ in alphabet.randomElement(using: &generator)! }
                 // Plant it at the very end half the time: the vector loop must reach it.
                 if Bool.random(using: &generator), length >= needleLength {

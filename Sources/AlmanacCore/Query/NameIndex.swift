@@ -166,26 +166,22 @@ public struct NameIndex: Sendable {
         var cancelled = false
         self.text.withUnsafeBufferPointer { text in
             starts.withUnsafeBufferPointer { starts in
-              nameEnds.withUnsafeBufferPointer { nameEnds in
                 // The candidates lie scattered over the whole text: ask for a row's names a few
                 // candidates ahead, and for its offsets further ahead, so checks rarely wait.
+                // (Where the name ends is found in the row, already in cache, rather than read
+                // from `nameEnds`, another miss per candidate.)
                 var checked = 0
                 Self.match(query, rows: candidates) { row, check in
-                    if checked + 16 < candidates.count {
-                        let later = candidates[checked + 16]
-                        almanac_prefetch(starts.baseAddress! + later)
-                        almanac_prefetch(nameEnds.baseAddress! + later)
-                    }
+                    if checked + 16 < candidates.count { almanac_prefetch(starts.baseAddress! + candidates[checked + 16]) }
                     if checked + 6 < candidates.count { almanac_prefetch(text.baseAddress! + starts[candidates[checked + 6]]) }
                     checked += 1
                     let end = row + 1 < starts.count ? starts[row + 1] : text.count
-                    check(UnsafeBufferPointer(rebasing: text[starts[row]..<end]), nameEnds[row] - starts[row])
+                    check(UnsafeBufferPointer(rebasing: text[starts[row]..<end]))
                 } report: { position, row, rank in
                     if position & 0xFFF == 0, cancellation.isCancelled { cancelled = true; return false }
                     if let rank { results.append((row, rank)) }
                     return true
                 }
-              }
             }
         }
         if cancelled { throw CancelledError() }
@@ -195,7 +191,7 @@ public struct NameIndex: Sendable {
     /// Checks `query` against each row's names (`names(row)`: name, NUL, other names) and
     /// reports each row's rank, or nil when it does not match; stops when `report` says so.
     static func match(_ query: Query, rows: some Sequence<Int>,
-                      names: (Int, (UnsafeBufferPointer<UInt8>, _ nameLength: Int?) -> Void) -> Void,
+                      names: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void,
                       report: (_ position: Int, _ row: Int, _ rank: Rank?) -> Bool) {
         let joined = query.words.flatMap { $0 }
         var ranges: [Range<Int>] = []
@@ -206,23 +202,28 @@ public struct NameIndex: Sendable {
                 // One word without separator bytes (the usual search): one pass over the row,
                 // whose first occurrence says whether the name holds it or only another name.
                 let single = needles.count == 1 && !needles[0].contains { $0 <= rowEnd } ? needles[0] : nil
+                // The phrase at the start of the name: exact when the name ends right after it.
+                func rankInName(_ all: UnsafeBufferPointer<UInt8>) -> Rank {
+                    guard all.count >= phrase.count, phrase.count == 0 || memcmp(all.baseAddress!, phrase.baseAddress!, phrase.count) == 0
+                    else { return .contains }
+                    return phrase.count == all.count || all[phrase.count] == nameEnd ? .exact : .prefix
+                }
                 for (position, row) in rows.enumerated() {
                     var rank: Rank?
-                    names(row) { all, knownLength in
+                    names(row) { all in
                         guard let base = all.baseAddress else { return }
-                        let nameLength = knownLength
-                            ?? memchr(base, 0, all.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
-                        let name = UnsafeBufferPointer(rebasing: all[..<nameLength])
                         if let single {
                             guard let found = ByteSearch.firstIndex(of: single, in: all) else { return }
-                            if found > nameLength { rank = .otherName; return }
+                            // The name runs to the row's first NUL: one before the word puts
+                            // it in another name. (The phrase holds no NUL, so a name that
+                            // starts with it is at least as long.)
+                            rank = found > 0 && memchr(base, 0, found) != nil ? .otherName : rankInName(all)
+                            return
                         }
-                        if single != nil || needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
-                            if name.count >= phrase.count, phrase.count == 0 || memcmp(base, phrase.baseAddress!, phrase.count) == 0 {
-                                rank = name.count == phrase.count ? .exact : .prefix
-                            } else {
-                                rank = .contains
-                            }
+                        let nameLength = memchr(base, 0, all.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
+                        let name = UnsafeBufferPointer(rebasing: all[..<nameLength])
+                        if needles.allSatisfy({ ByteSearch.contains(name, $0) }) {
+                            rank = rankInName(all)
                         } else {
                             let others = UnsafeBufferPointer(rebasing: all[min(all.count, nameLength + 1)...])
                             if needles.allSatisfy({ ByteSearch.contains(name, $0) || ByteSearch.contains(others, $0) }) { rank = .otherName }
@@ -260,7 +261,7 @@ public struct NameIndex: Sendable {
                 append(.text(dataset.name(of: row)), ending: 0)
             }
             for path in others { dataset.forEachValue(of: path, row: row) { append($0, ending: otherNameEnd) } }
-            buffer.withUnsafeBufferPointer { check($0, nil) }
+            buffer.withUnsafeBufferPointer { check($0) }
         } report: { position, row, rank in
             if position & 0x3FF == 0, cancellation.isCancelled { cancelled = true; return false }
             if let rank { results.append((row, rank)) }

@@ -26,11 +26,9 @@ public enum ByteSearch {
         return false
     }
 
-    /// Where `needle` first occurs in `haystack`. Eight positions at a time: the needle's
-    /// first and last bytes compared at once in two 64-bit words (exact zero-byte test, no
-    /// false hits), and only the positions where both match checked in full; a search for
-    /// `моск` in a 60-byte name is then a few word operations rather than a memchr per
-    /// Cyrillic `к` and a memcmp after each.
+    /// Where `needle` first occurs in `haystack`: for a name, sixteen positions at a time
+    /// (`almanac_find_short`); a search for `моск` in a 60-byte row is then four vector steps
+    /// rather than a memchr per Cyrillic `к` and a memcmp after each.
     @inline(__always)
     public static func firstIndex(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = needle.count
@@ -39,33 +37,7 @@ public enum ByteSearch {
         if haystack.count > 256 {
             return almanac_memmem(hay, haystack.count, pin, count).map { hay.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
         }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let first = UInt64(pin[0]) &* ones
-        let last = UInt64(pin[count - 1]) &* ones
-        let raw = UnsafeRawPointer(hay)
-        var index = 0
-        // While both 8-byte loads stay inside the haystack.
-        while index + count - 1 + 8 <= haystack.count {
-            let heads = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ first
-            let tails = raw.loadUnaligned(fromByteOffset: index + count - 1, as: UInt64.self) ^ last
-            // The high bit of each byte that is zero in both (little-endian: lane 0 lowest).
-            let x = heads | tails
-            var both = ~(((x & low) &+ low) | x | low)
-            while both != 0 {
-                let lane = both.trailingZeroBitCount / 8
-                if count <= 2 || memcmp(hay + index + lane + 1, pin + 1, count - 2) == 0 { return index + lane }
-                both &= both - 1
-            }
-            index += 8
-        }
-        while index + count <= haystack.count {
-            if hay[index] == pin[0], hay[index + count - 1] == pin[count - 1],
-               count <= 2 || memcmp(hay + index + 1, pin + 1, count - 2) == 0 {
-                return index
-            }
-            index += 1
-        }
-        return nil
+        let found = almanac_find_short(hay, haystack.count, pin, count)
+        return found < 0 ? nil : found
     }
 }

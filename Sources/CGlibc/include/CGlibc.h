@@ -2,6 +2,9 @@
 #define ALMANAC_CGLIBC_H
 #include <stddef.h>
 #include <sys/types.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // glibc's GNU extensions, which Swift cannot see without _GNU_SOURCE.
 
@@ -11,6 +14,38 @@ const void *almanac_memmem(const void *haystack, size_t haystack_length, const v
 /// Asks the CPU to start loading the cache line at `address` (a hint, never a fault): search
 /// checks candidate rows scattered over megabytes, and each would otherwise wait on memory.
 static inline void almanac_prefetch(const void *address) { __builtin_prefetch(address, 0, 1); }
+
+/// Where `needle` (m >= 1 bytes) first occurs in `haystack` (n bytes), or -1: sixteen positions
+/// at a time, the needle's first and last bytes compared at once (SSE2) and only the positions
+/// where both match checked in full. For the short rows search checks (names of tens of
+/// bytes), where memmem's set-up per call costs more than the search.
+static inline long almanac_find_short(const unsigned char *haystack, long n, const unsigned char *needle, long m) {
+    long i = 0;
+    if (m < 1 || n < m) return -1;
+#if defined(__SSE2__)
+    const __m128i first = _mm_set1_epi8((char)needle[0]);
+    const __m128i last = _mm_set1_epi8((char)needle[m - 1]);
+    for (; i + m - 1 + 16 <= n; i += 16) {
+        __m128i heads = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(haystack + i)), first);
+        __m128i tails = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(haystack + i + m - 1)), last);
+        unsigned both = (unsigned)_mm_movemask_epi8(_mm_and_si128(heads, tails));
+        while (both) {
+            long at = i + __builtin_ctz(both);
+            long k = 1;
+            while (k < m - 1 && haystack[at + k] == needle[k]) k++;
+            if (k >= m - 1) return at;
+            both &= both - 1;
+        }
+    }
+#endif
+    for (; i + m <= n; i++) {
+        if (haystack[i] != needle[0] || haystack[i + m - 1] != needle[m - 1]) continue;
+        long k = 1;
+        while (k < m - 1 && haystack[i + k] == needle[k]) k++;
+        if (k >= m - 1) return i;
+    }
+    return -1;
+}
 
 // The calling thread's id, for per-thread priorities.
 pid_t almanac_gettid(void);
