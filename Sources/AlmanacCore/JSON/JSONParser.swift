@@ -1,3 +1,4 @@
+import CGlibc
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -420,12 +421,15 @@ public struct JSONParser {
         let opening = position
         position += 1
         let start = position
-        // Fast path: no escapes, so the text is a slice of the input. Eight plain ASCII bytes
-        // are skipped at a time; two-byte characters (Cyrillic, accented Latin) inline.
+        // Fast path: no escapes, so the text is a slice of the input. Sixteen bytes of ASCII
+        // and two-byte characters (Cyrillic, accented Latin) are checked at a time
+        // (`almanac_json_string_run`), eight plain ASCII bytes where SSE2 is missing, and
+        // whatever that stops at one byte at a time below.
         var index = position
         let base = self.base
         let count = self.count
         scan: while true {
+            index = almanac_json_string_run(base, index, count)
             while index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 let ones: UInt64 = 0x0101_0101_0101_0101

@@ -47,6 +47,48 @@ static inline long almanac_find_short(const unsigned char *haystack, long n, con
     return -1;
 }
 
+/// The first position from `index` in a JSON string's bytes that the parser must look at one
+/// byte at a time: a quote, a backslash, a control character, a byte of a three- or four-byte
+/// UTF-8 sequence, a malformed two-byte one, or the last 15 bytes of the input. Everything
+/// before it is plain ASCII or well-formed two-byte UTF-8 (Cyrillic, accented Latin), and it
+/// is always where a character starts. Sixteen bytes a step (SSE2); the parser's own loop
+/// does the rest, so its errors and their positions are those of one byte at a time.
+static inline long almanac_json_string_run(const unsigned char *bytes, long index, long count) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i flip = _mm_set1_epi8((char)0x80);
+    unsigned carry = 0; // whether the byte before `index` is a lead byte C2–DF
+    while (index + 16 <= count) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + index));
+        // Unsigned comparisons through signed ones on bytes with the high bit flipped.
+        __m128i flipped = _mm_xor_si128(block, flip);
+        unsigned high = (unsigned)_mm_movemask_epi8(block);
+        unsigned control = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(flipped, _mm_xor_si128(space, flip)));
+        unsigned special = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)));
+        // Continuation bytes 80–BF are -128…-65 as signed bytes; leads C2–DF are -62…-33.
+        unsigned continuation = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(block, _mm_set1_epi8(-64)));
+        unsigned lead = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(block, _mm_set1_epi8(-63)),
+                                                                   _mm_cmplt_epi8(block, _mm_set1_epi8(-32))));
+        unsigned expected = ((lead << 1) | carry) & 0xFFFF;
+        unsigned bad = special | (control & ~high) | (high & ~(lead | continuation)) | (continuation ^ expected);
+        if (bad) {
+            long at = index + __builtin_ctz(bad);
+            // Never inside a pair: a bad byte after a lead sends the parser to the lead.
+            int afterLead = at == index ? (int)carry : (int)((lead >> (__builtin_ctz(bad) - 1)) & 1);
+            return afterLead ? at - 1 : at;
+        }
+        carry = lead >> 15;
+        index += 16;
+    }
+    return carry ? index - 1 : index;
+#else
+    (void)bytes; (void)count;
+    return index;
+#endif
+}
+
 // The calling thread's id, for per-thread priorities.
 pid_t almanac_gettid(void);
 
