@@ -47,12 +47,48 @@ public struct HistoryHints {
 
     /// The dataset in use after `line` runs, when `context` was before: its last `use NAME`.
     static func context(after line: String, startingFrom context: String?) -> String? {
-        guard line.lowercased().contains("use"), let statements = try? Tokenizer.statements(in: line) else { return context }
+        guard mentionsUse(line) else { return context }
+        if let name = plainUse(line) { return normalized(name) }
+        guard let statements = try? Tokenizer.statements(in: line) else { return context }
         var current = context
         for statement in statements where statement.words.count == 2 && statement.words[0].text.lowercased() == "use" {
             current = normalized(statement.words[1].text)
         }
         return current
+    }
+
+    /// Whether `line` holds "use" in any case: bytes, not `lowercased().contains`, which costs
+    /// Foundation's string search for each of the ten thousand lines replayed at the first key.
+    private static func mentionsUse(_ line: String) -> Bool {
+        let word: [UInt8] = [0x75, 0x73, 0x65]  // "use"
+        var matched = 0
+        for byte in line.utf8 {
+            let lower = byte | 0x20
+            if lower == word[matched] {
+                matched += 1
+                if matched == 3 { return true }
+            } else {
+                matched = lower == UInt8(ascii: "u") ? 1 : 0
+            }
+        }
+        return false
+    }
+
+    /// The name in `use NAME` written plainly (letters, digits, `_`, `-`, `.`; blanks around),
+    /// the usual form, without the tokenizer; nil for anything else.
+    private static func plainUse(_ line: String) -> String? {
+        var bytes = Substring(line).utf8[...]
+        while bytes.first == 0x20 { bytes.removeFirst() }
+        while bytes.last == 0x20 { bytes.removeLast() }
+        guard bytes.count > 4, bytes.prefix(3).map({ $0 | 0x20 }) == [0x75, 0x73, 0x65] else { return nil }
+        bytes.removeFirst(3)
+        guard bytes.first == 0x20 else { return nil }
+        while bytes.first == 0x20 { bytes.removeFirst() }
+        let plain = bytes.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E
+        }
+        guard plain, !bytes.isEmpty else { return nil }
+        return String(Substring(bytes))
     }
 
     /// `use all` and no `use` at all are the same scope.

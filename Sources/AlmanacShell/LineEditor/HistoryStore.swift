@@ -49,7 +49,8 @@ public final class HistoryStore {
     }
 
     static func decode(_ line: Substring) -> String {
-        guard line.contains("\\") else { return String(line) }
+        // Bytes, not Foundation's string search: ten thousand lines are read before the first prompt.
+        guard line.utf8.contains(UInt8(ascii: "\\")) else { return String(line) }
         var result = ""
         var escaped = false
         for character in line {

@@ -51,6 +51,9 @@ public final class LineEditor {
     /// Our functions' names and descriptions, which libedit points at.
     private var functionNames: [UnsafeMutablePointer<wchar_t>] = []
     var lastTab: (line: String, cursor: Int)?
+    /// Whether the history file's entries are in libedit's recall list: they go in once the
+    /// prompt is on the screen (ten thousand of them are 30 M instructions), before the first key.
+    private var historyEntered = false
     private var seenInterrupts: UInt
     private var seenResizes: UInt
 
@@ -82,7 +85,6 @@ public final class LineEditor {
 
         almanac_history_int(libeditHistory, historyEvent, H_SETSIZE, Int32(HistoryStore.capacity))
         almanac_history_int(libeditHistory, historyEvent, H_SETUNIQUE, 1)
-        for entry in store.entries { enterIntoLibedit(entry) }
 
         almanac_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
         almanac_el_set_string(editLine, EL_EDITOR, "emacs".wide)
@@ -185,6 +187,8 @@ public final class LineEditor {
         var entry = Substring(line)
         while entry.last?.isWhitespace == true { entry.removeLast() }
         guard store.add(String(entry)) else { return nil }
+        // Entered with the rest when they have not gone in yet (the store has it now).
+        guard historyEntered else { return String(entry) }
         enterIntoLibedit(String(entry))
         return String(entry)
     }
@@ -220,6 +224,7 @@ public final class LineEditor {
             decorateIfNeeded()
             flushOutput()
 
+            enterHistoryIfNeeded()
             if let ready = onFirstKeyWait {
                 onFirstKeyWait = nil
                 ready()
@@ -306,6 +311,12 @@ public final class LineEditor {
 
     // MARK: - Helpers
 
+    private func enterHistoryIfNeeded() {
+        guard !historyEntered else { return }
+        historyEntered = true
+        for entry in store.entries { enterIntoLibedit(entry) }
+    }
+
     private func enterIntoLibedit(_ entry: String) {
         almanac_history_string(libeditHistory, historyEvent, H_ENTER, entry.wide)
     }
@@ -333,7 +344,15 @@ public final class LineEditor {
 
 extension String {
     /// The text as a NUL-terminated wchar_t array for libedit's wide API.
-    var wide: [wchar_t] { unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0] }
+    var wide: [wchar_t] {
+        // One array, filled in place: ten thousand history lines go through here (a map and
+        // `+ [0]` cost three times as much).
+        var result: [wchar_t] = []
+        result.reserveCapacity(utf8.count + 1)
+        for scalar in unicodeScalars { result.append(wchar_t(bitPattern: scalar.value)) }
+        result.append(0)
+        return result
+    }
 
     /// Newlines as carriage return plus newline: the terminal is in raw mode at the prompt.
     func replacingNewlines() -> String {
