@@ -30,7 +30,11 @@ final class InteractiveShell {
                 decorator.decoration(of: line, cursor: cursor) { hint(for: $0) }
             }
         }
-        editor.onFirstKeyWait = { [session] in session.startPendingLoads() }
+        editor.onFirstKeyWait = { [unowned self] in
+            session.startPendingLoads()
+            // While the person reads the prompt, not when the first key arrives.
+            if decorator.terminalCanDraw, session.settings.hints { makeHints() }
+        }
         if !session.quiet {
             session.output.print("almanac \(AlmanacVersion.current) — type 'help' for commands, Ctrl-D to leave")
             session.output.flush()
@@ -57,8 +61,8 @@ final class InteractiveShell {
         return 0
     }
 
-    /// Made at the first key that wants a hint, not before the first prompt: replaying ten
-    /// thousand history lines is work the prompt should not wait for.
+    /// Made once the first prompt is drawn (or at the first key that wants a hint), not before
+    /// it: replaying ten thousand history lines is work the prompt should not wait for.
     private var hints: HistoryHints?
     private lazy var decorator = LineDecorator(session: session)
     private let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
@@ -99,8 +103,12 @@ final class InteractiveShell {
     }
 
     private func hint(for typed: String) -> String? {
-        if hints == nil { hints = HistoryHints(session.history?.entries ?? []) }
+        makeHints()
         return hints?.hint(for: typed, context: session.currentName)
+    }
+
+    private func makeHints() {
+        if hints == nil { hints = HistoryHints(session.history?.entries ?? []) }
     }
 
     private func showMessages() {
