@@ -50,6 +50,25 @@ import Testing
         #expect(HistoryStore(path: path).entries == ["a\\b\nc"])
     }
 
+    @Test("a file of good text and one with damaged lines read the same lines, split at each newline byte")
+    func goodAndDamagedFilesReadAlike() throws {
+        let good = directory + "/good"
+        let text = "use countries\r\nsearch Москва\n\nshow \"Côte d'Ivoire\"\n"
+        try text.write(toFile: good, atomically: true, encoding: .utf8)
+        let expected = ["use countries\r", "search Москва", "show \"Côte d'Ivoire\""]
+        let store = HistoryStore(path: good)
+        #expect(store.entries == expected)
+        #expect(store.warnings.isEmpty)
+        // The same file with a line of invalid UTF-8 and one with a NUL in the middle.
+        let damaged = directory + "/damaged"
+        var bytes = Array(text.utf8)
+        bytes.insert(contentsOf: [0x62, 0xFF, 0x0A, 0x61, 0x00, 0x62, 0x0A], at: Array("use countries\r\n".utf8).count)
+        FileManager.default.createFile(atPath: damaged, contents: Data(bytes))
+        let read = HistoryStore(path: damaged)
+        #expect(read.entries == expected)
+        #expect(read.warnings.count == 1 && read.warnings[0].contains("2 damaged lines"), "\(read.warnings)")
+    }
+
     @Test func aDirectoryInTheWayWarnsButWorks() throws {
         let path = directory + "/isdir"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
