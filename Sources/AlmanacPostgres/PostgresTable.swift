@@ -182,8 +182,17 @@ public final class PostgresTable: Sendable {
         for case let (sql?, match) in attempts {
             let result = try connection.query(sql, cancellation: cancellation)
             if result.rowCount > 0 {
+                let total = Int(result.value(0, 1) ?? "0") ?? result.rowCount
+                var places: [Int?] = []
+                if total > 1, result.columnCount > 2 {
+                    let ctids = (0..<result.rowCount).map { result.value($0, 2) ?? "" }
+                    let numbered = try connection.query(builder.places(of: ctids), cancellation: cancellation)
+                    let place = Dictionary((0..<numbered.rowCount).map { (numbered.value($0, 0) ?? "", Int(numbered.value($0, 1) ?? "") ?? 0) },
+                                           uniquingKeysWith: { first, _ in first })
+                    places = ctids.map { place[$0] }
+                }
                 return Found(rows: try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started),
-                             total: Int(result.value(0, 1) ?? "0") ?? result.rowCount, match: match)
+                             total: total, match: match, places: places)
             }
         }
         return Found(rows: RowDocument.empty(name: name, layout: schema.layout, source: source), total: 0, match: .none)
@@ -274,6 +283,9 @@ public struct Found: Sendable {
     public let rows: Dataset
     public let total: Int
     public let match: Match
+    /// In a table without a key, when several rows were found: each row's number in the
+    /// table's own order (as a dataset in memory numbers its records); else empty.
+    public var places: [Int?] = []
 }
 
 extension PostgresTable: AttachedTable {

@@ -26,7 +26,7 @@ extension QueryBuilder {
         let column = schema.columns[index]
         let folded = folding.fold(Self.text(of: SQL("t." + column.quoted), kind: column.kind))
         let wanted = SQL("(SELECT ") + folding.fold(SQL.value(name)) + ")"
-        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER () FROM \(table) WHERE ")
+        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER ()\(placeColumn) FROM \(table) WHERE ")
         sql.append(prefix ? SQL("starts_with(") + folded + ", " + wanted + ")" : folded + " = " + wanted)
         sql.append(SQL(" ORDER BY ") + folded + " COLLATE \"C\"")
         for term in schema.naturalOrder { sql.append(", t." + term) }
@@ -43,10 +43,24 @@ extension QueryBuilder {
         var aliases = Aliases()
         let comparison = Comparison(op: .equal, value: name, folding: folding)
         let conditions = others.map { filters.anyValue($0.source(aliases: &aliases), matches: comparison) }
-        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER () FROM \(table) WHERE (") + SQL.joined(conditions, separator: " OR ") + ")"
+        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER ()\(placeColumn) FROM \(table) WHERE (") + SQL.joined(conditions, separator: " OR ") + ")"
         if !schema.naturalOrder.isEmpty { sql.append(" ORDER BY " + schema.naturalOrder.map { "t." + $0 }.joined(separator: ", ")) }
         sql.append(" LIMIT ")
         sql.bind(String(limit), as: "bigint")
+        return sql
+    }
+
+    /// Where a row is when the table has no key to name it by: its physical place (`ctid`),
+    /// the third column of a lookup, which `places` turns into the row's number.
+    var placeColumn: String { schema.naturalOrder == ["ctid"] ? ", t.ctid::text" : "" }
+
+    /// The number of each row at `ctids` in the table's own order (1 for the first row), as a
+    /// dataset in memory numbers its records: what `show` offers for rows without a key.
+    func places(of ctids: [String]) -> SQL {
+        var sql = SQL("SELECT s.c::text, s.n FROM (SELECT t.ctid AS c, row_number() OVER (ORDER BY t.ctid) AS n FROM \(table)) AS s")
+        sql.append(" WHERE s.c = ANY(")
+        sql.bind("{" + ctids.map { "\"\($0)\"" }.joined(separator: ",") + "}", as: "tid[]")
+        sql.append(")")
         return sql
     }
 

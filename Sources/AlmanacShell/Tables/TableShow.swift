@@ -26,10 +26,12 @@ enum TableShow {
             return RecordTarget.result(RecordTarget(dataset: found.rows, row: 0), in: session)
         default:
             let candidates = (0..<found.rows.count).map { RecordTarget(dataset: found.rows, row: $0) }
-            // Each by its primary key, which `show` finds it by.
+            // Each by its primary key, which `show` finds it by; without one, by its number in
+            // the table, as a dataset in memory numbers its records.
             let key = table.schema.primaryKey.count == 1 ? table.schema.columns[table.schema.primaryKey[0]].name : nil
             let identity = { (target: RecordTarget) -> String? in
-                key.flatMap { target.dataset.displayText(of: target.dataset.compile(FieldPath($0)), row: target.row) }
+                if let key { return target.dataset.displayText(of: target.dataset.compile(FieldPath(key)), row: target.row) }
+                return found.places.indices.contains(target.row) ? found.places[target.row].map { "#\($0)" } : nil
             }
             throw ShellError.invalid(RecordTarget.ambiguity(trimmed, candidates: candidates, total: found.total, identity: identity,
                                                             spansDatasets: false, in: session))
