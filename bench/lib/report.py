@@ -124,12 +124,14 @@ def markdown_tables(almanac, peers):
             lines.append(f"| {name} | {fmt_ms(wall['median'])}{extra} | {fmt_ms(wall['min'])} |")
         lines.append("")
     if peers.get("comparisons"):
-        lines += ["### Other races the peers bring (median, min; ratio = almanac ÷ peer)", "",
-                  "| race | answer | almanac | peer | ratio |", "|---|---|---|---|---|"]
+        lines += ["### Other races the peers bring (wall: median, min; CPU: user + system, median; ratio = almanac ÷ peer)", "",
+                  "| race | answer | almanac | peer | ratio | almanac CPU | peer CPU |", "|---|---|---|---|---|---|---|"]
         for c in peers["comparisons"]:
             ours, theirs = c["ours"]["wall"], c["theirs"]["wall"]
+            cpu = [side.get("user", 0) + side.get("system", 0) for side in (c["ours"], c["theirs"])]
             lines.append(f"| {c['title']} | {c['answer']} | {fmt_ms(ours['median'])} ({fmt_ms(ours['min'])}) | "
-                         f"{fmt_ms(theirs['median'])} ({fmt_ms(theirs['min'])}) | {ours['median'] / theirs['median']:.2f}× |")
+                         f"{fmt_ms(theirs['median'])} ({fmt_ms(theirs['min'])}) | {ours['median'] / theirs['median']:.2f}× | "
+                         f"{fmt_ms(cpu[0])} | {fmt_ms(cpu[1])} |")
         lines.append("")
     return "\n".join(lines)
 
