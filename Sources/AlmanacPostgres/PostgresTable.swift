@@ -243,6 +243,10 @@ public final class PostgresTable: Sendable {
         }
     }
 
+    /// Checks that `field` names a column, or a path into a JSON column (`info.address.city`);
+    /// throws the same unknown-field error as a filter on it would.
+    public func checkField(_ field: String) throws { _ = try FieldReference.resolve(field, in: schema) }
+
     // MARK: - The SQL, for tests and benchmarks (psql runs the same statements)
 
     public func countSQL(_ query: TableQuery = TableQuery()) throws -> SQL { try builder.count(query) }

@@ -11,11 +11,35 @@ public struct TableQuery: Sendable, Equatable {
     public var filters: [FilterExpression]
     /// `sort FIELD [asc|desc], …`; ties keep the search's ranking, then the table's order.
     public var sort: [SortKey]
+    /// `show #N` after `group`: the rows of group N, each narrowing the last.
+    public var drills: [GroupDrill]
 
-    public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = []) {
+    public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = []) {
         self.search = search
         self.filters = filters
         self.sort = sort
+        self.drills = drills
+    }
+
+    /// The fields the question uses, which a listing shows beside its columns: sort keys, then
+    /// the filters' and drill-downs' fields.
+    public var fieldsInUse: [String] {
+        var seen = Set<String>()
+        return (sort.map(\.field) + filters.flatMap(\.fields) + drills.flatMap(\.fields)).filter { seen.insert($0).inserted }
+    }
+}
+
+/// One group of a `group` listing: its fields, and the value of each ("" for none) and whether
+/// it is a number, as `group` answered them.
+public struct GroupDrill: Sendable, Equatable {
+    public var fields: [String]
+    public var values: [String]
+    public var numbers: [Bool]
+
+    public init(fields: [String], values: [String], numbers: [Bool]) {
+        self.fields = fields
+        self.values = values
+        self.numbers = numbers
     }
 }
 

@@ -49,8 +49,11 @@ extension QueryBuilder {
         outer.append(SQL("(n * 100.0 / NULLIF(") + total + ", 0))::float8::text")
         outer += (0..<aggregates.count).map { SQL("a\($0)") }
         var sql = SQL("SELECT ") + SQL.joined(outer, separator: ", ") + " FROM (" + inner + ") AS grouped ORDER BY n DESC"
+        // Equal counts by value, as in memory: numbers (numerically), then text folded and by
+        // code point, none last.
         for index in values.indices {
-            sql.append(SQL(", ") + folding.fold(SQL("v\(index)")) + " COLLATE \"C\", v\(index) COLLATE \"C\"")
+            sql.append(", v\(index) = '' ASC, number\(index) DESC, CASE WHEN number\(index) THEN v\(index)::numeric END ASC, ")
+            sql.append(folding.fold(SQL("v\(index)")) + " COLLATE \"C\", v\(index) COLLATE \"C\"")
         }
         if let limit {
             sql.append(" LIMIT ")
@@ -99,19 +102,26 @@ extension QueryBuilder {
             kind = values.kind
         }
         let number = Self.number(of: expression, kind: kind)
+        // As in memory: values that are absent (null, "", the words for none) do not count;
+        // sums and means are of doubles, added in the table's order.
+        let present = kind == .number ? expression : Self.present(Self.text(of: expression, kind: kind))
         switch aggregate.function {
         case .count:
-            return SQL("count(") + (kind == .json ? SQL("NULLIF(") + expression + ", 'null'::jsonb)" : expression) + ")::text"
+            return SQL("count(") + present + ")::text"
         case .distinct:
-            return SQL("count(DISTINCT ") + Self.text(of: expression, kind: kind) + ")::text"
+            return SQL("count(DISTINCT ") + (kind == .number ? Self.text(of: expression, kind: kind) : present) + ")::text"
         case .sum:
-            return Self.numberText(SQL("sum(") + number + ")")
+            return Self.numberText(SQL("sum((") + number + ")::float8)")
         case .avg:
-            return SQL("avg(") + number + ")::float8::text"
+            return SQL("avg((") + number + ")::float8)::text"
         case .min, .max:
             let function = aggregate.function.rawValue
-            if kind == .text { return SQL("\(function)(") + expression + " COLLATE \"C\")" }
-            return Self.numberText(SQL("\(function)(") + number + ")")
+            if kind == .number { return Self.numberText(SQL("\(function)(") + number + ")") }
+            // The numbers among the values when there are any, else the text, ordered as sort orders it.
+            let direction = aggregate.function == .min ? " ASC" : " DESC"
+            let text = SQL("(array_agg(") + present + " ORDER BY " + folding.fold(present) + " COLLATE \"C\"" + direction + ", " + present
+                + " COLLATE \"C\"" + direction + ") FILTER (WHERE " + present + " IS NOT NULL AND " + number + " IS NULL))[1]"
+            return SQL("CASE WHEN count(") + number + ") > 0 THEN " + Self.numberText(SQL("\(function)(") + number + ")") + " ELSE " + text + " END"
         }
     }
 }

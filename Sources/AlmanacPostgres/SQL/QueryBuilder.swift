@@ -17,6 +17,7 @@ struct QueryBuilder {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
         }
+        for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
         return conditions.isEmpty ? nil : SQL.joined(conditions, separator: " AND ")
     }
 

@@ -22,6 +22,7 @@ public enum BackCommand: Command {
             if session.query?.isEmpty == true { session.query = nil }
         case let .columns(dataset, previous):
             session.chosenColumns[dataset] = previous
+            if let table = session.tableInUse(), table.table.name == dataset { return try TableListing.show(table, in: session) }
         case let .table(previous):
             if let table = session.tableInUse() { return try TableListing.show(table.asking(previous), in: session) }
         }

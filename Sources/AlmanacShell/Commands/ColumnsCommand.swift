@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacPostgres
 
 /// `columns FIELD[, FIELD…]` chooses and orders the columns of listings of the dataset in use;
 /// `columns +FIELD` / `-FIELD` adds or drops one; `columns reset` goes back to the default;
@@ -20,30 +21,58 @@ public enum ColumnsCommand: Command {
         CompletionSources.fields(request, in: session) + (request.arguments.isEmpty ? request.matching(["reset"]) : [])
     }
 
-    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+    /// What the columns belong to: a dataset in memory, or the attached table in use.
+    struct Owner {
+        let name: String
+        let defaults: [String]
+        let fieldsInUse: [String]
+        /// The field as written when the dataset or table has it; else the unknown-field error.
+        let check: (String) throws -> String
+        /// The results listed again with the new columns.
+        let relist: () throws -> CommandResult
+    }
+
+    static func owner(in session: Session) throws -> Owner {
+        if let results = session.tableInUse() {
+            let table = results.table
+            return Owner(name: table.name, defaults: table.schema.layout.listFields, fieldsInUse: results.query.fieldsInUse,
+                         check: { name in
+                             guard !name.isEmpty else { throw QueryError.unknownField(name, suggestion: nil) }
+                             try table.checkField(name)
+                             return name
+                         },
+                         relist: { try TableListing.show(results, page: 1, in: session) })
+        }
         let datasets = try session.datasetsInScope()
         guard datasets.count == 1, let dataset = datasets.first else {
             throw ShellError.invalid("columns belong to one dataset: use NAME first (the datasets in use are \(session.scopeNames.joined(separator: ", ")))")
         }
-        let current = session.chosenColumns[dataset.name]
-        guard !arguments.isEmpty else { return shown(dataset, in: session) }
-        var chosen = current ?? dataset.layout.listFields
+        var fields: FieldCatalog?
+        return Owner(name: dataset.name, defaults: dataset.layout.listFields, fieldsInUse: session.query?.fieldsInUse ?? [],
+                     check: { name in
+                         if fields == nil { fields = try dataset.fields(cancellation: session.cancellation) }
+                         guard !name.isEmpty, FieldLookup.field(name, in: fields!) != nil else {
+                             throw QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: FieldLookup.names(in: fields!)))
+                         }
+                         return name
+                     },
+                     relist: { session.show(try session.currentResults()) })
+    }
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let owner = try owner(in: session)
+        let current = session.chosenColumns[owner.name]
+        guard !arguments.isEmpty else { return shown(owner, in: session) }
+        var chosen = current ?? owner.defaults
         let words = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         if words.count == 1, words[0].lowercased() == "reset", !arguments.words[0].isQuoted {
-            session.undoable.append(.columns(dataset: dataset.name, previous: current))
-            session.chosenColumns[dataset.name] = nil
-            return session.show(try session.currentResults())
-        }
-        let fields = try dataset.fields(cancellation: session.cancellation)
-        func checked(_ name: String) throws -> String {
-            guard !name.isEmpty, FieldLookup.field(name, in: fields) != nil else {
-                throw QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: FieldLookup.names(in: fields)))
-            }
-            return name
+            session.undoable.append(.columns(dataset: owner.name, previous: current))
+            session.chosenColumns[owner.name] = nil
+            return try owner.relist()
         }
         if words.allSatisfy({ $0.hasPrefix("+") || $0.hasPrefix("-") }) {
             for word in words {
-                let field = try checked(String(word.dropFirst()))
+                let field = try owner.check(String(word.dropFirst()))
                 if word.hasPrefix("+") {
                     if !chosen.contains(field) { chosen.append(field) }
                 } else {
@@ -55,24 +84,24 @@ public enum ColumnsCommand: Command {
             if let mixed = words.first(where: { $0.hasPrefix("+") || $0.hasPrefix("-") }) {
                 throw arguments.usageError("'\(SafeText.escape(mixed))': either name the columns, or add and drop with +FIELD and -FIELD")
             }
-            chosen = try words.map(checked)
+            chosen = try words.map(owner.check)
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
-        session.undoable.append(.columns(dataset: dataset.name, previous: current))
-        session.chosenColumns[dataset.name] = chosen
-        return session.show(try session.currentResults())
+        session.undoable.append(.columns(dataset: owner.name, previous: current))
+        session.chosenColumns[owner.name] = chosen
+        return try owner.relist()
     }
 
     /// `columns` alone: the columns a listing shows now, and why.
-    static func shown(_ dataset: Dataset, in session: Session) -> CommandResult {
-        let chosen = session.chosenColumns[dataset.name]
-        let columns = chosen ?? dataset.layout.listFields
-        let extra = (session.query?.fieldsInUse ?? []).filter { !columns.contains($0) }
-        var text = "\(dataset.name): \(columns.joined(separator: ", "))" + (chosen == nil ? " (the default)" : "")
+    static func shown(_ owner: Owner, in session: Session) -> CommandResult {
+        let chosen = session.chosenColumns[owner.name]
+        let columns = chosen ?? owner.defaults
+        let extra = owner.fieldsInUse.filter { !columns.contains($0) }
+        var text = "\(owner.name): \(columns.joined(separator: ", "))" + (chosen == nil ? " (the default)" : "")
         if !extra.isEmpty { text += "; also shown: \(extra.joined(separator: ", ")) (sorted or filtered by)" }
         let table = ResultTable(columns: [ResultColumn("dataset"), ResultColumn("columns", .list), ResultColumn("chosen", .boolean),
                                           ResultColumn("also", .list)],
-                                rows: [[.text(dataset.name), .list(columns.map { .text($0) }), .boolean(chosen != nil),
+                                rows: [[.text(owner.name), .list(columns.map { .text($0) }), .boolean(chosen != nil),
                                         .list(extra.map { .text($0) })]])
         return CommandResult(table, shape: .object, prose: .lines([SafeText.escape(text)]))
     }

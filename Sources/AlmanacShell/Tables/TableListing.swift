@@ -25,11 +25,17 @@ enum TableListing {
         let after = results.shownPage.flatMap { $0.number == page - 1 && $0.size == size ? $0.lastKey : nil }
         let fetched = try results.table.page(results.query, offset: start, limit: size, after: after, cancellation: session.cancellation)
         results.shownPage = (page, size, fetched.lastKey)
+        results.groups = nil
         session.tableResults = results
         session.lastGroups = nil
         session.page = page
         let rows = fetched.rows
-        var table = RecordListing.table(.all([rows]), range: 0..<rows.count, fields: rows.layout.listFields)
+        // As in memory: the chosen columns (else the default ones), then the fields the sort,
+        // filters and drill-downs use.
+        let chosen = session.chosenColumns[results.table.name]
+        var fields = chosen ?? rows.layout.listFields
+        for field in results.query.fieldsInUse where !fields.contains(field) { fields.append(field) }
+        var table = RecordListing.table(.all([rows]), range: 0..<rows.count, fields: fields, chosen: chosen != nil)
         table.firstNumber = start + 1
         var notes: [String] = []
         let end = start + rows.count
