@@ -5,8 +5,9 @@ import Testing
 /// The core of issue 14: each bundled dataset is exported by almanac into a file and into a
 /// PostgreSQL table, each is loaded under the same name, and the same exploring script runs
 /// against memory and against the database through the real binary. Every answer must be the
-/// same: the rows, their order, their values, the counts, the groups, and what is said on
-/// standard error. (A table has a value or NULL in every column where a record may lack a key,
+/// same: the rows, their order, their values, the counts, the groups with their aggregates,
+/// the records of a group (`show #N` after `group`), `back`, `columns` and `describe`, and
+/// what is said on standard error. (A table has a value or NULL in every column where a record may lack a key,
 /// and jsonb keeps an object's keys in its own order: objects are compared as objects.)
 @Suite("PostgreSQL: the same commands on memory and on a table give the same answers")
 struct PostgresDifferentialTests {
@@ -25,19 +26,29 @@ struct PostgresDifferentialTests {
             "filter clear", "filter name ~ land", "filter population <= 1000 or capital = \"\"", "sort name",
             "filter clear", "filter translations.de ~ insel", "sort capital desc", "show #2",
             "filter clear", "group region", "show Norway", "show nor",
+            // Multi-key sort, group aggregates, drill-down, back, columns, describe.
+            "filter clear", "sort region, population desc", "page 2",
+            "group region sum population, avg area, min population, max area, distinct subregion", "show #2", "count", "back",
+            "group subregion", "show #3", "sort population desc", "back", "back",
+            "columns name, capital, population", "page", "columns +area", "back", "columns reset",
+            "describe population, area, region",
         ]),
         Script(dataset: "species", commands: [
             "filter average_height > 180", "sort average_lifespan desc", "page", "show #1",
             "filter clear", "filter eye_colors ~ blue and not classification = mammal", "sort name desc",
             "filter clear", "sort average_height", "page last",
+            "filter clear", "group classification avg average_height, max average_lifespan", "show #1",
+            "sort average_height desc, name", "back", "back", "describe average_height",
         ]),
         Script(dataset: "people", commands: [
             "search sky", "filter clear", "filter mass > 80 and gender = male", "sort height desc", "page next",
             "filter clear", "filter height < 100 or height = unknown", "sort mass", "show #4",
+            "filter clear", "group gender, eye_color count mass, sum height", "show #2", "back",
         ]),
         Script(dataset: "planets", commands: [
             "filter population > 1000000000", "sort diameter desc", "filter clear",
             "filter terrain ~ mountains", "sort rotation_period", "show Tatooine",
+            "filter clear", "group climate", "show #1", "columns name, population, diameter", "describe diameter, population",
         ]),
     ]
 
