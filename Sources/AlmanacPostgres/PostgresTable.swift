@@ -123,12 +123,17 @@ public final class PostgresTable: Sendable {
             let field = fields[Int(result.value(row, 0) ?? "0") ?? 0]
             let reference = try FieldReference.resolve(field, in: schema)
             let number = { (column: Int) in result.value(row, column).flatMap(Double.init) }
+            let count = { (column: Int) in Int(result.value(row, column) ?? "0") ?? 0 }
+            // As in memory: numbers when (nearly) all values are — a stray word is as absent.
+            let (numbers, texts) = (count(10), count(11))
+            let numeric = reference.column.kind == .number || (numbers > 0 && texts * 4 <= numbers)
             let quartiles = [number(7), number(8), number(9)].compactMap { $0 }
+            var type = reference.path.isEmpty ? Self.describedType(reference.column) : "json"
+            if numeric, !type.hasPrefix("number"), !type.hasPrefix("list of number") { type = "number (as text)" }
             var profile = FieldProfile(
-                field: field, type: reference.path.isEmpty ? reference.column.typeName : "json",
-                present: Int(result.value(row, 1) ?? "0") ?? 0, absent: Int(result.value(row, 2) ?? "0") ?? 0,
-                distinct: Int(result.value(row, 3) ?? "0") ?? 0, minimum: number(4), maximum: number(5), mean: number(6),
-                quartiles: quartiles.count == 3 ? quartiles : nil, common: [])
+                field: field, type: type, present: count(1), absent: count(2), distinct: count(3),
+                minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
+                quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [])
             if profile.minimum == nil, common > 0 {
                 let values = try connection.query(builder.commonValues(query, field: field, limit: common), cancellation: cancellation)
                 profile.common = (0..<values.rowCount).map { (values.value($0, 0) ?? "", Int(values.value($0, 1) ?? "0") ?? 0) }
@@ -136,6 +141,20 @@ public final class PostgresTable: Sendable {
             profiles.append(profile)
         }
         return profiles
+    }
+
+    /// A column's type in describe's words, as in memory (`number`, `text`, `list of text`);
+    /// other types (dates, times) by the catalog's name.
+    static func describedType(_ column: TableSchema.Column) -> String {
+        let base: String
+        switch column.kind {
+        case .number: base = "number"
+        case .text: base = "text"
+        case .boolean: base = "boolean"
+        case .json: base = "json"
+        case .other: return column.typeName
+        }
+        return column.isArray ? "list of \(base)" : base
     }
 
     /// Every column, and below a JSON column the keys its objects have (sampled from the

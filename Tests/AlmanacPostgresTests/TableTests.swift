@@ -135,8 +135,12 @@ import Testing
             #expect(group.aggregates[0] == NumberFormat.plain(populations.reduce(0, +)))
             #expect(abs(Double(group.aggregates[1]!)! - areas.reduce(0, +) / Double(areas.count)) < 1e-6)
             #expect(group.aggregates[2] == NumberFormat.plain(populations.min()!))
-            #expect(group.aggregates[3] == records.compactMap { $0["name"]?.string }.max { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-            #expect(group.aggregates[4] == String(Set(records.compactMap { $0["subregion"]?.string }).count))
+            // Text as sort orders it: folded, then by code point; absent values (`""`) are not values.
+            #expect(group.aggregates[3] == records.compactMap { $0["name"]?.string }.max { a, b in
+                Folding.fold(a) != Folding.fold(b) ? Array(Folding.fold(a).utf8).lexicographicallyPrecedes(Array(Folding.fold(b).utf8))
+                    : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            })
+            #expect(group.aggregates[4] == String(Set(records.compactMap { $0["subregion"]?.string }.filter { !$0.isEmpty }).count))
             #expect(group.aggregates[5] == String(records.filter { $0["gini"]?.number != nil }.count))
         }
     }

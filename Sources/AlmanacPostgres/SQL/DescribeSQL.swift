@@ -20,13 +20,16 @@ extension QueryBuilder {
         return SQL.joined(parts, separator: " UNION ALL ") + " ORDER BY 1"
     }
 
-    /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3 (text).
+    /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3, then how
+    /// many values read as numbers and how many do not (text). As in memory, the words for
+    /// none are no value, and text that is (nearly) all numbers is described as numbers.
     func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, condition: SQL?) -> SQL {
-        let number = Self.number(of: column, kind: kind)
-        let isNumber = kind == .number
-        var sql = SQL("SELECT \(index), count(") + column + ")::text, (count(*) - count(" + column + "))::text, count(DISTINCT "
-            + column + ")::text, "
-        sql.append(numberStatistics(number, enabled: isNumber))
+        let number = Self.describedNumber(of: column, kind: kind)
+        let present = kind == .number ? column : Self.present(Self.text(of: column, kind: kind))
+        var sql = SQL("SELECT \(index), count(") + present + ")::text, (count(*) - count(" + present + "))::text, count(DISTINCT "
+            + present + ")::text, "
+        sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json))
+        sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text")
         sql.append(" FROM \(table)")
         sql.append(whereClause(condition))
         return SQL("(") + sql + ")"
@@ -36,14 +39,23 @@ extension QueryBuilder {
         // Rows with at least one value; then statistics over all the values of all rows.
         let present = Self.text(of: set.value, kind: set.kind) + " IS NOT NULL"
         let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(present) + ") AS has FROM \(table)" + whereClause(condition)
-        let number = Self.number(of: set.value, kind: set.kind)
+        let number = Self.describedNumber(of: set.value, kind: set.kind)
         let values = SQL("SELECT d.v, d.x FROM \(table) CROSS JOIN LATERAL (SELECT ") + Self.text(of: set.value, kind: set.kind)
             + " AS v, " + number + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         var sql = SQL("SELECT \(index), r.present, r.absent, v.* FROM (SELECT count(*) FILTER (WHERE has)::text AS present, ")
         sql.append(SQL("count(*) FILTER (WHERE NOT has)::text AS absent FROM (") + rows + ") AS counted) AS r, (SELECT count(DISTINCT v)::text, ")
         sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
+        sql.append(", count(x)::text, (count(v) - count(x))::text")
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
+    }
+
+    /// A value as a number for describe: as `number(of:)`, and a JSON string that reads as one
+    /// (`"2"`), as memory reads it.
+    static func describedNumber(of expression: SQL, kind: TableSchema.ValueKind) -> SQL {
+        guard kind == .json else { return number(of: expression, kind: kind) }
+        return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN (" + expression + ")::numeric WHEN 'string' THEN "
+            + number(of: SQL("(") + expression + " #>> '{}')", kind: .text) + " END"
     }
 
     func numberStatistics(_ number: SQL, enabled: Bool) -> SQL {
@@ -64,8 +76,9 @@ extension QueryBuilder {
         var sql: SQL
         switch reference.source(aliases: &aliases) {
         case let .scalar(column, kind, _):
-            sql = SQL("SELECT ") + Self.text(of: column, kind: kind) + " AS v, count(*) AS n FROM \(table)"
-            sql.append(whereClause(condition.map { $0 + " AND " + column + " IS NOT NULL" } ?? (column + " IS NOT NULL")))
+            let present = Self.present(Self.text(of: column, kind: kind))
+            sql = SQL("SELECT ") + present + " AS v, count(*) AS n FROM \(table)"
+            sql.append(whereClause(condition.map { $0 + " AND " + present + " IS NOT NULL" } ?? (present + " IS NOT NULL")))
         case let .set(set, _):
             sql = SQL("SELECT d.v, count(*) AS n FROM \(table) CROSS JOIN LATERAL (SELECT DISTINCT ")
                 + Self.text(of: set.value, kind: set.kind) + " AS v" + set.fromWhere(nil) + ") AS d"
