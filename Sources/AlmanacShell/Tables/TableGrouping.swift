@@ -27,6 +27,6 @@ enum TableGrouping {
         // As in memory: numbered for show #N, and people also see each group's share as a bar.
         table.firstNumber = 1
         let bars = BarColumn.appending(to: table, quantities: groups.map { Double($0.count) }, context: session.renderContext)
-        return CommandResult(table, prose: .table(bars))
+        return CommandResult(table, prose: .table(bars), emptyNote: "no records to group")
     }
 }
