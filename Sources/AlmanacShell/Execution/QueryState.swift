@@ -96,9 +96,10 @@ extension Session {
         return query!.results
     }
 
-    /// Forgets the query, the undo history and the last group listing (`use`).
+    /// Forgets the query (an attached table's too), the undo history and the last group listing (`use`).
     func resetQuery() {
         query = nil
+        tableResults = nil
         undoable = []
         lastGroups = nil
         page = 1
