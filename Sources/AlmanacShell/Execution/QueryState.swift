@@ -31,17 +31,14 @@ public struct GroupListing: Sendable {
     }
 
     /// The step that narrows the results to group `number` (1-based): in memory the group's
-    /// records; on a table a filter on the group's values, which the database answers.
+    /// records; on a table the rows whose values the database grouped so (`GroupDrill`: the
+    /// same expressions as the `GROUP BY`, so `<none>` and each value keep exactly their rows).
     func drill(_ number: Int) throws -> QueryStep {
         switch rows {
         case let .memory(groups): return .drill(spec, groups[number - 1])
         case let .table(rows):
             let row = rows[number - 1]
-            guard !row.values.contains(where: \.isEmpty) else {
-                throw ShellError.invalid("a table's <none> group is not listed by show #N — filter on the other fields narrows the table")
-            }
-            let comparisons = zip(spec.fields, row.values).map { FilterExpression.comparison(field: $0, op: .equal, value: $1) }
-            return .filter(comparisons.dropFirst().reduce(comparisons[0]) { .and($0, $1) })
+            return .drill(spec, Group.Row(values: row.values, count: row.count, numbers: row.numbers))
         }
     }
 }
@@ -83,7 +80,7 @@ extension Session {
             let fields = Set(keys.map(\.field))
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
-        case .drill: throw ShellError.invalid("a group counted in memory has no rows in this table")
+        case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
         }
         let answer = try TableListing.show(table.asking(query), in: self)
         undoable.append(.table(previous: table.query))

@@ -12,8 +12,6 @@ public struct TableResults {
     /// continues after that key (an index scan) rather than skipping rows (`OFFSET`), where the
     /// order allows it — and a row deleted behind the reader moves nothing into the gap.
     var shownPage: (number: Int, size: Int, lastKey: [String?]?)?
-    /// The groups of the last `group` listing of these results, for `show #N` (drill-down).
-    var groups: (spec: GroupSpec, rows: [GroupRow])?
 
     init(table: PostgresTable, query: TableQuery = TableQuery()) {
         self.table = table

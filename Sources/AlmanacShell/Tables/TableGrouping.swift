@@ -8,7 +8,6 @@ enum TableGrouping {
         var results = results
         let groups = try results.table.group(results.query, by: spec, cancellation: session.cancellation)
         let total = try results.count(in: session)
-        results.groups = (spec, groups)
         session.tableResults = results
         session.lastGroups = GroupListing(spec: spec, rows: .table(groups))
         let columns = spec.fields.map { ResultColumn($0, absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]

@@ -25,7 +25,6 @@ enum TableListing {
         let after = results.shownPage.flatMap { $0.number == page - 1 && $0.size == size ? $0.lastKey : nil }
         let fetched = try results.table.page(results.query, offset: start, limit: size, after: after, cancellation: session.cancellation)
         results.shownPage = (page, size, fetched.lastKey)
-        results.groups = nil
         session.tableResults = results
         session.lastGroups = nil
         session.page = page

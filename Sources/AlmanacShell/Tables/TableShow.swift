@@ -7,18 +7,6 @@ enum TableShow {
     static func result(_ text: String, _ results: TableResults, in session: Session) throws -> CommandResult {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let table = results.table
-        if let groups = results.groups, trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {
-            // After group: the rows of group N, as in memory; back returns.
-            guard number >= 1, number <= groups.rows.count else {
-                throw ShellError.invalid("there is no group #\(number): the last group listing has \(groups.rows.count.grouped) groups")
-            }
-            let group = groups.rows[number - 1]
-            var query = results.query
-            query.drills.append(GroupDrill(fields: groups.spec.fields, values: group.values, numbers: group.numbers))
-            let answer = try TableListing.show(results.asking(query), in: session)
-            session.undoable.append(.table(previous: results.query))
-            return answer
-        }
         if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {
             var results = results
             let total = try results.count(in: session)
