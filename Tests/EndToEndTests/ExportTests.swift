@@ -18,8 +18,8 @@ struct ExportTests {
     }
 
     /// Runs the -c `commands` in the export folder.
-    func run(_ commands: [String], format: String? = nil) throws -> PipeResult {
-        var arguments: [String] = []
+    func run(_ commands: [String], format: String? = nil, verbose: Bool = false) throws -> PipeResult {
+        var arguments: [String] = verbose ? ["--verbose"] : []
         if let format { arguments += ["--format", format] }
         for command in commands { arguments += ["-c", command] }
         return try PipeRun.run(arguments, environment: home.environment(), directory: folder)
@@ -116,5 +116,27 @@ struct ExportTests {
         let written = try RecordFormats.jsonArray(contents("linked.json") ?? "")
         #expect(written.compactMap { $0["name"] as? String } == ["Antarctica", "Bouvet Island", "Heard Island and McDonald Islands"],
                 "the Polar region's three records")
+    }
+
+    @Test("export of an empty result writes the header (csv, tsv) or [] (json) and says it wrote 0 records")
+    func emptyResult() throws {
+        let countries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: DataFolder.realFile("countries")))) as? [[String: Any]])
+        let keys = Set(countries.flatMap(\.keys))
+        let empty = ["use countries", "filter region = Europe and region = Asia"]
+        let result = try run(empty + ["export empty.csv", "export empty.tsv", "export empty.json", "export empty.ndjson"],
+                             verbose: true)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        for name in ["empty.csv", "empty.tsv", "empty.json", "empty.ndjson"] {
+            #expect(result.stdout.contains("wrote 0 records to \(name)\n"), "\(name)\n\(result)")
+        }
+        for (name, separator) in [("empty.csv", ","), ("empty.tsv", "\t")] {
+            let text = try #require(contents(name), "\(name) was written")
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 2 && lines[1].isEmpty, "\(name): the header line alone\n\(text)")
+            #expect(Set(lines[0].components(separatedBy: separator)) == keys, "\(name): a column per field of countries\n\(text)")
+        }
+        #expect(contents("empty.json")?.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(contents("empty.json") ?? "nil")")
+        #expect(contents("empty.ndjson") == "", "no lines: \(contents("empty.ndjson") ?? "nil")")
+        #expect(filesInFolder() == ["empty.csv", "empty.json", "empty.ndjson", "empty.tsv"], "\(filesInFolder())")
     }
 }

@@ -49,7 +49,7 @@ struct RecordTarget {
         if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {
             let results = try session.currentResults()
             guard number >= 1, number <= results.count else {
-                throw ShellError.invalid("there is no row #\(number): the results have \(results.count.grouped) rows")
+                throw ShellError.invalid("there is no row #\(number): the results have \(results.count.grouped) row\(results.count == 1 ? "" : "s")")
             }
             let item = results.items[number - 1]
             return RecordTarget(dataset: results.dataset(of: item), row: item.row)

@@ -11,7 +11,7 @@ enum TableShow {
             var results = results
             let total = try results.count(in: session)
             guard number >= 1, number <= total else {
-                throw ShellError.invalid("there is no row #\(number): the results have \(total.grouped) rows")
+                throw ShellError.invalid("there is no row #\(number): the results have \(total.grouped) row\(total == 1 ? "" : "s")")
             }
             session.tableResults = results
             return try row(at: number - 1, of: results, in: session)
