@@ -69,6 +69,27 @@ struct WordsTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
+    @Test("at the prompt, a missing --data folder is said once: no load failure per dataset after it")
+    func missingDataFolderAtThePrompt() throws {
+        let missing = home.root + "/no-such-folder"
+        let session = try PseudoTerminalSession(["--no-rc", "--data", missing], environment: home.environment(), rows: 30, columns: 200)
+        try session.waitForPrompt()
+        // Every bundled dataset has tried and failed (datasets says so), and the prompt is back.
+        var failed = 0
+        for _ in 0..<50 where failed < 5 {
+            failed = try session.enter("datasets").components(separatedBy: "failed: ").count - 1
+            if failed < 5 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(failed == 5, "\(session.text.visible)")
+        _ = try session.enter("count")
+        // Everything it printed, scrolled away or not.
+        let all = session.text
+        #expect(all.components(separatedBy: "the data folder \(missing) does not exist").count == 2, "\(all.visible)")
+        #expect(!all.contains("load failed"), "\(all.visible)")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
     @Test("set pagesize 0 and -3: one rule, one message", arguments: ["0", "-3", "1000001", "ten"])
     func pageSizeRule(_ value: String) throws {
         let result = try run(["set pagesize \(value)", "set pagesize"])

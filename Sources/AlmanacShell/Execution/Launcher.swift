@@ -31,8 +31,9 @@ public enum Launcher {
         almanac_watchdog_interrupt_ends(interactive ? 0 : 1)
         let output = Output.standard()
         // A folder named on purpose that is not there: say so now, not as "loading" for ever.
-        if environment.dataOrigin == .option || environment.dataOrigin == .environment,
-           !ShellEnvironment.isFolder(environment.dataDirectory) {
+        let dataFolderMissing = (environment.dataOrigin == .option || environment.dataOrigin == .environment)
+            && !ShellEnvironment.isFolder(environment.dataDirectory)
+        if dataFolderMissing {
             output.message("almanac: the data folder \(SafeText.escape(environment.dataDirectory)) does not exist "
                 + "(\(environment.dataOrigin.rawValue))" + (interactive ? "; the bundled datasets will not load" : ""))
             if !interactive { return 2 }
@@ -47,7 +48,8 @@ public enum Launcher {
                               catalog: catalog, notifier: notifier)
         session.verbose = options.verbose
         session.quiet = options.quiet
-        let announcer = LoadAnnouncer(notifier: notifier, interactive: interactive, quiet: options.quiet, verbose: options.verbose)
+        let announcer = LoadAnnouncer(notifier: notifier, interactive: interactive, quiet: options.quiet, verbose: options.verbose,
+                                      failuresExplained: dataFolderMissing)
         // A finished load also wakes whoever waits for it (`Session.wait(for:)`).
         catalog.observe { event in
             announcer.announce(event)

@@ -8,6 +8,8 @@ struct LoadAnnouncer: Sendable {
     let interactive: Bool
     let quiet: Bool
     let verbose: Bool
+    /// The data folder is missing, which was said at start: the bundled datasets' failures say nothing new.
+    var failuresExplained = false
 
     /// Loads quicker than this finish before anyone could have typed; they stay silent.
     static let noticeable = 0.5
@@ -24,7 +26,7 @@ struct LoadAnnouncer: Sendable {
         case .failure(.cancelled):
             break
         case let .failure(failure):
-            if interactive || verbose { notifier.post("\(event.name): load failed: \(SafeText.escape(failure.description))") }
+            if (interactive && !failuresExplained) || verbose { notifier.post("\(event.name): load failed: \(SafeText.escape(failure.description))") }
         }
     }
 }
