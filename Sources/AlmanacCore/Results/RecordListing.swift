@@ -14,7 +14,11 @@ public enum RecordListing {
         } else if let dataset = results.datasets.first {
             let paths = fields.map { dataset.compile(FieldPath($0)) }
             let identities = Set(dataset.model.fieldSpecs.filter(\.identity).map(\.key))
-            let columns = fields.map { ResultColumn($0, .field, grouped: !identities.contains($0)) }
+            let columns = fields.map { field in
+                var column = ResultColumn(field, .field, grouped: !identities.contains(field))
+                column.isName = field == dataset.layout.nameField
+                return column
+            }
             table = ResultTable(columns: columns, count: range.count) { row in
                 let item = results.items[range.lowerBound + row]
                 return paths.map { ResultValue(dataset.values(of: $0, row: item.row), in: dataset) }

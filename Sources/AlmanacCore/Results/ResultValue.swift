@@ -94,6 +94,9 @@ public struct ResultColumn: Sendable, Equatable {
     public var grouped: Bool
     /// What people's formats show for an absent value (`<none>` for a group of records without one).
     public var absentText: String
+    /// The column holds the records' names: a name reads as written, even `unknown` (a planet
+    /// is called that), so no row of a listing is nameless.
+    public var isName = false
 
     public init(_ name: String, _ kind: Kind = .text, grouped: Bool = true, absentText: String = "") {
         self.name = name

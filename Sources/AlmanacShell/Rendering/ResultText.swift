@@ -10,7 +10,7 @@ enum ResultText {
         let grouped = column.grouped && ValueText.groupsThousands(column.name)
         switch value {
         case .absent: return column.absentText
-        case let .text(text): return column.kind == .field && ValueText.isAbsent(text) ? column.absentText : text
+        case let .text(text): return column.kind == .field && !column.isName && ValueText.isAbsent(text) ? column.absentText : text
         case let .literal(literal): return grouped ? ValueText.number(literal, field: column.name) : literal
         case let .integer(number): return grouped ? number.grouped : String(number)
         case let .decimal(number): return grouped ? NumberFormat.grouped(number) : NumberFormat.plain(number)
@@ -19,7 +19,9 @@ enum ResultText {
         case let .list(values): return values.map { people($0, in: column) }.filter { !$0.isEmpty && $0 != column.absentText }.joined(separator: ", ")
         case let .record(members): return members.map { people($0.value, in: ResultColumn($0.name, .text)) }.joined(separator: " ")
         case let .link(link): return link.name
-        case let .source(source): return ValueText.text(of: source, field: column.name) ?? column.absentText
+        case let .source(source):
+            if column.isName, source.kind == .string { return source.document.string(at: source.index) }
+            return ValueText.text(of: source, field: column.name) ?? column.absentText
         }
     }
 
