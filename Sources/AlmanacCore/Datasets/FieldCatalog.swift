@@ -9,10 +9,11 @@ public struct FieldCatalog: Sendable {
     public struct Field: Sendable, Equatable {
         public var path: String
         /// The kinds of value seen (a field can be a number in one record and null in another).
+        /// The words for none (`n/a`, `unknown`) are no kind: numbers with some `n/a` are numbers.
         public var kinds: Set<JSONDocument.Kind>
         /// Whether values sit in lists (`borders`, `currencies.code`).
         public var inList: Bool
-        /// Records that have at least one non-null value.
+        /// Records that have at least one value present (not null, not a word for none: `n/a`).
         public var count: Int
         public var example: String?
         /// All distinct values when there are at most `FieldCatalog.fewValues`, else nil.
@@ -111,9 +112,9 @@ public struct FieldCatalog: Sendable {
             var distinct: [String] = []
             for row in 0..<dataset.count {
                 let values = derived.values(dataset, row)
-                if !values.isEmpty { field.count += 1 }
                 if values.count > 1 { field.inList = true }
-                for value in values {
+                if values.contains(where: dataset.isPresent) { field.count += 1 }
+                for value in values where dataset.isPresent(value) {
                     switch value {
                     case .number: field.kinds.insert(.number)
                     case .text, .node: field.kinds.insert(.string)
@@ -213,12 +214,13 @@ public struct FieldCatalog: Sendable {
 
         mutating func note(_ path: Int, kind: JSONDocument.Kind, node: Int, inList: Bool) {
             if inList { markList(path) }
-            paths[path].kinds.insert(kind)
+            let absentWord = kind == .string && ValueText.isAbsent(stringAt: node, in: document)
+            if !absentWord { paths[path].kinds.insert(kind) }
             if !paths[path].columnKinds.isEmpty {
                 paths[path].columnKinds[record] = kind.rawValue
                 paths[path].columnWords[record] = kind == .number ? document.node(node + 1) : document.node(node)
             }
-            guard kind != .null else { return }
+            guard kind != .null, !absentWord else { return }
             if paths[path].lastRecord != record {
                 paths[path].lastRecord = record
                 paths[path].count += 1

@@ -28,6 +28,11 @@ public enum ValueText {
         return absentWords.contains(text.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
+    /// Whether the string at `index` of `document` is absent; a long one is not read at all.
+    public static func isAbsent(stringAt index: Int, in document: JSONDocument) -> Bool {
+        document.textRange(at: index).count <= 12 && isAbsent(document.string(at: index))
+    }
+
     /// The words that mean no value, lower-cased (a database's SQL reads them from here too).
     public static let absentWords: Set<String> = ["", "n/a", "unknown", "none", "(none)"]
 
@@ -129,6 +134,20 @@ extension Dataset {
         case let .node(index): return ValueText.text(of: document.value(at: index), field: field)
         case let .text(text): return ValueText.isAbsent(text) ? nil : text
         case let .number(number): return ValueText.number(number, field: field)
+        }
+    }
+
+    /// Whether a value is there for people: not null, not one of the words for none.
+    public func isPresent(_ value: FieldValue) -> Bool {
+        switch value {
+        case let .node(index):
+            switch document.kind(at: index) {
+            case .null: return false
+            case .string: return !ValueText.isAbsent(stringAt: index, in: document)
+            default: return true
+            }
+        case let .text(text): return !ValueText.isAbsent(text)
+        case .number: return true
         }
     }
 

@@ -101,7 +101,8 @@ public enum Describe {
             if case .number = readings[number] { continue }
             distinctOthers += 1
         }
-        var profile = FieldProfile(field: field, type: FieldLookup.field(field, in: catalog)?.typeDescription ?? "empty",
+        let known = FieldLookup.field(field, in: catalog)
+        var profile = FieldProfile(field: field, type: known?.typeDescription ?? "empty",
                                    present: present, absent: rows.count - present, distinct: distinctOthers)
         // Numbers or dates when (nearly) all values are, as sort decides: a stray word is absent.
         if dates.count > 0, (numbers.count + texts) * 4 <= dates.count {
@@ -110,7 +111,10 @@ public enum Describe {
             fillStatistics(&profile, &dates, kind: .date)
             numbers.sort()
         } else if numbers.count > 0, texts * 4 <= numbers.count {
-            if !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) { profile.type = "number (as text)" }
+            // A computed field's numbers are read from text (SWAPI's "180").
+            if known?.isDerived == true || !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) {
+                profile.type = "number (as text)"
+            }
             fillStatistics(&profile, &numbers, kind: .number)
         } else {
             numbers.sort()

@@ -42,7 +42,7 @@ public enum Filter {
                 throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: all.sorted()))
             }
             if op != .contains, op != .notContains, known.allSatisfy({ $0.isNumeric }),
-               Double(value) == nil, value.lowercased() != "null" {
+               Double(value) == nil, value.lowercased() != "null", !ValueText.isAbsent(value) {
                 throw QueryError.typeMismatch(field: field, type: known[0].typeDescription,
                                               message: "'\(value)' is not a number")
             }

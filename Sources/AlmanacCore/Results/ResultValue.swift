@@ -55,12 +55,12 @@ public enum ResultValue: Sendable {
         }
     }
 
-    /// Whether it holds nothing: absent, null, or an empty string.
+    /// Whether it holds nothing: absent, null, or text that says none (`""`, `n/a`, see `ValueText`).
     public var isAbsent: Bool {
         switch self {
         case .absent: true
-        case let .text(text): text.isEmpty
-        case let .source(value): value.kind == .null || (value.kind == .string && value.document.textRange(at: value.index).isEmpty)
+        case let .text(text): ValueText.isAbsent(text)
+        case let .source(value): value.kind == .null || (value.kind == .string && ValueText.isAbsent(stringAt: value.index, in: value.document))
         case let .list(values): values.isEmpty
         default: false
         }

@@ -50,9 +50,12 @@ public enum GenericModel: RecordModel {
                       otherNameFields: shortKeys.filter { $0 != nameField })
     }
 
-    /// Whether a value is text (a string, or a list of strings), and whether it is short.
+    /// Whether a value is text (a string, or a list of strings), and whether it is short. The
+    /// words for none are no text: a number field with some `n/a` is a number field.
     private static func textKind(of node: Int, in document: JSONDocument) -> (isText: Bool, isShort: Bool) {
         switch document.kind(at: node) {
+        case .string where ValueText.isAbsent(stringAt: node, in: document):
+            return (false, false)
         case .string:
             return (true, document.textRange(at: node).count <= shortTextLimit)
         case .array:
