@@ -134,6 +134,19 @@ public final class PostgresTable: Sendable {
                 field: field, type: type, present: count(1), absent: count(2), distinct: count(3),
                 minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
                 quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [])
+            if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
+                // The bins memory's describe draws, counted by the database.
+                let bins = Histogram.numberBins(from: minimum, to: maximum, integers: result.value(row, 12) == "t",
+                                                count: Describe.distributionBins)
+                let counted = try connection.query(builder.distribution(query, field: field, edges: bins.edges), cancellation: cancellation)
+                var distribution = [Int](repeating: 0, count: bins.edges.count - 1)
+                for bin in 0..<counted.rowCount {
+                    if let place = Int(counted.value(bin, 0) ?? ""), distribution.indices.contains(place - 1) {
+                        distribution[place - 1] = Int(counted.value(bin, 1) ?? "0") ?? 0
+                    }
+                }
+                profile.distribution = distribution
+            }
             if profile.minimum == nil, common > 0 {
                 let values = try connection.query(builder.commonValues(query, field: field, limit: common), cancellation: cancellation)
                 profile.common = (0..<values.rowCount).map { (values.value($0, 0) ?? "", Int(values.value($0, 1) ?? "0") ?? 0) }

@@ -102,8 +102,11 @@ import Testing
         #expect(population.minimum == 30000 && population.maximum == 13010112)
         #expect(population.mean == values.reduce(0, +) / 4)
         #expect(population.quartiles == [0.25, 0.5, 0.75].map { percentile($0, of: values) })
+        // The database counts histogram's twelve bins: 0–1.1 million holds three, the last one.
+        #expect(population.distribution == [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+        #expect(population.distribution == Histogram.numbers(values, bins: 12).bins.map(\.count))
         let name = profiles[1]
-        #expect(name.minimum == nil && name.common.count == 5 && name.distinct == 5)
+        #expect(name.minimum == nil && name.common.count == 5 && name.distinct == 5 && name.distribution == nil)
         let tags = profiles[2]
         #expect(tags.present == 4 && tags.absent == 1 && tags.distinct == 5)
         #expect(tags.common.first?.value == "island" && tags.common.first?.count == 2)

@@ -73,9 +73,7 @@ struct PostgresDifferentialTests {
         let database = try run(["load d from \(url)"] + setup + script.commands)
         #expect(exported.status == 0 && memory.status == database.status, "memory: \(memory)\ndatabase: \(database)")
         #expect(memory.stderr == database.stderr)
-        // Known gap: describe on a table has no distribution sparkline yet (memory draws one
-        // from histogram's binning); everything else describe says must agree.
-        let expected = try JSONDocuments.split(memory.stdout).map(Self.withoutDistributions).map(Self.canonical)
+        let expected = try JSONDocuments.split(memory.stdout).map(Self.canonical)
         let answered = try JSONDocuments.split(database.stdout).map(Self.canonical)
         #expect(expected.count == answered.count && expected.count >= script.commands.count - 4, "\(expected.count) answers from memory, \(answered.count) from the database")
         for (index, (want, got)) in zip(expected, answered).enumerated() where want != got {
@@ -106,11 +104,6 @@ struct PostgresDifferentialTests {
     static func canonical(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: dropNulls(value), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
-    }
-
-    static func withoutDistributions(_ value: Any) -> Any {
-        guard let profiles = value as? [[String: Any]], profiles.allSatisfy({ $0["field"] != nil && $0["present"] != nil }) else { return value }
-        return profiles.map { $0.filter { $0.key != "distribution" } }
     }
 
     static func dropNulls(_ value: Any) -> Any {

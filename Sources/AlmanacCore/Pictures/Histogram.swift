@@ -53,52 +53,63 @@ public struct Histogram: Sendable, Equatable {
         }
         let integers = values.allSatisfy { $0 == $0.rounded() && abs($0) < 1e15 }
         let range = maximum - minimum
+        if let requested {
+            let plan = numberBins(from: minimum, to: maximum, integers: integers, count: requested)
+            return counted(values, edges: plan.edges, uniform: true, scale: plan.scale)
+        }
+        if range == 0 { return numbers(values, bins: 1) }
+        let sturges = Int(log2(Double(values.count)).rounded(.up)) + 1
+        let interquartile = quantile(&values, 0.75) - quantile(&values, 0.25)
+        let freedmanDiaconis = interquartile > 0 ? Int((range / (2 * interquartile / cbrt(Double(values.count)))).rounded(.up)) : 0
+        let target = min(maximumDefaultBins, max(sturges, freedmanDiaconis))
+        // The smallest round width whose bins, starting on a multiple of it, cover the values
+        // in at most `target` bins.
+        var width = RoundWidth(atLeast: range / Double(target), integers: integers)
+        while width.bins(from: minimum, to: maximum) > target { width = width.next }
+        let bins = width.bins(from: minimum, to: maximum)
+        let first = width.first(for: minimum)
+        return counted(values, edges: (first...(first + bins)).map(width.edge), uniform: true, scale: .number(decimals: width.decimals))
+    }
+
+    /// The edges of exactly `count` bins over `minimum...maximum`, as `numbers(_:bins:)` counts
+    /// them: round ones when they fit, else equal parts of the range. A database that knows
+    /// only the minimum, the maximum and whether every value is an integer (below 10¹⁵) bins
+    /// its values on these edges as almanac would (describe on a PostgreSQL table).
+    public static func numberBins(from minimum: Double, to maximum: Double, integers: Bool, count target: Int)
+        -> (edges: [Double], scale: Scale) {
+        let range = maximum - minimum
         if range == 0 {
             let width = integers ? 1.0 : max(abs(minimum) * 1e-6, 1e-9)
-            let count = requested ?? 1
-            let start = minimum
-            return counted(values, edges: (0...count).map { start + Double($0) * width }, uniform: true,
-                           scale: .number(decimals: integers ? 0 : decimals(for: width)))
+            return ((0...target).map { minimum + Double($0) * width }, .number(decimals: integers ? 0 : decimals(for: width)))
         }
-        let target: Int
-        if let requested {
-            target = requested
-        } else {
-            let sturges = Int(log2(Double(values.count)).rounded(.up)) + 1
-            let interquartile = quantile(&values, 0.75) - quantile(&values, 0.25)
-            let freedmanDiaconis = interquartile > 0 ? Int((range / (2 * interquartile / cbrt(Double(values.count)))).rounded(.up)) : 0
-            target = min(maximumDefaultBins, max(sturges, freedmanDiaconis))
+        func edges(_ width: RoundWidth, _ bins: Int) -> (edges: [Double], scale: Scale) {
+            let first = width.first(for: minimum)
+            return ((first...(first + bins)).map(width.edge), .number(decimals: width.decimals))
         }
-        // A round width whose bins, starting on a multiple of it, cover the values in `target`
-        // bins (or, unasked, in at most that many) with none of them past the maximum.
         var width = RoundWidth(atLeast: range / Double(target), integers: integers)
         while true {
             let needed = width.bins(from: minimum, to: maximum)
-            if needed <= target {
-                if requested == nil || needed == target { return counted(values, width: width, from: minimum, bins: needed) }
-                break
-            }
+            if needed == target { return edges(width, needed) }
+            if needed < target { break }
             width = width.next
         }
-        // Asked for a count 1, 2 and 5 do not give: a width of two significant digits (1.8 million
-        // for ten bins of areas up to 17.1 million), else three or four, the smallest that needs
+        // A count 1, 2 and 5 do not give: a width of two significant digits (1.8 million for
+        // ten bins of areas up to 17.1 million), else three or four, the smallest that needs
         // exactly that many bins.
         for digits in 2...4 {
             var candidate = RoundWidth.significant(digits, atLeast: range / Double(target), integers: integers)
             for _ in 0..<200 {
                 let needed = candidate.bins(from: minimum, to: maximum)
-                if needed == target, !integers || candidate.value == candidate.value.rounded() {
-                    return counted(values, width: candidate, from: minimum, bins: needed)
-                }
+                if needed == target, !integers || candidate.value == candidate.value.rounded() { return edges(candidate, needed) }
                 if needed < target { break }
                 candidate = candidate.nextSignificant(digits)
             }
         }
-        // Asked for a count no round width gives: equal parts of the range.
+        // A count no round width gives: equal parts of the range.
         let exact = range / Double(target)
-        var edges = (0...target).map { minimum + Double($0) * exact }
-        edges[target] = maximum
-        return counted(values, edges: edges, uniform: true, scale: .number(decimals: decimals(for: exact)))
+        var equal = (0...target).map { minimum + Double($0) * exact }
+        equal[target] = maximum
+        return (equal, .number(decimals: decimals(for: exact)))
     }
 
     /// A width of 1, 2, (2.5,) 5 × 10ᵏ, with edges on its multiples computed so that each is
@@ -274,12 +285,6 @@ public struct Histogram: Sendable, Equatable {
     }
 
     // MARK: - Counting
-
-    /// Counts into `bins` bins of `width` from the multiple of it at or below `minimum`.
-    static func counted(_ values: [Double], width: RoundWidth, from minimum: Double, bins: Int) -> Histogram {
-        let first = width.first(for: minimum)
-        return counted(values, edges: (first...(first + bins)).map(width.edge), uniform: true, scale: .number(decimals: width.decimals))
-    }
 
     /// Counts `values` into the bins between consecutive `edges`; `uniform` edges are equally
     /// spaced, so a value's bin is computed and only checked against its edges.

@@ -21,7 +21,8 @@ extension QueryBuilder {
     }
 
     /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3, then how
-    /// many values read as numbers and how many do not (text). As in memory, the words for
+    /// many values read as numbers and how many do not (text), and whether every number is an
+    /// integer (histogram's bins depend on it). As in memory, the words for
     /// none are no value, and text that is (nearly) all numbers is described as numbers.
     func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, condition: SQL?) -> SQL {
         let number = Self.describedNumber(of: column, kind: kind)
@@ -29,7 +30,8 @@ extension QueryBuilder {
         var sql = SQL("SELECT \(index), count(") + present + ")::text, (count(*) - count(" + present + "))::text, count(DISTINCT "
             + present + ")::text, "
         sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json))
-        sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text")
+        sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text, ")
+        sql.append(Self.allIntegers(number))
         sql.append(" FROM \(table)")
         sql.append(whereClause(condition))
         return SQL("(") + sql + ")"
@@ -45,7 +47,8 @@ extension QueryBuilder {
         var sql = SQL("SELECT \(index), r.present, r.absent, v.* FROM (SELECT count(*) FILTER (WHERE has)::text AS present, ")
         sql.append(SQL("count(*) FILTER (WHERE NOT has)::text AS absent FROM (") + rows + ") AS counted) AS r, (SELECT count(DISTINCT v)::text, ")
         sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
-        sql.append(", count(x)::text, (count(v) - count(x))::text")
+        sql.append(", count(x)::text, (count(v) - count(x))::text, ")
+        sql.append(Self.allIntegers("x"))
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
     }
@@ -56,6 +59,33 @@ extension QueryBuilder {
         guard kind == .json else { return number(of: expression, kind: kind) }
         return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN (" + expression + ")::numeric WHEN 'string' THEN "
             + number(of: SQL("(") + expression + " #>> '{}')", kind: .text) + " END"
+    }
+
+    /// Whether every number is an integer below 10¹⁵ (`t`/`f`), as histogram decides it.
+    static func allIntegers(_ number: SQL) -> SQL {
+        let value = SQL("(") + number + ")::float8"
+        return SQL("bool_and(") + value + " = trunc(" + value + ") AND abs(" + value + ") < 1e15)::text"
+    }
+
+    /// How many of a field's numbers fall in each bin between consecutive `edges`, as
+    /// histogram counts them (each bin holds its lower edge, the last its upper one too): rows
+    /// of a bin's position from 1 and its count, bins without values left out.
+    func distribution(_ query: TableQuery, field: String, edges: [Double]) throws -> SQL {
+        var aliases = Aliases()
+        let condition = try condition(query, aliases: &aliases)
+        let reference = try FieldReference.resolve(field, in: schema)
+        let numbers: SQL
+        switch reference.source(aliases: &aliases) {
+        case let .scalar(column, kind, _):
+            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind) + ")::float8 AS x FROM \(table)" + whereClause(condition)
+        case let .set(set, _):
+            numbers = SQL("SELECT (d.x)::float8 AS x FROM \(table) CROSS JOIN LATERAL (SELECT ")
+                + Self.describedNumber(of: set.value, kind: set.kind) + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
+        }
+        var sql = SQL("SELECT greatest(1, least(width_bucket(x, ")
+        sql.bind("{" + edges.map { "\($0)" }.joined(separator: ",") + "}", as: "float8[]")
+        sql.append(SQL("), \(edges.count - 1)))::text, count(*)::text FROM (") + numbers + ") AS numbers WHERE x IS NOT NULL GROUP BY 1")
+        return sql
     }
 
     func numberStatistics(_ number: SQL, enabled: Bool) -> SQL {
