@@ -126,18 +126,23 @@ public final class PostgresTable: Sendable {
             let count = { (column: Int) in Int(result.value(row, column) ?? "0") ?? 0 }
             // As in memory: numbers when (nearly) all values are — a stray word is as absent.
             let (numbers, texts) = (count(10), count(11))
-            let numeric = reference.column.kind == .number || (numbers > 0 && texts * 4 <= numbers)
+            let isDate = reference.path.isEmpty && QueryBuilder.isDate(reference.column.typeName)
+            let numeric = isDate || reference.column.kind == .number || (numbers > 0 && texts * 4 <= numbers)
             let quartiles = [number(7), number(8), number(9)].compactMap { $0 }
             var type = reference.path.isEmpty ? Self.describedType(reference.column) : "json"
-            if numeric, !type.hasPrefix("number"), !type.hasPrefix("list of number") { type = "number (as text)" }
+            if isDate {
+                type = "date"
+            } else if numeric, !type.hasPrefix("number"), !type.hasPrefix("list of number") {
+                type = "number (as text)"
+            }
             var profile = FieldProfile(
                 field: field, type: type, present: count(1), absent: count(2), distinct: count(3),
                 minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
-                quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [])
+                quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [], isDate: isDate)
             if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
                 // The bins memory's describe draws, counted by the database.
-                let bins = Histogram.numberBins(from: minimum, to: maximum, integers: result.value(row, 12) == "t",
-                                                count: Describe.distributionBins)
+                let bins = isDate ? Histogram.dateBins(from: minimum, to: maximum, count: Describe.distributionBins)
+                    : Histogram.numberBins(from: minimum, to: maximum, integers: result.value(row, 12) == "t", count: Describe.distributionBins)
                 let counted = try connection.query(builder.distribution(query, field: field, edges: bins.edges), cancellation: cancellation)
                 var distribution = [Int](repeating: 0, count: bins.edges.count - 1)
                 for bin in 0..<counted.rowCount {

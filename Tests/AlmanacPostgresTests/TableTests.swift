@@ -110,6 +110,14 @@ import Testing
         let tags = profiles[2]
         #expect(tags.present == 4 && tags.absent == 1 && tags.distinct == 5)
         #expect(tags.common.first?.value == "island" && tags.common.first?.count == 2)
+        let born = try #require(try table.describe(fields: ["born"]).first)
+        // 1147-04-04, 2001-02-03 and 2020-12-31 as seconds since 1970 (proleptic Gregorian, UTC).
+        let days: [Double] = [-300_502, 11_356, 18_627]
+        let seconds = days.map { $0 * 86_400 }
+        #expect(born.type == "date" && born.isDate && born.present == 3 && born.absent == 2 && born.distinct == 3)
+        #expect(born.minimum == seconds[0] && born.maximum == seconds[2] && born.quartiles?[1] == seconds[1])
+        #expect(born.distribution == [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2])
+        #expect(born.distribution == Histogram.dates(seconds, bins: 12).bins.map(\.count))
         let rank = profiles[3]
         #expect(rank.present == 4 && rank.minimum == 1 && rank.maximum == 4.5)
     }

@@ -254,11 +254,8 @@ public struct Histogram: Sendable, Equatable {
         guard let minimum = values.min(), let maximum = values.max() else { return Histogram(bins: [], scale: .date(.day)) }
         let span = maximum - minimum
         if let requested {
-            let width = max(span / Double(requested), 60)
-            var edges = (0...requested).map { minimum + Double($0) * width }
-            if span > 0 { edges[requested] = maximum }
-            let unit: DateUnit = width >= CalendarDate.secondsPerDay && isWholeDays(edges) ? .day : .minute
-            return counted(values, edges: edges, uniform: true, scale: .date(unit))
+            let plan = dateBins(from: minimum, to: maximum, count: requested)
+            return counted(values, edges: plan.edges, uniform: true, scale: plan.scale)
         }
         let day = CalendarDate.secondsPerDay
         let (unit, steps): (DateUnit, [Int]) = span >= 3 * 365 * day ? (.year, [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000])
@@ -278,6 +275,17 @@ public struct Histogram: Sendable, Equatable {
             return counted(values, edges: edges, uniform: false, scale: .date(step == 1 || unit != .year ? unit : .year))
         }
         return dates(values, bins: maximumDefaultBins)
+    }
+
+    /// The edges of exactly `count` equal bins over `minimum...maximum` (seconds), as
+    /// `dates(_:bins:)` counts them; a database bins its dates on them (describe on a table).
+    public static func dateBins(from minimum: Double, to maximum: Double, count requested: Int) -> (edges: [Double], scale: Scale) {
+        let span = maximum - minimum
+        let width = max(span / Double(requested), 60)
+        var edges = (0...requested).map { minimum + Double($0) * width }
+        if span > 0 { edges[requested] = maximum }
+        let unit: DateUnit = width >= CalendarDate.secondsPerDay && isWholeDays(edges) ? .day : .minute
+        return (edges, .date(unit))
     }
 
     static func isWholeDays(_ edges: [Double]) -> Bool {

@@ -11,8 +11,8 @@ extension QueryBuilder {
         for (index, field) in fields.enumerated() {
             let reference = try FieldReference.resolve(field, in: schema)
             switch reference.source(aliases: &aliases) {
-            case let .scalar(column, kind, _):
-                parts.append(describeScalar(index: index, column: column, kind: kind, condition: condition))
+            case let .scalar(column, kind, typeName):
+                parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, condition: condition))
             case let .set(set, _):
                 parts.append(describeSet(index: index, set: set, condition: condition))
             }
@@ -24,12 +24,12 @@ extension QueryBuilder {
     /// many values read as numbers and how many do not (text), and whether every number is an
     /// integer (histogram's bins depend on it). As in memory, the words for
     /// none are no value, and text that is (nearly) all numbers is described as numbers.
-    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, condition: SQL?) -> SQL {
-        let number = Self.describedNumber(of: column, kind: kind)
+    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, condition: SQL?) -> SQL {
+        let number = Self.describedNumber(of: column, kind: kind, typeName: typeName)
         let present = kind == .number ? column : Self.present(Self.text(of: column, kind: kind))
         var sql = SQL("SELECT \(index), count(") + present + ")::text, (count(*) - count(" + present + "))::text, count(DISTINCT "
             + present + ")::text, "
-        sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json))
+        sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json || Self.isDate(typeName)))
         sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text, ")
         sql.append(Self.allIntegers(number))
         sql.append(" FROM \(table)")
@@ -53,13 +53,18 @@ extension QueryBuilder {
         return SQL("(") + sql + ")"
     }
 
-    /// A value as a number for describe: as `number(of:)`, and a JSON string that reads as one
-    /// (`"2"`), as memory reads it.
-    static func describedNumber(of expression: SQL, kind: TableSchema.ValueKind) -> SQL {
+    /// A value as a number for describe: as `number(of:)`, a JSON string that reads as one
+    /// (`"2"`), as memory reads it, and a date or timestamp as seconds since 1970 (UTC for
+    /// one without a time zone, as memory reads an ISO date).
+    static func describedNumber(of expression: SQL, kind: TableSchema.ValueKind, typeName: String = "") -> SQL {
+        if isDate(typeName) { return SQL("extract(epoch from ") + expression + ")" }
         guard kind == .json else { return number(of: expression, kind: kind) }
         return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN (" + expression + ")::numeric WHEN 'string' THEN "
             + number(of: SQL("(") + expression + " #>> '{}')", kind: .text) + " END"
     }
+
+    /// Columns describe reads as dates: `date` and the timestamps (a time of day alone is not one).
+    static func isDate(_ typeName: String) -> Bool { typeName == "date" || typeName.hasPrefix("timestamp") }
 
     /// Whether every number is an integer below 10¹⁵ (`t`/`f`), as histogram decides it.
     static func allIntegers(_ number: SQL) -> SQL {
@@ -76,8 +81,8 @@ extension QueryBuilder {
         let reference = try FieldReference.resolve(field, in: schema)
         let numbers: SQL
         switch reference.source(aliases: &aliases) {
-        case let .scalar(column, kind, _):
-            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind) + ")::float8 AS x FROM \(table)" + whereClause(condition)
+        case let .scalar(column, kind, typeName):
+            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM \(table)" + whereClause(condition)
         case let .set(set, _):
             numbers = SQL("SELECT (d.x)::float8 AS x FROM \(table) CROSS JOIN LATERAL (SELECT ")
                 + Self.describedNumber(of: set.value, kind: set.kind) + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
