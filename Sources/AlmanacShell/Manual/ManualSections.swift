@@ -105,6 +105,15 @@ enum ManualSections {
     .Pa almanac-fetch
     beside the binary or in
     .Pa PREFIX/libexec/almanac .
+    .It Ev PGHOST , Ev PGPORT , Ev PGUSER , Ev PGDATABASE , Ev PGPASSWORD , Ev PGPASSFILE
+    What a
+    .Ql postgresql://
+    URL leaves out, as libpq reads them (and the rest of libpq's variables); a password
+    comes best from
+    .Pa ~/.pgpass
+    (or
+    .Ev PGPASSFILE ) ,
+    so it is never typed, and is never shown.
     .It Ev XDG_STATE_HOME , Ev XDG_CONFIG_HOME , Ev HOME
     Where the history and the startup file are (see
     .Sx FILES ) .
