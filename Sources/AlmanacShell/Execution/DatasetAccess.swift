@@ -49,10 +49,10 @@ extension Session {
         let bar = ProgressBar(name: load.request.name)
         let showBar = isInteractive && output.errorIsTerminal
         // Keys typed meanwhile wait for the prompt instead of landing after the bar.
-        var echo = showBar ? EchoPause() : nil
+        var typeahead = showBar ? Typeahead() : nil
         defer {
             bar.clear()
-            echo?.end()
+            typeahead?.end()
         }
         while !load.isFinished {
             if cancellation.isCancelled {

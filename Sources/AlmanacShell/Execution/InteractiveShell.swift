@@ -84,6 +84,9 @@ final class InteractiveShell {
     /// Remembers `text` (one history entry, whatever lines it was typed on), runs it, then runs
     /// what `edit` asked for.
     private func run(_ text: String, editor: LineEditor) {
+        // Keys typed while the command runs (a Ctrl-D too) wait for the next prompt.
+        var typeahead = Typeahead()
+        defer { typeahead.end() }
         let history = editor.store
         let warnings = history.warnings.count
         // Without passwords: history is a file, and hints show its lines.

@@ -32,17 +32,8 @@ enum ExternalEditor {
         let arguments = ["/bin/sh", "-c", command + " \"$1\"", "sh", path]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var process: pid_t = 0
-        guard posix_spawn(&process, "/bin/sh", nil, nil, argv, environ) == 0 else {
+        guard let status = Typeahead.lendingTerminal(to: { run(argv) }) else {
             return .failure(.invalid("cannot start the editor '\(SafeText.escape(command))': \(systemError())"))
-        }
-        var status: Int32 = 0
-        var forwarded = false
-        while waitpid(process, &status, 0) < 0, errno == EINTR {
-            if !forwarded, almanac_signal_count(SIGTERM) > 0 || almanac_signal_count(SIGHUP) > 0 {
-                kill(process, SIGTERM)
-                forwarded = true
-            }
         }
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
         guard exit == 0 else {
@@ -53,5 +44,12 @@ enum ExternalEditor {
             line.last == "\r" ? String(line.dropLast()) : String(line)
         }
         return .success(LineContinuation.commands(in: lines).map(\.text).filter { $0.contains { !$0.isWhitespace } })
+    }
+
+    /// Starts `argv` and waits for it; its wait status, or nil when it could not start.
+    private static func run(_ argv: [UnsafeMutablePointer<CChar>?]) -> Int32? {
+        var process: pid_t = 0
+        guard posix_spawn(&process, "/bin/sh", nil, nil, argv, environ) == 0 else { return nil }
+        return ChildProcess.wait(for: process)
     }
 }

@@ -14,6 +14,11 @@ enum Pager {
     /// Runs `command` through /bin/sh with `text` on its standard input and waits for it.
     /// Returns false when it could not be started (the caller prints the text itself).
     static func show(_ text: String, command: String) -> Bool {
+        // The pager reads keys from the terminal as the shell found it, not as it keeps it.
+        Typeahead.lendingTerminal { run(command, feeding: text) }
+    }
+
+    private static func run(_ command: String, feeding text: String) -> Bool {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { return false }
         let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
@@ -43,15 +48,7 @@ enum Pager {
             }
         }
         close(writeEnd)
-        var status: Int32 = 0
-        var forwarded = false
-        while waitpid(process, &status, 0) < 0, errno == EINTR {
-            // SIGTERM or SIGHUP for the shell ends the pager too, so the shell can end.
-            if !forwarded, almanac_signal_count(SIGTERM) > 0 || almanac_signal_count(SIGHUP) > 0 {
-                kill(process, SIGTERM)
-                forwarded = true
-            }
-        }
+        _ = ChildProcess.wait(for: process)
         return true
     }
 }
