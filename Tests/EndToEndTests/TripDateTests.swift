@@ -78,6 +78,26 @@ struct TripDateTests {
         #expect(never.status == 1 && never.stderr.contains("31 April does not exist"), "\(never)")
     }
 
+    @Test("day.month.year, as Russian users write a date, is that day", arguments: [
+        ("01.12.2026", 2026, 12, 1), ("1.12.2026", 2026, 12, 1), ("29.02.2028", 2028, 2, 29), ("31.12.2099", 2099, 12, 31),
+    ])
+    func dottedDates(_ typed: String, _ year: Int, _ month: Int, _ day: Int) throws {
+        let result = try trip(typed)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.lines.first == Self.heading(year: year, month: month, day: day), "\(result)")
+        #expect(try trip(String(format: "%04d-%02d-%02d", year, month, day)).stdout == result.stdout, "the same trip as the ISO date")
+    }
+
+    @Test("a dotted date that does not exist is an error naming it", arguments: [
+        ("32.01.2026", "32 January 2026 does not exist"), ("29.02.2026", "29 February 2026 does not exist"),
+        ("01.13.2026", "there is no month 13"), ("01.12.26", "write the year in full"),
+    ])
+    func dottedDateErrors(_ typed: String, _ message: String) throws {
+        let result = try trip(typed)
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("'\(typed)' is not a date: \(message)"), "\(result)")
+    }
+
     @Test("a past date is answered, with a note")
     func pastDateHasANote() throws {
         let result = try trip("2020-01-01")

@@ -13,10 +13,10 @@ public enum TripCommand: Command {
         discussion: """
         STATION is anything show accepts: an id, a name, or a row (#3). The departure must serve \
         departures (from) and the arrival arrivals (to); they must differ. DATE is today, tomorrow, \
-        2026-12-01, 1 Dec or 1 Dec 2026. A day and month without a year mean the next such day that \
-        exists (29 Feb: the next leap year's). A month past 12 or below 1 rolls into the next or the \
-        previous year (2026-13-01 is 1 January 2027); the year 0 reads as 1; a day the month does not \
-        have is an error. A date in the past is answered with a note. \
+        2026-12-01, 01.12.2026 (day.month.year), 1 Dec or 1 Dec 2026. A day and month without a year \
+        mean the next such day that exists (29 Feb: the next leap year's; likewise 01.12). A month past \
+        12 or below 1 rolls into the next or the previous year (2026-13-01 is 1 January 2027; in \
+        01.13.2026 it is an error); the year 0 reads as 1; a day the month does not have is an error. A date in the past is answered with a note. \
         --map draws both stations and the great-circle route between them (as map does; under \
         --format json, a GeoJSON FeatureCollection of the two stations and the route).
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Dates as people type them: `today`, `tomorrow`, `2026-12-01`, `1 Dec`, `Dec 1`, `1 Dec 2026`.
+/// Dates as people type them: `today`, `tomorrow`, `2026-12-01`, `01.12.2026`, `1 Dec`, `Dec 1`, `1 Dec 2026`.
 ///
 /// The rules, in the order they apply:
 /// - the year 0 reads as 1 (there is no year 0 between 1 BC and AD 1; `0000-01-01` is a typo
@@ -40,6 +40,7 @@ enum TripDate {
             let rolledMonth = ((shifted % 12) + 12) % 12 + 1
             return try date(year: rolledYear, month: rolledMonth, day: day, typed: text)
         }
+        if let dotted = try dayMonthYear(lowered, typed: text, today: today) { return dotted }
         let words = lowered.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
         if words.count == 2 || words.count == 3 {
             let (dayText, monthText) = Int(words[0]) != nil ? (words[0], words[1]) : (words[1], words[0])
@@ -52,6 +53,24 @@ enum TripDate {
             }
         }
         throw notADate(text)
+    }
+
+    /// `01.12.2026` (day, month, year, as Russian and most European users write a date) or
+    /// `01.12` (the next 1 December). The month is 1 to 12 here: `01.13.2026` is more likely a
+    /// month and day swapped than a month to roll over. Nil when the text is not of this shape.
+    static func dayMonthYear(_ text: String, typed: String, today: Date) throws -> Date? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3,
+              parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              parts[0].count <= 2, parts[1].count <= 2, let day = Int(parts[0]), let month = Int(parts[1]) else { return nil }
+        guard (1...12).contains(month) else {
+            throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: there is no month \(month) (day.month.year: 01.12.2026)")
+        }
+        guard parts.count == 3 else { return try next(month: month, day: day, from: today, typed: typed) }
+        guard parts[2].count == 4, let year = Int(parts[2]) else {
+            throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: write the year in full (01.12.2026)")
+        }
+        return try date(year: max(year, 1), month: month, day: day, typed: typed)
     }
 
     /// `dec`, `Dec`, `December` → 12.
@@ -86,7 +105,7 @@ enum TripDate {
     }
 
     static func notADate(_ text: String) -> ShellError {
-        .invalid("'\(SafeText.escape(text))' is not a date: use today, tomorrow, 2026-12-01, 1 Dec or 1 Dec 2026")
+        .invalid("'\(SafeText.escape(text))' is not a date: use today, tomorrow, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026")
     }
 
     static func isPast(_ date: Date, now: Date = Date()) -> Bool { date < calendar.startOfDay(for: now) }
