@@ -223,4 +223,24 @@ struct HighlightTests {
         try expectColours(session, "almanac> help", [("help", Self.command)])
         try leave(session)
     }
+
+    // MARK: - When a load ends
+
+    @Test("a line typed while its dataset loads is coloured again when the load ends: a known field cyan, an unknown one red")
+    func recolouredWhenTheLoadEnds() throws {
+        let data = try DataFolder(in: home)
+        let fifo = try data.makeFIFO(for: "stations")
+        // --quiet: no message about the load (its redraw would colour the line anyway).
+        let session = try PseudoTerminalSession(data.arguments + ["--quiet"], environment: colorEnvironment, rows: 40, columns: 120)
+        try session.waitForPrompt()
+        try session.enter("use stations", prompt: "stations> ")
+        let line = "stations> filter cityTitle = x and regoin = y"
+        try session.send("filter cityTitle = x and regoin = y")
+        // Still loading: no field is known, so none is called unknown.
+        try expectColours(session, line, [("filter", Self.command), ("cityTitle", Self.plain), ("regoin", Self.plain)])
+        let feeder = FIFOFeeder.start(fifo, bytes: try DataFolder.realContents("stations"))
+        try feeder.wait()
+        try expectColours(session, line, [("filter", Self.command), ("cityTitle", Self.field), ("and", Self.keyword), ("regoin", Self.error)])
+        try leave(session)
+    }
 }

@@ -17,10 +17,14 @@ public final class Catalog: Sendable {
 
     /// Called on the loading thread when a load ends, whatever the outcome.
     public typealias Observer = @Sendable (LoadEvent) -> Void
+    /// Called on the loading thread with a dataset's name when, after its load, its name index
+    /// and fields are built (what the prompt knows of its fields may change then).
+    public typealias PreparationObserver = @Sendable (String) -> Void
 
     private let state = Mutex(State())
     private let loader: DatasetLoader
     private let observer = Mutex<Observer?>(nil)
+    private let preparationObserver = Mutex<PreparationObserver?>(nil)
 
     private struct State {
         var entries: [String: Entry] = [:]
@@ -56,6 +60,8 @@ public final class Catalog: Sendable {
     }
 
     public func observe(_ observer: @escaping Observer) { self.observer.withLock { $0 = observer } }
+
+    public func observePreparation(_ observer: @escaping PreparationObserver) { preparationObserver.withLock { $0 = observer } }
 
     // MARK: - Reading
 
@@ -219,6 +225,7 @@ public final class Catalog: Sendable {
         if current, preparesIndexes, case let .success(dataset) = result {
             _ = NameIndex.of(dataset)
             _ = dataset.fields
+            preparationObserver.withLock { $0 }?(load.request.name)
         }
     }
 

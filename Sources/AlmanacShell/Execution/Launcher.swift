@@ -55,6 +55,8 @@ public enum Launcher {
             announcer.announce(event)
             notifier.wake()
         }
+        // The prompt colours the line again: field names may be known now.
+        catalog.observePreparation { _ in notifier.wake() }
         // The prompt must not wait for data: every bundled dataset loads in the background,
         // starting when the first command runs or right after the prompt is first drawn (so
         // the loading threads do not slow the drawing of the prompt itself). A script starts

@@ -98,12 +98,17 @@ extension LineEditor {
 
     // MARK: - Drawing over libedit's line
 
-    /// Draws this key's colours and hint, once per key, after libedit's refresh.
-    func decorateIfNeeded() {
-        guard !decorated else { return }
+    /// Draws this key's colours and hint, once per key, after libedit's refresh; `again`
+    /// (something the colours depend on changed, a dataset loaded) draws them once more if
+    /// they differ from what is drawn.
+    func decorateIfNeeded(again: Bool = false) {
+        let onlyIfChanged = decorated
+        guard !decorated || again else { return }
         decorated = true
-        shownHint = nil
-        guard !decorationsSuspended, let decorate else { return }
+        guard !decorationsSuspended, let decorate else {
+            shownHint = nil
+            return
+        }
         let (scalars, cursor) = lineScalars()
         let line = String(String.UnicodeScalarView(scalars))
         // The highlighter counts characters; libedit, scalars.
@@ -118,6 +123,12 @@ extension LineEditor {
         }
         scalarOfCharacter.append(offset)
         let decoration = decorate(line, cursorCharacter)
+        if onlyIfChanged {
+            guard decoration != drawnDecoration else { return }
+            eraseHint()
+        }
+        shownHint = nil
+        drawnDecoration = decoration
         guard let layout = EditorLayout(prompt: visiblePrompt, line: scalars, columns: columns) else { return }
         var text = ""
         if let styles = decoration.styles, !scalars.isEmpty {

@@ -68,6 +68,10 @@ public final class LineEditor {
     var shownHint: (line: String, hint: String)?
     /// Whether a hint is drawn after the cursor now (it is erased before libedit gets a key).
     var hintOnScreen = false
+    /// What was drawn over the line for this key.
+    var drawnDecoration: LineDecoration?
+    /// Set when the notifier woke the read loop: the line's colours are worked out again.
+    private var backgroundWorkEnded = false
 
     /// Sets up libedit on the process's terminal. The locale must already be UTF-8 (see `Locale.ensureUTF8`).
     public init(history store: HistoryStore, notifier: Notifier, completion: @escaping CompletionHandler) {
@@ -221,7 +225,8 @@ public final class LineEditor {
                 redrawKeepingLine(above: [])
             }
             if notifier.hasMessages { redrawKeepingLine(above: notifier.takeMessages()) }
-            decorateIfNeeded()
+            decorateIfNeeded(again: backgroundWorkEnded)
+            backgroundWorkEnded = false
             flushOutput()
 
             enterHistoryIfNeeded()
@@ -235,7 +240,11 @@ public final class LineEditor {
             ]
             let ready = poll(&descriptors, 2, -1)
             if ready < 0 { continue }  // EINTR: the counters above say why
-            if descriptors[1].revents != 0 { notifier.drain() }
+            if descriptors[1].revents != 0 {
+                notifier.drain()
+                // A load (or its fields) finished: names in the line may be known now.
+                backgroundWorkEnded = true
+            }
             if descriptors[0].revents != 0 {
                 switch input.fill(from: 0) {
                 case .bytes: continue
