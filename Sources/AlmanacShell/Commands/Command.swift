@@ -21,19 +21,21 @@ public protocol Command: SendableMetatype {
 extension Command {
     /// Declared parameters complete as they are declared; otherwise nothing.
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        guard let parameters = spec.parameters, let (parameter, suffix) = Parameter.position(of: request, in: parameters) else { return [] }
-        return parameter.candidates(request, suffix: suffix, in: session)
+        guard let parameters = spec.parameters else { return [] }
+        return Parameter.candidates(request, in: parameters, session: session)
     }
 
     /// Declared fields are fields and declared words keywords; otherwise numbers and quoted text.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         guard let parameters = spec.parameters else { return arguments.enumerated().map { ArgumentRole.literal($1, at: $0) } }
+        let keywords = Set(parameters.compactMap(\.keyword))
         let known = Set(parameters.flatMap { $0.words + $0.suffixes })
         let fields = parameters.contains { if case .field = $0.kind { true } else { false } }
         let datasets = parameters.contains { if case .dataset = $0.kind { true } else { false } }
         return arguments.enumerated().map { index, word in
-            if datasets, index == 0 { return ArgumentRole(word: index, role: .dataset) }
             let bare = word.text.hasSuffix(",") ? String(word.text.dropLast()) : word.text
+            if !word.isQuoted, keywords.contains(bare.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
+            if datasets, index == 0 { return ArgumentRole(word: index, role: .dataset) }
             if !word.isQuoted, known.contains(bare.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
             if fields, !word.isQuoted, Int(bare) == nil { return ArgumentRole(word: index, role: .field) }
             return ArgumentRole.literal(word, at: index)

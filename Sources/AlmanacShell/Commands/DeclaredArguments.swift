@@ -8,6 +8,9 @@ public struct ArgumentValue: Sendable, Equatable {
     public var number: Int?
     /// The item's suffix (`desc`), lower-cased.
     public var suffix: String?
+    /// The word before the item that says what to do with it: an aggregate's function
+    /// (`sum` of `sum population`).
+    public var qualifier: Word?
 
     public var text: String { word.text }
 }
@@ -17,6 +20,12 @@ public struct ParsedArguments: Sendable {
     public var values: [[ArgumentValue]]
 
     public subscript(_ index: Int) -> [ArgumentValue] { values[index] }
+
+    /// The words of a free-text parameter joined by single spaces, as typed.
+    public func text(_ index: Int) -> String { values[index].map(\.text).joined(separator: " ") }
+
+    /// Whether a flag (or any parameter) was given.
+    public func has(_ index: Int) -> Bool { !values[index].isEmpty }
 }
 
 extension Arguments {
@@ -24,15 +33,62 @@ extension Arguments {
     /// an error pointing at it.
     public func parse() throws(ShellError) -> ParsedArguments {
         let parameters = spec.parameters ?? []
+        var values = [[ArgumentValue]](repeating: [], count: parameters.count)
+        // Keyword parameters take their words wherever they are; the others are given by place.
+        let split = Self.split(words, by: parameters)
+        for (index, keyword) in split.keywords.sorted(by: { $0.key < $1.key }) {
+            let parameter = parameters[index]
+            if case .flag = parameter.kind {
+                values[index] = [ArgumentValue(word: keyword)]
+                continue
+            }
+            guard !split.values[index].isEmpty else {
+                throw usageError("missing \(parameter.name) after \(SafeText.escape(keyword.text))", after: keyword)
+            }
+            for word in split.values[index] { values[index].append(try value(of: word, for: parameter)) }
+        }
+        for (index, parameter) in parameters.enumerated() where parameter.keyword != nil && parameter.isRequired && split.keywords[index] == nil {
+            throw usageError("missing \(parameter.keyword!) \(parameter.name)", after: words.last)
+        }
+        let placed = parameters.indices.filter { parameters[$0].keyword == nil }
+        let taken = try parsePlaced(split.placed, placed.map { parameters[$0] })
+        for (position, index) in placed.enumerated() { values[index] = taken[position] }
+        return ParsedArguments(values: values)
+    }
+
+    /// The words given by their place, read against the parameters without keywords.
+    private func parsePlaced(_ words: [Word], _ parameters: [Parameter]) throws(ShellError) -> [[ArgumentValue]] {
         let tokens = Self.tokens(words)
         var index = 0
         var values: [[ArgumentValue]] = []
         func next() -> Word? { index < tokens.count && !tokens[index].isComma ? tokens[index].word : nil }
+        /// The value at `index`: free text is the word as typed, commas and all.
+        func take(_ parameter: Parameter) throws(ShellError) -> ArgumentValue {
+            let token = tokens[index]
+            if case .text = parameter.kind, token.isStart {
+                while index < tokens.count, tokens[index].origin == token.origin { index += 1 }
+                return ArgumentValue(word: words[token.origin])
+            }
+            index += 1
+            guard case .aggregate = parameter.kind else { return try value(of: token.word, for: parameter) }
+            let function = token.word
+            guard !function.isQuoted, Aggregate.Function(rawValue: function.text.lowercased()) != nil else {
+                throw usageError("expected \(Self.either(parameter.words)), not '\(SafeText.escape(function.text))'", at: function)
+            }
+            guard let field = next() else { throw usageError("missing FIELD after \(function.text)", after: function) }
+            index += 1
+            return ArgumentValue(word: field, qualifier: function)
+        }
         for (position, parameter) in parameters.enumerated() {
             var taken: [ArgumentValue] = []
-            if let word = next() {
-                taken.append(try value(of: word, for: parameter))
-                index += 1
+            let isText = if case .text = parameter.kind { true } else { false }
+            if case .words = parameter.arity, index < tokens.count, !tokens[index].isComma || tokens[index].isStart {
+                // Free text: the rest of the words, as typed.
+                let origin = tokens[index].origin
+                taken = ([tokens[index].isStart ? words[origin] : tokens[index].word] + words[(origin + 1)...]).map { ArgumentValue(word: $0) }
+                index = tokens.count
+            } else if next() != nil || (isText && index < tokens.count && tokens[index].isStart) {
+                taken.append(try take(parameter))
                 while parameter.isList {
                     if !parameter.suffixes.isEmpty, let word = next(), !word.isQuoted, parameter.suffixes.contains(word.text.lowercased()) {
                         taken[taken.count - 1].suffix = word.text.lowercased()
@@ -41,47 +97,86 @@ extension Arguments {
                     if index < tokens.count, tokens[index].isComma {
                         let comma = tokens[index].word
                         index += 1
-                        guard let word = next() else { throw usageError("a \(parameter.name) is missing after the comma", at: comma) }
-                        taken.append(try value(of: word, for: parameter))
-                        index += 1
-                    } else if parameter.suffixes.isEmpty, position == parameters.count - 1, let word = next() {
-                        // Spaces may stand for commas when nothing else can follow.
-                        taken.append(try value(of: word, for: parameter))
-                        index += 1
+                        guard next() != nil else { throw usageError("a \(parameter.name) is missing after the comma", at: comma) }
+                        taken.append(try take(parameter))
+                    } else if parameter.suffixes.isEmpty, next() != nil,
+                              position == parameters.count - 1 || !Self.begins(parameters[position + 1], tokens, at: index) {
+                        // Spaces may stand for commas where the word cannot begin what follows.
+                        taken.append(try take(parameter))
                     } else {
                         break
                     }
                 }
             } else if parameter.isRequired {
                 if index < tokens.count { throw usageError("missing \(parameter.name) before the comma", at: tokens[index].word) }
-                throw usageError("missing \(parameter.name)", after: words.last)
+                throw usageError("missing \(parameter.name)", after: self.words.last)
             }
             values.append(taken)
         }
         if index < tokens.count {
             let word = tokens[index].word
-            let hint = parameters.last.map { $0.isList && !$0.suffixes.isEmpty } == true
-                ? " — after a \(parameters.last!.name) comes \(parameters.last!.suffixes.joined(separator: " or ")) or a comma" : ""
+            let last = parameters.last
+            let hint = last.map { $0.isList && !$0.suffixes.isEmpty } == true
+                ? " — after a \(last!.name) comes \(last!.suffixes.joined(separator: " or ")) or a comma" : ""
             throw usageError("unexpected '\(SafeText.escape(word.text))'\(hint)", at: word)
         }
-        return ParsedArguments(values: values)
+        return values
+    }
+
+    /// Whether the token at `index` begins the parameter: an aggregate is a function's name with
+    /// a field after it; words and numbers are theirs; anything may begin a field or text.
+    private static func begins(_ parameter: Parameter, _ tokens: [Token], at index: Int) -> Bool {
+        let word = tokens[index].word
+        switch parameter.kind {
+        case .aggregate:
+            return !word.isQuoted && Aggregate.Function(rawValue: word.text.lowercased()) != nil
+                && index + 1 < tokens.count && !tokens[index + 1].isComma
+        case .word, .number:
+            return !word.isQuoted && (parameter.words + parameter.hidden).contains(word.text.lowercased())
+                || Self.wholeNumber(word.text) != nil
+        default:
+            return true
+        }
     }
 
     /// A word checked against what the parameter takes.
     private func value(of word: Word, for parameter: Parameter) throws(ShellError) -> ArgumentValue {
         let shown = SafeText.escape(word.text)
+        let isWord = !word.isQuoted && (parameter.words + parameter.hidden).contains(word.text.lowercased())
         switch parameter.kind {
-        case .field, .dataset:
+        case .field, .dataset, .text, .flag, .aggregate:
             return ArgumentValue(word: word)
         case let .number(range, words):
-            if let number = Int(word.text), range.contains(number) { return ArgumentValue(word: word, number: number) }
-            if !word.isQuoted, words.contains(word.text.lowercased()) { return ArgumentValue(word: word) }
+            if let number = Self.wholeNumber(word.text), range.contains(number) { return ArgumentValue(word: word, number: number) }
+            if isWord { return ArgumentValue(word: word) }
             let others = words.isEmpty ? "" : " or " + words.joined(separator: ", ")
-            throw usageError("\(parameter.name) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(others), not '\(shown)'", at: word)
+            throw usageError("\(parameter.name) must be a whole number\(Self.text(of: range))\(others), not '\(shown)'", at: word)
         case let .word(words):
-            if !word.isQuoted, words.contains(word.text.lowercased()) { return ArgumentValue(word: word) }
+            if isWord { return ArgumentValue(word: word) }
             throw usageError("expected \(words.joined(separator: " or ")), not '\(shown)'", at: word)
         }
+    }
+
+    /// ` from 1 to 200`, ` from 0 up`, or nothing when any number will do.
+    private static func text(of range: ClosedRange<Int>) -> String {
+        switch (range.lowerBound, range.upperBound) {
+        case (Int.min, Int.max): ""
+        case (let lower, Int.max): " from \(lower) up"
+        case let (lower, upper): " from \(lower) to \(upper)"
+        }
+    }
+
+    /// `5`, `+5`, `-3`; digits too many for an Int lean to its end on their side.
+    static func wholeNumber(_ text: String) -> Int? {
+        if let number = Int(text) { return number }
+        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return text.first == "-" ? Int.min : Int.max
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    static func either(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
     }
 
     /// A usage error pointing at `word` (a caret under it at the prompt).
@@ -95,74 +190,66 @@ extension Arguments {
         return .at(column: word.column + word.text.count + (word.isQuoted ? 2 : 0) + 1, width: 1, usageError(problem))
     }
 
-    /// A word, or a comma between words, with its column.
+    /// The words a parameter was given, split where keywords introduce theirs.
+    struct KeywordSplit {
+        /// The words given by their place.
+        var placed: [Word] = []
+        /// Each keyword parameter given, by its index: the keyword as typed.
+        var keywords: [Int: Word] = [:]
+        /// Each keyword parameter's words.
+        var values: [[Word]]
+        /// The keyword parameter that takes the next word, if any.
+        var open: Int?
+    }
+
+    /// A keyword (unquoted, any case, the first time) starts its parameter; the words after it
+    /// are its own — one, or up to the next keyword.
+    static func split(_ words: [Word], by parameters: [Parameter]) -> KeywordSplit {
+        var split = KeywordSplit(values: Array(repeating: [], count: parameters.count))
+        for word in words {
+            let lowered = word.text.lowercased()
+            if !word.isQuoted, let index = parameters.indices.first(where: { parameters[$0].keyword == lowered && split.keywords[$0] == nil }) {
+                split.keywords[index] = word
+                split.open = if case .flag = parameters[index].kind { nil } else { index }
+            } else if let open = split.open {
+                split.values[open].append(word)
+                if parameters[open].takesOneWord { split.open = nil }
+            } else {
+                split.placed.append(word)
+            }
+        }
+        return split
+    }
+
+    /// A word, or a comma between words, with its column and the word it came from.
     struct Token {
         var word: Word
         var isComma: Bool
+        /// Which word it is part of.
+        var origin: Int
+        /// Whether it starts that word.
+        var isStart: Bool
     }
 
     /// The words with commas as tokens of their own (`name,` → `name` `,`); a quoted comma is text.
     static func tokens(_ words: [Word]) -> [Token] {
         var tokens: [Token] = []
-        for word in words {
+        for (origin, word) in words.enumerated() {
             guard !word.isQuoted, word.text.contains(",") else {
-                tokens.append(Token(word: word, isComma: false))
+                tokens.append(Token(word: word, isComma: false, origin: origin, isStart: true))
                 continue
             }
             var offset = 0
             for (index, part) in word.text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
-                if index > 0 { tokens.append(Token(word: Word(",", column: word.column + offset - 1), isComma: true)) }
-                if !part.isEmpty { tokens.append(Token(word: Word(String(part), column: word.column + offset), isComma: false)) }
+                if index > 0 {
+                    tokens.append(Token(word: Word(",", column: word.column + offset - 1), isComma: true, origin: origin, isStart: offset == 1))
+                }
+                if !part.isEmpty {
+                    tokens.append(Token(word: Word(String(part), column: word.column + offset), isComma: false, origin: origin, isStart: offset == 0))
+                }
                 offset += part.count + 1
             }
         }
         return tokens
-    }
-}
-
-extension Parameter {
-    /// The parameter the word being typed belongs to, and whether it is where an item's suffix
-    /// may go, read from the finished words as `parse` reads them (leniently).
-    static func position(of request: CompletionRequest, in parameters: [Parameter]) -> (parameter: Parameter, suffix: Bool)? {
-        let tokens = Arguments.tokens(request.arguments)
-        var index = 0
-        var afterItem = false
-        for (position, parameter) in parameters.enumerated() {
-            guard index < tokens.count else { return (parameter, false) }
-            afterItem = false
-            if !tokens[index].isComma { index += 1; afterItem = true }
-            while parameter.isList, index < tokens.count {
-                if afterItem, !parameter.suffixes.isEmpty, !tokens[index].isComma, parameter.suffixes.contains(tokens[index].word.text.lowercased()) {
-                    index += 1
-                    afterItem = false
-                } else if tokens[index].isComma {
-                    index += 1
-                    afterItem = false
-                    if index == tokens.count { return (parameter, false) }
-                    if !tokens[index].isComma { index += 1; afterItem = true }
-                } else if parameter.suffixes.isEmpty, position == parameters.count - 1 {
-                    index += 1
-                    afterItem = true
-                } else {
-                    break
-                }
-            }
-            if index == tokens.count {
-                if parameter.isList { return (parameter, afterItem && !parameter.suffixes.isEmpty) }
-                if position + 1 < parameters.count { return (parameters[position + 1], false) }
-                return nil
-            }
-        }
-        return nil
-    }
-
-    /// Candidates for the word being typed, from what the parameter takes.
-    func candidates(_ request: CompletionRequest, suffix: Bool, in session: Session) -> [CompletionCandidate] {
-        if suffix { return request.matching(suffixes) }
-        switch kind {
-        case .field: return CompletionSources.fields(request, in: session) + request.matching(words)
-        case let .dataset(all): return CompletionSources.datasets(request, in: session, includingAll: all)
-        case .number, .word: return request.matching(words)
-        }
     }
 }

@@ -5,23 +5,18 @@ public enum HelpCommand: Command {
     public static let spec = CommandSpec(
         name: "help", aliases: ["?"],
         summary: "List the commands, or show how to use one (help keys: the keys at the prompt)",
-        usage: "help [COMMAND|keys]",
+        parameters: [Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional)],
         examples: ["help", "help set", "help keys"]
     )
-
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        guard request.arguments.isEmpty else { return [] }
-        return request.matching(session.commands.commands.map { $0.spec.name } + ["keys"])
-    }
 
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.indices.map { ArgumentRole(word: $0, role: $0 == 0 && session.commands.lookup(arguments[0].text) != nil ? .command : .plain) }
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...1)
+        let given = try arguments.parse()[0].first
         var lines: [String] = []
-        guard arguments.count == 1 else {
+        guard let given else {
             let commands = session.commands.commands
             let width = commands.map { $0.spec.name.count }.max() ?? 0
             lines.append("Commands (help COMMAND for details):")
@@ -35,7 +30,7 @@ public enum HelpCommand: Command {
                                     rows: commands.map { [.text($0.spec.name), .text($0.spec.summary), .text($0.spec.usage)] })
             return CommandResult(table, prose: .lines(lines))
         }
-        if arguments[0].lowercased() == "keys" {
+        if given.text.lowercased() == "keys" {
             let keys = PromptKeys.all
             // Keys wider than the column get a line of their own: the text keeps its room.
             let width = keys.map { TextWidth.of($0.keys) }.filter { $0 <= PromptKeys.column }.max() ?? 0
@@ -48,7 +43,12 @@ public enum HelpCommand: Command {
             let table = ResultTable(columns: [ResultColumn("keys"), ResultColumn("what")], rows: keys.map { [.text($0.keys), .text($0.meaning)] })
             return CommandResult(table, prose: .lines(lines))
         }
-        let command = try session.commands.resolve(arguments[0])
+        let command: any Command.Type
+        do {
+            command = try session.commands.resolve(given.text)
+        } catch {
+            throw ShellError.at(column: given.word.column, width: TextWidth.of(given.text), error)
+        }
         let spec = command.spec
         lines.append("usage: \(spec.usage)")
         lines.append("")

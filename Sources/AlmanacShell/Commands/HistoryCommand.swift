@@ -5,7 +5,7 @@ public enum HistoryCommand: Command {
     public static let spec = CommandSpec(
         name: "history",
         summary: "Show the command history",
-        usage: "history [N]",
+        parameters: [Parameter("N", .number(Int.min...Int.max, or: []), .optional)],
         examples: ["history", "history 20"],
         discussion: """
         History lives in $ALMANAC_HISTORY, else $XDG_STATE_HOME/almanac/history \
@@ -15,19 +15,14 @@ public enum HistoryCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...1)
+        let given = try arguments.parse()[0].first
         let entries = session.history?.entries ?? HistoryStore(path: session.environment.historyPath).entries
         var shown = entries.indices
-        if arguments.count == 1 {
-            let text = arguments[0]
-            let digits = text.first == "+" ? text.dropFirst() : Substring(text)
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw arguments.usageError(text.first == "-" && text.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) && text.count > 1
-                    ? "N is how many of the last lines to show: 0 or more, not \(SafeText.excerpt(text))"
-                    : "N must be a whole number, not '\(SafeText.escape(text))'")
+        if let given, let last = given.number {
+            guard last >= 0 else {
+                throw arguments.usageError("N is how many of the last lines to show: 0 or more, not \(SafeText.excerpt(given.text))", at: given.word)
             }
             // More than there are (however many digits) shows them all.
-            let last = Int(digits) ?? Int.max
             shown = max(0, entries.count - min(last, entries.count))..<entries.count
         }
         let first = shown.lowerBound

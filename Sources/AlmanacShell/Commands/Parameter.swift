@@ -1,18 +1,49 @@
+import AlmanacCore
+
 /// One argument of a command, declared once: the usage line, the parsing, the completion, the
 /// colouring and the errors (which point at the offending word) all come from it — as
 /// swift-argument-parser does for a program's options, and DuckDB's shell for its metadata
 /// commands' arity.
 public struct Parameter: Sendable {
     public enum Kind: Sendable {
-        /// A field of the results (`population`, `languages.name`); checked by the command,
-        /// which knows the dataset.
-        case field
-        /// A whole number in the range, or one of the words.
+        /// A field of the results (`population`, `languages.name`), or one of the forms
+        /// (`reset`, `+FIELD`: the lower-case ones complete); checked by the command, which
+        /// knows the dataset.
+        case field(or: [String] = [])
+        /// A whole number in the range, or one of the words. Digits too many for a number
+        /// read as the range's end they lean to.
         case number(ClosedRange<Int>, or: [String])
         /// One of the words.
         case word([String])
         /// A dataset's name (`all` too, when `all` is true); checked by the command.
         case dataset(all: Bool)
+        /// Text the command reads itself — a name, a path, a condition, a date — or one of the
+        /// words; `source` says what completes it.
+        case text(TextSource, or: [String] = [])
+        /// An aggregate, `AGG FIELD` (`sum population`): a function's name, then a field.
+        case aggregate
+        /// Nothing more than its keyword (`--force`, `world`).
+        case flag
+    }
+
+    /// What completes a `.text` parameter.
+    public enum TextSource: Sendable {
+        case nothing
+        case files
+        /// Record names, for each word.
+        case recordNames
+        /// Record names, for the first word.
+        case recordName
+        case commands
+        case settings
+        /// The values of the setting named by the word before.
+        case settingValues
+        /// Stations serving the direction.
+        case stations(Directions)
+        /// The words, for the first word.
+        case words([String])
+        /// A filter's fields, operators, values and joining words.
+        case condition
     }
 
     public enum Arity: Sendable {
@@ -23,69 +54,120 @@ public struct Parameter: Sendable {
         case list(suffixes: [String])
         /// None or more, as `list`.
         case optionalList(suffixes: [String])
+        /// One or more words, taken as typed, commas and all (free text): the rest of the line,
+        /// or up to the next keyword.
+        case words
     }
 
     /// How the usage line names it: `FIELD`, `BINS`, `N`.
     public var name: String
     public var kind: Kind
     public var arity: Arity
+    /// The word that introduces it, anywhere on the line (`from STATION`, `--force`); nil for a
+    /// parameter given by its place.
+    public var keyword: String?
+    /// Words it also takes, neither shown nor completed (`n` for `next`).
+    public var hidden: [String] = []
 
-    public init(_ name: String, _ kind: Kind, _ arity: Arity = .one) {
+    public init(_ name: String, _ kind: Kind, _ arity: Arity = .one, after keyword: String? = nil, hidden: [String] = []) {
         self.name = name
         self.kind = kind
         self.arity = arity
+        self.keyword = keyword
+        self.hidden = hidden
     }
 
-    public static func field(_ arity: Arity = .one) -> Parameter { Parameter("FIELD", .field, arity) }
+    public static func field(_ arity: Arity = .one) -> Parameter { Parameter("FIELD", .field(), arity) }
 
-    /// `FIELD`, `[BINS]`, `[N|next|prev]`, `FIELD [asc|desc][, FIELD [asc|desc]...]`.
+    /// A keyword alone, anywhere on the line: `[--force]`.
+    public static func flag(_ keyword: String) -> Parameter { Parameter(keyword, .flag, .optional, after: keyword) }
+
+    /// `FIELD`, `[BINS]`, `[N|next|prev]`, `FIELD [asc|desc][, FIELD [asc|desc]...]`, `from STATION`.
     public var synopsis: String {
-        let one: String
+        var one: String
         switch kind {
-        case .field: one = name
+        case .field, .aggregate, .flag: one = name
         case let .number(_, words): one = ([name] + words).joined(separator: "|")
         case let .word(words): one = words.joined(separator: "|")
         case let .dataset(all): one = all ? "\(name)|all" : name
+        case let .text(_, words): one = ([name] + words).joined(separator: name.contains(" ") ? " | " : "|")
         }
+        if let keyword, keyword != name { one = "\(keyword) \(one)" }
+        let forms: [String] = if case let .field(forms) = kind { forms } else { [] }
         switch arity {
-        case .one: return one
+        case .one, .words: return one
         case .optional: return "[\(one)]"
         case let .list(suffixes):
-            let item = suffixes.isEmpty ? one : "\(one) [\(suffixes.joined(separator: "|"))]"
-            return "\(item)[, \(item)...]"
+            return ([Self.item(one, suffixes)] + forms).joined(separator: " | ")
         case let .optionalList(suffixes):
-            let item = suffixes.isEmpty ? one : "\(one) [\(suffixes.joined(separator: "|"))]"
-            return "[\(item)[, \(item)...]]"
+            return "[" + ([Self.item(one, suffixes)] + forms).joined(separator: " | ") + "]"
         }
     }
+
+    /// `FIELD [asc|desc][, FIELD [asc|desc]...]`.
+    private static func item(_ one: String, _ suffixes: [String]) -> String {
+        let item = suffixes.isEmpty ? one : "\(one) [\(suffixes.joined(separator: "|"))]"
+        return "\(item)[, \(item)...]"
+    }
+
+    /// The usage line's parameters: an optional one given by its place nests in the optional
+    /// one before it, since it cannot be given alone (`[NAME [VALUE]]`).
+    static func synopsis(of parameters: [Parameter]) -> [String] {
+        var parts: [String] = []
+        var nested = 0
+        for (index, parameter) in parameters.enumerated() {
+            let opensNest = parameter.keyword == nil && parameter.isOptionalOne
+                && index + 1 < parameters.count && parameters[index + 1].keyword == nil && parameters[index + 1].isOptionalOne
+            if opensNest || nested > 0, parameter.keyword == nil, parameter.isOptionalOne {
+                let inner = String(parameter.synopsis.dropFirst().dropLast())
+                parts.append("[" + inner + (opensNest ? "" : String(repeating: "]", count: nested + 1)))
+                nested = opensNest ? nested + 1 : 0
+            } else {
+                parts.append(parameter.synopsis)
+            }
+        }
+        return parts
+    }
+
+    var isOptionalOne: Bool { if case .optional = arity { true } else { false } }
 
     var isList: Bool {
         switch arity {
         case .list, .optionalList: true
-        case .one, .optional: false
+        case .one, .optional, .words: false
         }
     }
 
     var isRequired: Bool {
         switch arity {
-        case .one, .list: true
+        case .one, .list, .words: true
         case .optional, .optionalList: false
+        }
+    }
+
+    /// Takes one word after its keyword (`--size 60x20`); else words up to the next keyword.
+    var takesOneWord: Bool {
+        switch arity {
+        case .one, .optional: true
+        case .list, .optionalList, .words: false
         }
     }
 
     var suffixes: [String] {
         switch arity {
         case let .list(suffixes), let .optionalList(suffixes): suffixes
-        case .one, .optional: []
+        case .one, .optional, .words: []
         }
     }
 
     /// The words it may be, where they are few (completion offers them).
     var words: [String] {
         switch kind {
-        case .field: []
+        case let .field(forms): forms.filter { $0 == $0.lowercased() }
         case let .dataset(all): all ? ["all"] : []
-        case let .number(_, words), let .word(words): words
+        case let .number(_, words), let .word(words), let .text(_, words): words
+        case .aggregate: Aggregate.Function.allCases.map(\.rawValue)
+        case .flag: []
         }
     }
 }
@@ -94,7 +176,7 @@ extension CommandSpec {
     /// A command whose arguments are declared: its usage line is made from them.
     public init(name: String, aliases: [String] = [], summary: String, parameters: [Parameter],
                 examples: [String] = [], discussion: String = "") {
-        let usage = ([name] + parameters.map(\.synopsis)).joined(separator: " ")
+        let usage = ([name] + Parameter.synopsis(of: parameters)).joined(separator: " ")
         self.init(name: name, aliases: aliases, summary: summary, usage: usage, examples: examples, discussion: discussion)
         self.parameters = parameters
     }

@@ -6,7 +6,7 @@ public enum SearchCommand: Command {
     public static let spec = CommandSpec(
         name: "search",
         summary: "Find records by name, ignoring case and accents",
-        usage: "search TEXT",
+        parameters: [Parameter("TEXT", .text(.recordNames), .words)],
         examples: ["search united", "search norge", "search моск", "search aland"],
         discussion: """
         Looks in names first (countries: name; species: name; stations: stationTitle), then in \
@@ -16,12 +16,10 @@ public enum SearchCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        CompletionSources.recordNames(request, in: session)
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        guard !arguments.isEmpty, arguments.text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT") }
-        return try session.apply(.search(arguments.text))
+        let parsed = try arguments.parse()
+        let text = parsed.text(0)
+        guard text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT").pointing(at: parsed[0].map(\.word)) }
+        return try session.apply(.search(text))
     }
 }

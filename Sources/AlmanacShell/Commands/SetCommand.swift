@@ -5,7 +5,7 @@ public enum SetCommand: Command {
     public static let spec = CommandSpec(
         name: "set",
         summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight, maxpages, maxbytes, expanded, timer)",
-        usage: "set [NAME [VALUE]]",
+        parameters: [Parameter("NAME", .text(.settings), .optional), Parameter("VALUE", .text(.settingValues), .optional)],
         examples: ["set", "set format json", "set format markdown", "set pagesize 20", "set color off", "set pager off",
                    "set hints off", "set expanded auto", "set timer on"],
         discussion: """
@@ -19,14 +19,6 @@ public enum SetCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        switch request.arguments.count {
-        case 0: return request.matching(Settings.names)
-        case 1: return request.matching(Settings.choices(for: request.arguments[0].text.lowercased()))
-        default: return []
-        }
-    }
-
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.enumerated().map { index, word in
             let known = index == 0 ? Settings.names.contains(word.text.lowercased())
@@ -36,25 +28,33 @@ public enum SetCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        try arguments.expect(count: 0...2)
-        switch arguments.count {
-        case 0:
+        let parsed = try arguments.parse()
+        guard let name = parsed[0].first else {
             let width = (Settings.names.map(\.count).max() ?? 0) + 2
             let values = Settings.names.map { session.settings.value(of: $0) ?? "" }
             let lines = zip(Settings.names, values).map { TextWidth.pad($0, to: width) + $1 }
             let table = ResultTable(columns: Settings.names.map { ResultColumn($0) }, rows: [values.map { .text($0) }])
             return CommandResult(table, shape: .object, prose: .lines(lines))
-        case 1:
-            let name = arguments[0].lowercased()
-            guard let value = session.settings.value(of: name) else {
-                var probe = session.settings
-                try probe.set(arguments[0], to: "")
-                return nil
+        }
+        // An unknown setting is pointed at; else a value it does not take.
+        guard Settings.names.contains(name.text.lowercased()) else {
+            var probe = session.settings
+            do {
+                try probe.set(name.text, to: "")
+            } catch {
+                throw ShellError.at(column: name.word.column, width: TextWidth.of(name.text), error)
             }
-            return .value(name, .text(value), text: value)
-        default:
-            try session.settings.set(arguments[0], to: arguments[1])
             return nil
         }
+        guard let value = parsed[1].first else {
+            let shown = session.settings.value(of: name.text.lowercased()) ?? ""
+            return .value(name.text.lowercased(), .text(shown), text: shown)
+        }
+        do {
+            try session.settings.set(name.text, to: value.text)
+        } catch {
+            throw ShellError.at(column: value.word.column, width: max(1, TextWidth.of(value.text)), error)
+        }
+        return nil
     }
 }

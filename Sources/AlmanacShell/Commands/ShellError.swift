@@ -15,6 +15,13 @@ public enum ShellError: Error, Equatable, CustomStringConvertible {
             + (Suggestion.closest(to: name, among: names).map { " — did you mean '\($0)'?" } ?? " — 'datasets' lists them"))
     }
 
+    /// This error pointed at `words` of the line (from the first one's start to the last one's end).
+    public func pointing(at words: [Word]) -> ShellError {
+        guard let first = words.first, let last = words.last else { return self }
+        let end = last.column + TextWidth.of(last.text) + (last.isQuoted ? 2 : 0)
+        return .at(column: first.column, width: max(1, end - first.column), self)
+    }
+
     public var description: String {
         switch self {
         case let .unknownCommand(name, suggestion):

@@ -8,7 +8,7 @@ public enum ShowCommand: Command {
     public static let spec = CommandSpec(
         name: "show",
         summary: "Show one record in detail, or after group the records of one group",
-        usage: "show #ROW|ID|NAME",
+        parameters: [Parameter("#ROW|ID|NAME", .text(.recordName), .words)],
         examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\"", "group region; show #2"],
         discussion: """
         NAME is a record's name, exactly or a unique beginning, ignoring case and accents; or exactly \
@@ -19,22 +19,26 @@ public enum ShowCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.arguments.isEmpty ? CompletionSources.recordNames(request, in: session) : []
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        guard !arguments.isEmpty else { throw arguments.usageError("missing what to show") }
-        let text = arguments.text.trimmingCharacters(in: .whitespaces)
-        if let listing = session.lastGroups, text.hasPrefix("#"), let number = Int(text.dropFirst()) {
+        let given = try arguments.parse()[0]
+        let text = given.map(\.text).joined(separator: " ")
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let listing = session.lastGroups, trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {
             guard number >= 1, number <= listing.count else {
                 throw ShellError.invalid("there is no group #\(number): the last group listing has \(listing.count.grouped) groups")
+                    .pointing(at: given.map(\.word))
             }
             return try session.apply(listing.drill(number))
         }
-        if let table = session.tableInUse() { return try TableShow.result(arguments.text, table, in: session) }
-        let target = try RecordTarget.resolve(arguments.text, in: session)
-        return RecordTarget.result(target, in: session)
+        do {
+            if let table = session.tableInUse() { return try TableShow.result(text, table, in: session) }
+            let target = try RecordTarget.resolve(text, in: session)
+            return RecordTarget.result(target, in: session)
+        } catch let error as ShellError {
+            // What was not found is pointed at; a list of candidates says enough.
+            guard case let .invalid(message) = error, !message.contains("\n") else { throw error }
+            throw error.pointing(at: given.map(\.word))
+        }
     }
 }
 

@@ -99,4 +99,34 @@ enum CompletionSources {
         }
         return candidates.sorted { $0.text < $1.text }
     }
+
+    /// Stations serving the direction whose names start with the fragment (`trip from Каз`).
+    static func stations(serving direction: Directions, _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        guard let stations = session.catalog.dataset("stations"), let index = NameIndex.ifReady(stations) else { return [] }
+        var candidates: [CompletionCandidate] = []
+        for row in index.rows(withNamePrefix: request.fragment) where StationModel.directions(stations, row).contains(direction) {
+            candidates.append(CompletionCandidate(stations.name(of: row)))
+            if candidates.count >= 500 { break }
+        }
+        return candidates
+    }
+
+    /// The next part of a filter's condition, read as the parser reads it: a field, an
+    /// operator, a value of that field, or the word that joins another condition.
+    static func condition(_ words: [Word], _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        if words.isEmpty { return fields(request, in: session) }
+        let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
+        guard let last = tokens.last else { return [] }
+        if !last.isQuoted, FilterExpression.Operator(rawValue: last.text) != nil, tokens.count >= 2 {
+            return values(of: tokens[tokens.count - 2].text, request, in: session)
+        }
+        if !last.isQuoted, ["and", "or", "not", "("].contains(last.text.lowercased()) {
+            return fields(request, in: session)
+        }
+        if tokens.count >= 3, FilterExpression.Operator(rawValue: tokens[tokens.count - 2].text) != nil {
+            return request.matching(["and", "or"])
+        }
+        if tokens.count % 3 == 1 { return request.matching(FilterExpression.Operator.allCases.map(\.rawValue)) }
+        return []
+    }
 }
