@@ -67,7 +67,8 @@ struct ProseWrappingTests {
         let lines = session.screen.lines
         let first = try #require(lines.firstIndex { $0.hasPrefix("error: nothing called") })
         #expect(lines[first + 1].hasPrefix("       ") && !lines[first + 1].hasPrefix("        "), "\(lines[first...(first + 2)])")
-        let message = lines[first...].prefix { !$0.hasPrefix("countries>") }.joined(separator: " ")
+        // The message ends where the line is shown again with a caret under the name not found.
+        let message = lines[first...].prefix { !$0.hasPrefix("countries>") && !$0.hasPrefix("  use countries;") }.joined(separator: " ")
         #expect(Self.words(String(message)) == Self.words("error: nothing called 'Qqqzzx Wwwvvv Ttttyy Uuuuii' in countries — try search Qqqzzx Wwwvvv Ttttyy Uuuuii"))
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
@@ -84,7 +85,8 @@ struct ProseWrappingTests {
         #expect(screen.style(of: "error:", inRow: first) == TerminalScreen.Style(foreground: .red, bold: true), "\(screen.runs(ofRow: first))")
         let lines = screen.lines
         #expect(lines[first + 1].hasPrefix("       ") && !lines[first + 1].hasPrefix("        "), "\(lines[first...(first + 2)])")
-        let message = lines[first...].prefix { !$0.hasPrefix("countries>") }.joined(separator: " ")
+        // The message ends where the line is shown again with a caret under the name not found.
+        let message = lines[first...].prefix { !$0.hasPrefix("countries>") && !$0.hasPrefix("  use countries;") }.joined(separator: " ")
         #expect(Self.words(String(message)) == Self.words("error: nothing called 'Qqqzzx Wwwvvv Ttttyy Uuuuii' in countries — try search Qqqzzx Wwwvvv Ttttyy Uuuuii"))
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
