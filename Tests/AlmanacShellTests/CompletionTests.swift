@@ -48,6 +48,26 @@ import Testing
         #expect(complete("filter currencies.co").insertion == "currencies.code ")
     }
 
+    @Test func declaredKeywordsFlagsAndWords() {
+        _ = shell.output("use stations")
+        _ = shell.output("count")
+        func texts(_ line: String) -> [String] { complete(line).candidates.map(\.text) }
+        #expect(texts("trip ") == ["from", "--map"])
+        #expect(Array(texts("trip from 9864 ").suffix(2)) == ["to", "--map"])
+        #expect(texts("trip from 9864 to 9362 on ") == ["today", "tomorrow"])
+        #expect(texts("map ") == ["world", "--size"])
+        #expect(texts("map world ") == ["--size"])
+        #expect(texts("map --size ") == [])
+        #expect(texts("export out.csv ") == ["--force"])
+        #expect(texts("load quotes ") == ["from"])
+        #expect(texts("load ") == ["countries", "species", "planets", "people", "stations", "from"])
+        #expect(texts("set format ") == ["table", "expanded", "json", "ndjson", "csv", "tsv", "markdown"])
+        #expect(texts("set format json ") == [])
+        #expect(texts("page ") == ["next", "prev", "first", "last"])
+        #expect(texts("help so") == ["sort"])
+        #expect(texts("help k") == ["keys"])
+    }
+
     @Test func quoting() {
         #expect(Completer.quoted("Åland Islands", close: true) == "\"Åland Islands\"")
         #expect(Completer.quoted("plain", close: true) == "plain")

@@ -27,7 +27,9 @@ struct DeclaredCaretTests {
             try session.enter(test.line, prompt: prompt)
             let screen = session.screen.lines
             let echoed = try #require(screen.lastIndex { $0 == "  " + test.line }, "\(test.line)\n\(screen.joined(separator: "\n"))")
-            let column = try #require(test.line.range(of: test.word, options: .backwards)).lowerBound.utf16Offset(in: test.line)
+            // No word: something is missing, and the caret is just past the end.
+            let column = test.word.isEmpty ? test.line.count
+                : try #require(test.line.range(of: test.word)).lowerBound.utf16Offset(in: test.line)
             let caret = "  " + String(repeating: " ", count: column) + "^" + String(repeating: "~", count: max(0, test.word.count - 1))
             #expect(Array(screen[(echoed - 1)...(echoed + 1)]) == ["error: " + test.message, "  " + test.line, caret],
                     "\(screen[max(0, echoed - 3)...(echoed + 1)].joined(separator: "\n"))")
@@ -56,5 +58,33 @@ struct DeclaredCaretTests {
             Case(line: "show Atlantis", word: "Atlantis", message: "nothing called 'Atlantis' in countries — try search Atlantis"),
             Case(line: "show #300", word: "#300", message: "there is no row #300: the results have 250 rows"),
         ])
+    }
+
+    @Test("export, map, load and trip point at the wrong word, or just past the end where one is missing")
+    func filesMapsLoadsAndTrips() throws {
+        let export = "usage: export PATH|postgresql://…?table=NEW [--force]"
+        let map = "usage: map [world] [--size COLUMNSxROWS]"
+        let load = "usage: load [NAME] [from SOURCE]"
+        try expectCarets([
+            Case(line: "export out.csv more.csv", word: "more.csv", message: "unexpected 'more.csv' — " + export),
+            Case(line: "export out.xyz --force", word: "out.xyz",
+                 message: "the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson — " + export),
+            Case(line: "map world sideways", word: "sideways", message: "unexpected 'sideways' — " + map),
+            Case(line: "map --size huge", word: "huge", message: "--size takes COLUMNSxROWS, from 4x2 to 1000x500 — not 'huge'"),
+            Case(line: "map world --size", word: "", message: "missing COLUMNSxROWS after --size — " + map),
+            Case(line: "load 9lives from x.json", word: "9lives",
+                 message: "a dataset name is letters, digits, _ and -, starting with a letter — " + load),
+            Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load NAME from PATH — " + load),
+            Case(line: "load quotes from", word: "", message: "missing SOURCE after from — " + load),
+        ])
+        let trip = "usage: trip from STATION to STATION [on DATE] [--map]"
+        try expectCarets([
+            Case(line: "trip to 9362", word: "", message: "missing from STATION — " + trip),
+            Case(line: "trip 9864 to 9362", word: "9864", message: "unexpected '9864' — " + trip),
+            Case(line: "trip from 9362 to 9864", word: "9362",
+                 message: "Чистополь [9362] serves only arrivals (to); a trip needs a departure station (from) here"),
+            Case(line: "trip from 9864 to 9362 on someday", word: "someday",
+                 message: "'someday' is not a date: use today, tomorrow, 2026-12-01, 1 Dec or 1 Dec 2026"),
+        ], setup: "use stations; count", prompt: "stations> ")
     }
 }

@@ -47,12 +47,12 @@ extension Arguments {
             }
             for word in split.values[index] { values[index].append(try value(of: word, for: parameter)) }
         }
-        for (index, parameter) in parameters.enumerated() where parameter.keyword != nil && parameter.isRequired && split.keywords[index] == nil {
-            throw usageError("missing \(parameter.keyword!) \(parameter.name)", after: words.last)
-        }
         let placed = parameters.indices.filter { parameters[$0].keyword == nil }
         let taken = try parsePlaced(split.placed, placed.map { parameters[$0] })
         for (position, index) in placed.enumerated() { values[index] = taken[position] }
+        for (index, parameter) in parameters.enumerated() where parameter.keyword != nil && parameter.isRequired && split.keywords[index] == nil {
+            throw usageError("missing \(parameter.keyword!) \(parameter.name)", after: words.last)
+        }
         return ParsedArguments(values: values)
     }
 
@@ -82,7 +82,7 @@ extension Arguments {
         for (position, parameter) in parameters.enumerated() {
             var taken: [ArgumentValue] = []
             let isText = if case .text = parameter.kind { true } else { false }
-            if case .words = parameter.arity, index < tokens.count, !tokens[index].isComma || tokens[index].isStart {
+            if parameter.takesWords, index < tokens.count, !tokens[index].isComma || tokens[index].isStart {
                 // Free text: the rest of the words, as typed.
                 let origin = tokens[index].origin
                 taken = ([tokens[index].isStart ? words[origin] : tokens[index].word] + words[(origin + 1)...]).map { ArgumentValue(word: $0) }

@@ -47,7 +47,7 @@ extension Parameter {
         for (place, parameter) in parameters.enumerated() {
             let start = index
             func given() -> [Word] { tokens[start..<index].filter { !$0.isComma }.map(\.word) }
-            if case .words = parameter.arity {
+            if parameter.takesWords {
                 return Position(parameter: parameter, suffix: false, given: index < tokens.count ? Array(words[tokens[index].origin...]) : [])
             }
             guard index < tokens.count else { return Position(parameter: parameter, suffix: false, given: []) }
@@ -87,7 +87,7 @@ extension Parameter {
     func candidates(_ request: CompletionRequest, given: [Word], suffix: Bool, in session: Session) -> [CompletionCandidate] {
         if suffix { return request.matching(suffixes) }
         switch kind {
-        case .field: return CompletionSources.fields(request, in: session) + request.matching(words)
+        case .field: return CompletionSources.fields(request, in: session) + (given.isEmpty ? request.matching(words) : [])
         case let .dataset(all): return CompletionSources.datasets(request, in: session, includingAll: all)
         case .number, .word: return request.matching(words)
         case .flag: return []

@@ -7,7 +7,7 @@ public enum ExportCommand: Command {
     public static let spec = CommandSpec(
         name: "export",
         summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv, .geojson) or a new PostgreSQL table",
-        usage: "export PATH|postgresql://…?table=NEW [--force]",
+        parameters: [Parameter("PATH", .text(.files, or: ["postgresql://…?table=NEW"])), .flag("--force")],
         examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson",
                    "export postgresql://me@localhost/atlas?table=countries"],
         discussion: """
@@ -21,16 +21,11 @@ public enum ExportCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.arguments.isEmpty ? CompletionSources.files(request) : request.matching(["--force"])
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        var words = arguments.words.map(\.text)
-        let force = words.contains("--force")
-        words.removeAll { $0 == "--force" }
-        guard words.count == 1 else { throw arguments.usageError(words.isEmpty ? "missing PATH" : "one PATH only") }
-        var path = words[0]
+        let parsed = try arguments.parse()
+        let given = parsed[0][0]
+        let force = parsed.has(1)
+        var path = given.text
         if PostgresURL.isPostgres(path) {
             let written = try TableExport.toDatabase(path, force: force, in: session)
             return report(written, to: try PostgresURL(path).shown, in: session)
@@ -38,7 +33,7 @@ public enum ExportCommand: Command {
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
         if let table = session.tableInUse() {
             guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty, !path.lowercased().hasSuffix(".geojson") else {
-                throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW")
+                throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW", at: given.word)
             }
             let written = try abandonedWhenCancelled(path) {
                 try TableExport.toFile(path, format: format, force: force, table, in: session)
@@ -58,7 +53,7 @@ public enum ExportCommand: Command {
             format.renderer.render(CommandResult(table), to: sink, context: .file(format))
             text = sink.text
         } else {
-            throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson")
+            throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson", at: given.word)
         }
         // Interrupted (Ctrl-C, or a signal that ends the shell), an export is abandoned whole:
         // no temporary file, the old file as it was, and no claim that anything was written.

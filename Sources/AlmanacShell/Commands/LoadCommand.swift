@@ -8,7 +8,7 @@ public enum LoadCommand: Command {
     public static let spec = CommandSpec(
         name: "load",
         summary: "Load or reload datasets, from their files or from a path or URL",
-        usage: "load [NAME] [from SOURCE]",
+        parameters: [Parameter("NAME", .dataset(all: false), .optional), Parameter("SOURCE", .text(.files), .optional, after: "from")],
         examples: ["load", "load stations", "load quotes from ~/quotes.json", "load species from https://swapi.dev/api/species/",
                    "load sales from postgresql://me@db.example.com/shop?table=sales"],
         discussion: """
@@ -23,16 +23,6 @@ public enum LoadCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let words = request.arguments.map(\.text)
-        if words.last?.lowercased() == "from" { return CompletionSources.files(request) }
-        switch words.count {
-        case 0: return CompletionSources.datasets(request, in: session) + request.matching(["from"])
-        case 1: return request.matching(["from"])
-        default: return []
-        }
-    }
-
     /// A known name is a dataset (a new one makes a generic dataset, so it is not an error).
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.enumerated().map { index, word in
@@ -43,32 +33,27 @@ public enum LoadCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let words = arguments.words.map(\.text)
+        let parsed = try arguments.parse()
+        let named = parsed[0].first
         var requests: [LoadRequest] = []
         var attached: [(PostgresTable, Double)] = []
-        switch words.count {
-        case 2 where words[0].lowercased() == "from" && PostgresURL.isPostgres(words[1]):
-            return try TableAttachment.attach(words[1], as: nil, in: session)
-        case 3 where words[1].lowercased() == "from" && PostgresURL.isPostgres(words[2]):
-            return try TableAttachment.attach(words[2], as: try datasetName(words[0], arguments), in: session)
-        case 0:
-            requests = session.catalog.names.compactMap { session.catalog.request(for: $0) }
-            attached = try TableAttachment.reattach(session.catalog.names, in: session)
-        case 1 where session.catalog.table(words[0]) != nil:
-            return TableAttachment.summary(of: try TableAttachment.reattach([words[0]], in: session), in: session)
-        case 1:
-            guard let request = session.catalog.request(for: words[0]) else {
-                throw arguments.usageError("unknown dataset '\(SafeText.escape(words[0]))' — to load a file: load NAME from PATH")
+        if let source = parsed[1].first {
+            let name = try named.map { try datasetName($0, arguments) }
+            if PostgresURL.isPostgres(source.text) { return try TableAttachment.attach(source.text, as: name, in: session) }
+            let parsedSource = try MapCommand.pointed(at: [source.word]) { try LoadSource.parse(source.text) }
+            let chosen = name ?? parsedSource.suggestedName
+            requests = [LoadRequest(name: chosen, source: parsedSource, model: DefaultDatasets.model(for: chosen))]
+        } else if let named {
+            if session.catalog.table(named.text) != nil {
+                return TableAttachment.summary(of: try TableAttachment.reattach([named.text], in: session), in: session)
+            }
+            guard let request = session.catalog.request(for: named.text) else {
+                throw arguments.usageError("unknown dataset '\(SafeText.escape(named.text))' — to load a file: load NAME from PATH", at: named.word)
             }
             requests = [request]
-        case 2 where words[0].lowercased() == "from":
-            let source = try LoadSource.parse(words[1])
-            requests = [LoadRequest(name: source.suggestedName, source: source, model: DefaultDatasets.model(for: source.suggestedName))]
-        case 3 where words[1].lowercased() == "from":
-            let name = try datasetName(words[0], arguments)
-            requests = [LoadRequest(name: name, source: try LoadSource.parse(words[2]), model: DefaultDatasets.model(for: name))]
-        default:
-            throw arguments.usageError()
+        } else {
+            requests = session.catalog.names.compactMap { session.catalog.request(for: $0) }
+            attached = try TableAttachment.reattach(session.catalog.names, in: session)
         }
         // A load from a URL reads what the settings allow now, reloads included.
         let loads = requests.map { request in
@@ -92,12 +77,12 @@ public enum LoadCommand: Command {
     }
 
     /// NAME as typed, checked: letters, digits, _ and -, starting with a letter; not `all`.
-    static func datasetName(_ word: String, _ arguments: Arguments) throws -> String {
-        let name = word.lowercased()
+    static func datasetName(_ given: ArgumentValue, _ arguments: Arguments) throws -> String {
+        let name = given.text.lowercased()
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }), name.first?.isLetter == true else {
-            throw arguments.usageError("a dataset name is letters, digits, _ and -, starting with a letter")
+            throw arguments.usageError("a dataset name is letters, digits, _ and -, starting with a letter", at: given.word)
         }
-        guard name != "all" else { throw arguments.usageError("'all' is reserved for use all") }
+        guard name != "all" else { throw arguments.usageError("'all' is reserved for use all", at: given.word) }
         return name
     }
 

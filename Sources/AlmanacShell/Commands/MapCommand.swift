@@ -6,7 +6,7 @@ public enum MapCommand: Command {
     public static let spec = CommandSpec(
         name: "map",
         summary: "Draw the results on a map of braille dots (GeoJSON under --format json)",
-        usage: "map [world] [--size COLUMNSxROWS]",
+        parameters: [.flag("world"), Parameter("COLUMNSxROWS", .text(.nothing), .optional, after: "--size")],
         examples: ["map", "map world", "map --size 60x20", "filter region = Europe; map", "filter cityTitle ~ Москва; map"],
         discussion: """
         Stations and other records with coordinates are points; countries in the results are \
@@ -33,28 +33,10 @@ public enum MapCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let words = request.arguments.map { $0.text.lowercased() }
-        if words.last == "--size" { return [] }
-        return request.matching((words.contains("world") ? [] : ["world"]) + (words.contains("--size") ? [] : ["--size"]))
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        var world = false
-        var size: String?
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index].lowercased() {
-            case "world" where !world: world = true
-            case "--size" where size == nil:
-                guard index + 1 < arguments.count else { throw arguments.usageError("--size needs COLUMNSxROWS") }
-                index += 1
-                size = arguments[index]
-            default:
-                throw arguments.usageError("unexpected '\(SafeText.escape(arguments[index]))'")
-            }
-            index += 1
-        }
+        let parsed = try arguments.parse()
+        let world = parsed.has(0)
+        let size = parsed[1].first
         let results = try session.currentResults()
         let (outlines, outlineProblem) = outlines(in: session)
         let output = session.output
@@ -74,7 +56,7 @@ public enum MapCommand: Command {
         default:
             if session.settings.format.isMachineReadable { return CommandResult(try points(results, in: session)) }
         }
-        let (columns, rows) = try MapText.size(size, terminal: output.terminal)
+        let (columns, rows) = try pointed(at: size.map { [$0.word] } ?? []) { try MapText.size(size?.text, terminal: output.terminal) }
         let picture = try MapPicture(results: results, outlines: outlines, world: world, columns: columns, rows: rows,
                                      cancellation: session.cancellation)
         guard picture.drawn > 0 || world else { throw noCoordinates(results) }
@@ -82,6 +64,15 @@ public enum MapCommand: Command {
         let lines = MapText.lines(picture.canvas, color: session.usesColor)
             + legend(picture, results: results, outlineProblem: outlineProblem, width: width)
         return CommandResult(try points(results, in: session), prose: .lines(lines))
+    }
+
+    /// Runs `body`; its error points at `words` of the line.
+    static func pointed<T>(at words: [Word], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ShellError {
+            throw error.pointing(at: words)
+        }
     }
 
     /// The bundled outlines, or why there are none (the map is drawn without them).

@@ -57,6 +57,8 @@ public struct Parameter: Sendable {
         /// One or more words, taken as typed, commas and all (free text): the rest of the line,
         /// or up to the next keyword.
         case words
+        /// None or more, as `words`.
+        case optionalWords
     }
 
     /// How the usage line names it: `FIELD`, `BINS`, `N`.
@@ -96,7 +98,7 @@ public struct Parameter: Sendable {
         let forms: [String] = if case let .field(forms) = kind { forms } else { [] }
         switch arity {
         case .one, .words: return one
-        case .optional: return "[\(one)]"
+        case .optional, .optionalWords: return "[\(one)]"
         case let .list(suffixes):
             return ([Self.item(one, suffixes)] + forms).joined(separator: " | ")
         case let .optionalList(suffixes):
@@ -134,14 +136,22 @@ public struct Parameter: Sendable {
     var isList: Bool {
         switch arity {
         case .list, .optionalList: true
-        case .one, .optional, .words: false
+        case .one, .optional, .words, .optionalWords: false
+        }
+    }
+
+    /// Free text: the words as typed, up to the end or the next keyword.
+    var takesWords: Bool {
+        switch arity {
+        case .words, .optionalWords: true
+        case .one, .optional, .list, .optionalList: false
         }
     }
 
     var isRequired: Bool {
         switch arity {
         case .one, .list, .words: true
-        case .optional, .optionalList: false
+        case .optional, .optionalList, .optionalWords: false
         }
     }
 
@@ -149,26 +159,28 @@ public struct Parameter: Sendable {
     var takesOneWord: Bool {
         switch arity {
         case .one, .optional: true
-        case .list, .optionalList, .words: false
+        case .list, .optionalList, .words, .optionalWords: false
         }
     }
 
     var suffixes: [String] {
         switch arity {
         case let .list(suffixes), let .optionalList(suffixes): suffixes
-        case .one, .optional, .words: []
+        case .one, .optional, .words, .optionalWords: []
         }
     }
 
-    /// The words it may be, where they are few (completion offers them).
+    /// The words it may be, where they are few (completion offers them; not forms such as
+    /// `+FIELD` or a URL's shape).
     var words: [String] {
-        switch kind {
-        case let .field(forms): forms.filter { $0 == $0.lowercased() }
+        let words: [String] = switch kind {
+        case let .field(forms): forms
         case let .dataset(all): all ? ["all"] : []
         case let .number(_, words), let .word(words), let .text(_, words): words
         case .aggregate: Aggregate.Function.allCases.map(\.rawValue)
         case .flag: []
         }
+        return words.filter { $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } }
     }
 }
 

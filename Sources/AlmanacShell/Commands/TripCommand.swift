@@ -7,7 +7,9 @@ public enum TripCommand: Command {
     public static let spec = CommandSpec(
         name: "trip",
         summary: "Plan a trip between two stations",
-        usage: "trip from STATION to STATION [on DATE] [--map]",
+        parameters: [Parameter("STATION", .text(.stations(.from)), .words, after: "from"),
+                     Parameter("STATION", .text(.stations(.to)), .words, after: "to"),
+                     Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on"), .flag("--map")],
         examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
                    "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map"],
         discussion: """
@@ -43,53 +45,20 @@ public enum TripCommand: Command {
         """
     )
 
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let words = request.arguments.map { $0.text.lowercased() }
-        guard let stations = session.catalog.dataset("stations") else { return [] }
-        let keyword = words.last(where: { ["from", "to", "on"].contains($0) })
-        switch keyword {
-        case nil: return request.matching(["from", "--map"])
-        case "on": return words.last == "on" ? request.matching(["today", "tomorrow"]) : []
-        default:
-            let wanted: Directions = keyword == "from" ? .from : .to
-            var candidates: [CompletionCandidate] = []
-            if words.last != keyword { candidates += request.matching(keyword == "from" ? ["to"] : ["on"]) }
-            guard let index = NameIndex.ifReady(stations) else { return candidates }
-            for row in index.rows(withNamePrefix: request.fragment) where StationModel.directions(stations, row).contains(wanted) {
-                candidates.append(CompletionCandidate(stations.name(of: row)))
-                if candidates.count >= 500 { break }
-            }
-            return candidates
-        }
-    }
-
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        var parts: [String: [String]] = [:]
-        var current: String?
-        var drawsMap = false
-        for word in arguments.words {
-            let lowered = word.text.lowercased()
-            if !word.isQuoted, lowered == "--map" {
-                drawsMap = true
-            } else if !word.isQuoted, ["from", "to", "on"].contains(lowered), parts[lowered] == nil {
-                current = lowered
-                parts[lowered] = []
-            } else if let current {
-                parts[current, default: []].append(word.text)
-            } else {
-                throw arguments.usageError("start with from")
-            }
-        }
-        guard let fromWords = parts["from"], !fromWords.isEmpty else { throw arguments.usageError("missing the departure: from STATION") }
-        guard let toWords = parts["to"], !toWords.isEmpty else { throw arguments.usageError("missing the arrival: to STATION") }
+        let parsed = try arguments.parse()
+        let (fromWords, toWords, dateWords) = (parsed[0].map(\.word), parsed[1].map(\.word), parsed[2].map(\.word))
+        let drawsMap = parsed.has(3)
         let stations = try session.dataset("stations")
-        let (departure, departureRow) = try station(fromWords.joined(separator: " "), serving: .from, in: stations, session: session)
-        let (arrival, arrivalRow) = try station(toWords.joined(separator: " "), serving: .to, in: stations, session: session)
+        let (departure, departureRow) = try MapCommand.pointed(at: fromWords) {
+            try station(parsed.text(0), serving: .from, in: stations, session: session)
+        }
+        let (arrival, arrivalRow) = try MapCommand.pointed(at: toWords) { try station(parsed.text(1), serving: .to, in: stations, session: session) }
         if departure.id == arrival.id {
             throw ShellError.invalid("\(SafeText.escape(departure.title)) [\(departure.id)] is both the departure and the arrival: "
                 + "a trip needs two different stations")
         }
-        let date = try TripDate.parse((parts["on"] ?? ["today"]).joined(separator: " "))
+        let date = try MapCommand.pointed(at: dateWords) { try TripDate.parse(dateWords.isEmpty ? "today" : parsed.text(2)) }
         let kilometres = distance(departure, arrival).map { ResultValue.decimal(($0 * 10).rounded() / 10) } ?? .absent
         let table = ResultTable(
             columns: [ResultColumn("from"), ResultColumn("fromId", .integer), ResultColumn("fromAddress"),
