@@ -23,22 +23,22 @@ public struct JSONParser {
 
     public static let progressInterval = 1 << 20
 
-    private let base: UnsafePointer<UInt8>
-    private let count: Int
-    private var position = 0
-    private let source: String
-    private let limits: Limits
-    private var depth = 0
-    private var nextProgress = JSONParser.progressInterval
-    private let progress: Progress?
-    private var scratch: [UInt8] = []
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var position = 0
+    let source: String
+    let limits: Limits
+    var depth = 0
+    var nextProgress = JSONParser.progressInterval
+    let progress: Progress?
+    var scratch: [UInt8] = []
     /// The deepest nesting reached (relative to where a suffix parse started).
-    private var deepest = 0
-    private var split: JSONSplit?
+    var deepest = 0
+    var split: JSONSplit?
     /// Where the other thread's part starts, once it is known; `Int.max` otherwise.
-    private var splitPosition = Int.max
+    var splitPosition = Int.max
     /// Closing the containers around a spliced part: its levels, and the next one to close.
-    private var unwinding: (suffix: JSONSplit.Suffix, base: Int, next: Int)?
+    var unwinding: (suffix: JSONSplit.Suffix, base: Int, next: Int)?
 
     /// Parses one JSON text from `bytes` into `builder` and returns the index of its root.
     ///
@@ -112,7 +112,7 @@ public struct JSONParser {
         return roots
     }
 
-    private let lines: LineTracker
+    let lines: LineTracker
 
     private init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?, lines: LineTracker) {
         self.lines = lines
@@ -123,7 +123,7 @@ public struct JSONParser {
         self.progress = progress
     }
 
-    private mutating func parseDocument(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
+    mutating func parseDocument(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
         // A UTF-8 byte order mark is tolerated.
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
         skipWhitespace()
@@ -137,7 +137,7 @@ public struct JSONParser {
         return root
     }
 
-    private mutating func parseValueChecked(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
+    mutating func parseValueChecked(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
         let index = builder.nodeCount
         do {
             return try parseValue(into: &builder)
@@ -156,7 +156,7 @@ public struct JSONParser {
 
     // MARK: - Values
 
-    private enum ParseFailure: Error {
+    enum ParseFailure: Error {
         case syntax(JSONError.Reason, offset: Int)
         case cancelled
         /// The other thread's part was taken in: each enclosing container closes as this
@@ -166,7 +166,7 @@ public struct JSONParser {
         case splitMismatch
     }
 
-    private mutating func parseValue(into builder: inout JSONDocumentBuilder) throws(ParseFailure) -> Int {
+    mutating func parseValue(into builder: inout JSONDocumentBuilder) throws(ParseFailure) -> Int {
         let index = builder.nodeCount
         guard position < count else { throw .syntax(.unexpectedEnd(expected: "a value"), offset: position) }
         switch base[position] {
@@ -182,7 +182,7 @@ public struct JSONParser {
         return index
     }
 
-    private mutating func parseObject(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+    mutating func parseObject(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         try enter()
         let container = builder.openContainer(.object)
         position += 1
@@ -220,7 +220,7 @@ public struct JSONParser {
     /// Marks a key's ordinal as named in `named`; true when it was already (or the key is long,
     /// -1: not interned, so only a full check can tell).
     @inline(__always)
-    private static func name(_ ordinal: Int, in named: inout (UInt64, UInt64, UInt64, UInt64)) -> Bool {
+    static func name(_ ordinal: Int, in named: inout (UInt64, UInt64, UInt64, UInt64)) -> Bool {
         guard ordinal >= 0 else { return true }
         let bit: UInt64 = 1 << UInt64(ordinal & 63)
         let before: UInt64
@@ -235,7 +235,7 @@ public struct JSONParser {
 
     /// After a member or element: consumes ',' (false, more follow) or `closer` (true).
     @inline(__always)
-    private mutating func endsContainer(_ closer: UInt8, expected: String) throws(ParseFailure) -> Bool {
+    mutating func endsContainer(_ closer: UInt8, expected: String) throws(ParseFailure) -> Bool {
         skipWhitespace()
         guard position < count else { throw .syntax(.unexpectedEnd(expected: expected), offset: position) }
         let next = base[position]
@@ -247,7 +247,7 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func parseColon() throws(ParseFailure) {
+    mutating func parseColon() throws(ParseFailure) {
         skipWhitespace()
         guard position < count else { throw .syntax(.unexpectedEnd(expected: "':'"), offset: position) }
         guard base[position] == UInt8(ascii: ":") else {
@@ -257,7 +257,7 @@ public struct JSONParser {
         skipWhitespace()
     }
 
-    private mutating func parseArray(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+    mutating func parseArray(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         try enter()
         let container = builder.openContainer(.array)
         position += 1
@@ -283,93 +283,7 @@ public struct JSONParser {
         depth -= 1
     }
 
-    // MARK: - Splitting with another thread
-
-    /// At the element where the other thread's part starts: take its nodes when it parsed
-    /// the rest of the text and fits here; otherwise go on alone.
-    private mutating func splice(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
-        splitPosition = .max
-        guard let suffix = split?.waitForSuffix(), suffix.levels.count == depth,
-              depth + suffix.deepest <= limits.maximumDepth else { return }
-        let base = builder.appendDetached(suffix.builder)
-        suffix.builder = JSONDocumentBuilder()
-        split?.markSpliced()
-        unwinding = (suffix, base, 0)
-        // The rest was parsed, and its pages given back, by the other thread: counting its
-        // lines would read them all in again. An error past here counts from the bytes.
-        lines.stopCounting(at: position)
-        position = count
-        throw .spliced
-    }
-
-    /// Closes a container the spliced part ends, with the members it added; passes the
-    /// unwinding on to the enclosing container.
-    private mutating func closeSpliced(_ container: Int, _ kind: JSONDocument.Kind, counted: Int,
-                                       into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
-        guard var unwinding, unwinding.next < unwinding.suffix.levels.count else { throw .splitMismatch }
-        let level = unwinding.suffix.levels[unwinding.next]
-        guard level.kind == kind else { throw .splitMismatch }
-        // The element the split came in (the next one, at the innermost level) was not counted yet.
-        let total = counted + (unwinding.next == 0 ? 0 : 1) + level.count
-        builder.closeContainer(at: container, count: total, end: unwinding.base + level.end)
-        // Nodes follow it already, so a repeated key cannot be dropped here: parse on one thread.
-        if kind == .object, builder.repeatsAKey(object: container) { throw .splitMismatch }
-        unwinding.next += 1
-        self.unwinding = unwinding
-        depth -= 1
-        throw .spliced
-    }
-
-    /// The suffix parse proper (see `parseSuffix(_:from:…)`): the innermost level is an
-    /// array whose next element starts here; each level's kind is learnt from its members
-    /// (a string followed by ':' is a key) or its closing bracket.
-    private mutating func parseSuffix(into builder: inout JSONDocumentBuilder) throws(ParseFailure) -> [JSONSplit.Level] {
-        var levels: [JSONSplit.Level] = []
-        var kind: JSONDocument.Kind? = .array
-        var items = 0
-        var expectingItem = true
-        while true {
-            while true {
-                if expectingItem {
-                    skipWhitespace()
-                    if kind == nil { kind = startsMember() ? .object : .array }
-                    if kind == .object {
-                        guard position < count, base[position] == UInt8(ascii: "\"") else {
-                            throw .syntax(.expected("a key in quotes", found: describeHere()), offset: position)
-                        }
-                        try parseString(into: &builder, isKey: true)
-                        try parseColon()
-                    }
-                    _ = try parseValue(into: &builder)
-                    items += 1
-                    if position >= nextProgress { try reportProgress(builder) }
-                }
-                skipWhitespace()
-                guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or a closing bracket"), offset: position) }
-                let next = base[position]
-                position += 1
-                if next == UInt8(ascii: ",") {
-                    expectingItem = true
-                    continue
-                }
-                if next == UInt8(ascii: "]"), kind != .object { kind = .array; break }
-                if next == UInt8(ascii: "}"), kind != .array { kind = .object; break }
-                position -= 1
-                throw .syntax(.expected("',' or a closing bracket", found: describeHere()), offset: position)
-            }
-            levels.append(JSONSplit.Level(kind: kind ?? .array, count: items, end: builder.nodeCount))
-            skipWhitespace()
-            if position >= count { return levels }
-            // Back in the enclosing container, right after the member that held the one just closed.
-            depth = -levels.count
-            kind = nil
-            items = 0
-            expectingItem = false
-        }
-    }
-
-    /// Whether the text here is a string followed by ':' (an object's key).
-    private func startsMember() -> Bool {
+    func startsMember() -> Bool {
         guard position < count, base[position] == UInt8(ascii: "\"") else { return false }
         var index = position + 1
         while index < count, base[index] != UInt8(ascii: "\"") {
@@ -381,13 +295,13 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func enter() throws(ParseFailure) {
+    mutating func enter() throws(ParseFailure) {
         depth += 1
         if depth > deepest { deepest = depth }
         if depth > limits.maximumDepth { throw .syntax(.tooDeep(limit: limits.maximumDepth), offset: position) }
     }
 
-    private mutating func reportProgress(_ builder: JSONDocumentBuilder) throws(ParseFailure) {
+    mutating func reportProgress(_ builder: JSONDocumentBuilder) throws(ParseFailure) {
         nextProgress = position + Self.progressInterval
         if let split {
             split.publish(position: position, builder: builder)
@@ -403,7 +317,7 @@ public struct JSONParser {
         do { try progress(position) } catch { throw .cancelled }
     }
 
-    private mutating func parseLiteral(_ word: StaticString, _ kind: JSONDocument.Kind, into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
+    mutating func parseLiteral(_ word: StaticString, _ kind: JSONDocument.Kind, into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         let length = word.utf8CodeUnitCount
         guard position + length <= count, memcmp(base + position, word.utf8Start, length) == 0 else {
             if position + length > count, memcmp(base + position, word.utf8Start, count - position) == 0 {
@@ -415,282 +329,6 @@ public struct JSONParser {
         builder.appendScalar(kind)
     }
 
-    // MARK: - Strings
-
-    private mutating func parseString(into builder: inout JSONDocumentBuilder, isKey: Bool) throws(ParseFailure) {
-        let opening = position
-        position += 1
-        let start = position
-        // Fast path: no escapes, so the text is a slice of the input. Sixteen bytes of ASCII
-        // and two-byte characters (Cyrillic, accented Latin) are checked at a time
-        // (`almanac_json_string_run`), eight plain ASCII bytes where SSE2 is missing, and
-        // whatever that stops at one byte at a time below.
-        var index = position
-        let base = self.base
-        let count = self.count
-        scan: while true {
-            index = almanac_json_string_run(base, index, count)
-            while index + 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let quote = word ^ (ones &* 0x22)
-                let backslash = word ^ (ones &* 0x5C)
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                    | (word &- ones &* 0x20) | word
-                if special & highs != 0 { break }
-                index += 8
-            }
-            guard index < count else { break scan }
-            let byte = base[index]
-            if byte == UInt8(ascii: "\"") {
-                let length = index - start
-                if length > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
-                let text = UnsafeBufferPointer(start: base + start, count: length)
-                if isKey { builder.appendKey(text) } else { builder.appendString(text) }
-                position = index + 1
-                return
-            }
-            if byte == UInt8(ascii: "\\") { break scan }
-            if byte < 0x20 { throw .syntax(.controlCharacterInString(byte), offset: index) }
-            if byte < 0x80 {
-                index += 1
-            } else if byte >= 0xC2, byte <= 0xDF, index + 1 < count, base[index + 1] & 0xC0 == 0x80 {
-                index += 2
-            } else {
-                position = index
-                try skipUTF8Sequence()
-                index = position
-            }
-        }
-        position = index
-        guard position < count else { throw .syntax(.unexpectedEnd(expected: "'\"' to close the string"), offset: position) }
-        // Slow path: copy what came before the first escape, then decode the rest.
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
-        while position < count {
-            let byte = base[position]
-            if byte == UInt8(ascii: "\"") {
-                if scratch.count > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
-                scratch.withUnsafeBufferPointer { if isKey { builder.appendKey($0) } else { builder.appendString($0) } }
-                position += 1
-                return
-            }
-            if byte == UInt8(ascii: "\\") {
-                try parseEscape()
-            } else if byte < 0x20 {
-                throw .syntax(.controlCharacterInString(byte), offset: position)
-            } else if byte >= 0x80 {
-                let sequenceStart = position
-                try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart, count: position - sequenceStart))
-            } else {
-                scratch.append(byte)
-                position += 1
-            }
-        }
-        throw .syntax(.unexpectedEnd(expected: "'\"' to close the string"), offset: position)
-    }
-
-    private mutating func parseEscape() throws(ParseFailure) {
-        let escapeStart = position
-        guard position + 1 < count else { throw .syntax(.unexpectedEnd(expected: "an escape"), offset: position) }
-        let letter = base[position + 1]
-        position += 2
-        switch letter {
-        case UInt8(ascii: "\""): scratch.append(0x22)
-        case UInt8(ascii: "\\"): scratch.append(0x5C)
-        case UInt8(ascii: "/"): scratch.append(0x2F)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try hexQuad(at: escapeStart)
-            if (0xD800...0xDBFF).contains(scalar) {
-                // A high surrogate must be followed by an escaped low one.
-                guard position + 1 < count, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u") else {
-                    throw .syntax(.loneSurrogate(escapeText(at: escapeStart)), offset: escapeStart)
-                }
-                let lowStart = position
-                position += 2
-                let low = try hexQuad(at: lowStart)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw .syntax(.loneSurrogate(escapeText(at: escapeStart)), offset: escapeStart)
-                }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(scalar) {
-                throw .syntax(.loneSurrogate(escapeText(at: escapeStart)), offset: escapeStart)
-            }
-            appendUTF8(scalar)
-        default:
-            throw .syntax(.invalidEscape(escapeText(at: escapeStart)), offset: escapeStart)
-        }
-    }
-
-    private mutating func hexQuad(at escapeStart: Int) throws(ParseFailure) -> UInt32 {
-        guard position + 4 <= count else { throw .syntax(.unexpectedEnd(expected: "four hex digits"), offset: count) }
-        var value: UInt32 = 0
-        for offset in 0..<4 {
-            let byte = base[position + offset]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw .syntax(.invalidEscape(escapeText(at: escapeStart)), offset: escapeStart)
-            }
-            value = value << 4 | digit
-        }
-        position += 4
-        return value
-    }
-
-    private func escapeText(at start: Int) -> String {
-        let end = min(count, start + 6)
-        return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
-    }
-
-    private mutating func appendUTF8(_ scalar: UInt32) {
-        switch scalar {
-        case 0..<0x80:
-            scratch.append(UInt8(scalar))
-        case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | scalar >> 6))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | scalar >> 12))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            scratch.append(UInt8(0xF0 | scalar >> 18))
-            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
-        }
-    }
-
-    /// Validates one multi-byte UTF-8 sequence at the position and moves past it.
-    @inline(__always)
-    private mutating func skipUTF8Sequence() throws(ParseFailure) {
-        let lead = base[position]
-        let length: Int
-        var minimum: UInt8 = 0x80
-        var maximum: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; minimum = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; maximum = 0x9F  // no UTF-16 surrogates
-        case 0xF0: length = 4; minimum = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; maximum = 0x8F
-        default: throw .syntax(.invalidUTF8, offset: position)
-        }
-        guard position + length <= count else {
-            throw .syntax(position + length > count ? .unexpectedEnd(expected: "the rest of a UTF-8 character") : .invalidUTF8, offset: position)
-        }
-        let second = base[position + 1]
-        guard second >= minimum, second <= maximum else { throw .syntax(.invalidUTF8, offset: position) }
-        for offset in 2..<length where base[position + offset] & 0xC0 != 0x80 {
-            throw .syntax(.invalidUTF8, offset: position)
-        }
-        position += length
-    }
-
-    // MARK: - Numbers
-
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
-    private mutating func parseNumber(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
-        let start = position
-        var negative = false
-        if base[position] == UInt8(ascii: "-") { negative = true; position += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        guard position < count, isDigit(base[position]) else { throw numberError(start) }
-        if base[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < count, isDigit(base[position]) { throw numberError(start) }
-        } else {
-            while let digit = digit(at: position) {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); digits += 1 } else { exponent += 1 }
-                position += 1
-            }
-        }
-        if position < count, base[position] == UInt8(ascii: ".") {
-            position += 1
-            guard position < count, isDigit(base[position]) else { throw numberError(start) }
-            while let digit = digit(at: position) {
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                }
-                position += 1
-            }
-        }
-        var exact = digits < 19
-        if position < count, base[position] | 0x20 == UInt8(ascii: "e") {
-            position += 1
-            var exponentNegative = false
-            if position < count, base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-") {
-                exponentNegative = base[position] == UInt8(ascii: "-")
-                position += 1
-            }
-            guard position < count, isDigit(base[position]) else { throw numberError(start) }
-            var written = 0
-            while let digit = digit(at: position) {
-                if written < 100_000 { written = written * 10 + Int(digit) } else { exact = false }
-                position += 1
-            }
-            exponent += exponentNegative ? -written : written
-        }
-        let literal = UnsafeBufferPointer(start: base + start, count: position - start)
-        var value: Double
-        // Clinger's fast path: exact when the mantissa and the power of ten are both exact doubles.
-        if exact, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            value = Double(mantissa)
-            value = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
-            if negative { value = -value }
-        } else {
-            value = Self.slowParse(literal)
-        }
-        builder.appendNumber(literal, value: value)
-    }
-
-    @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
-
-    /// The digit at `index`, from one read of its byte. A mapped file can change under the
-    /// parser (another program cuts or rewrites it: the guard then puts zeros where its pages
-    /// were), so a byte checked and then read again may differ; arithmetic on the second read
-    /// trapped ("arithmetic overflow", status 132) when a '7' turned into a 0 in between.
-    @inline(__always)
-    private func digit(at index: Int) -> UInt8? {
-        guard index < count else { return nil }
-        let digit = base[index] &- 48
-        return digit < 10 ? digit : nil
-    }
-
-    private func numberError(_ start: Int) -> ParseFailure {
-        var end = position
-        while end < count, end - start < 24, !isDelimiter(base[end]) { end += 1 }
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: max(1, end - start)), as: UTF8.self)
-        return .syntax(.invalidNumber(text), offset: start)
-    }
-
-    /// Swift's own locale-independent parse, for numbers the fast path cannot do exactly.
-    private static func slowParse(_ literal: UnsafeBufferPointer<UInt8>) -> Double {
-        Double(String(decoding: literal, as: UTF8.self)) ?? .nan
-    }
-
     // MARK: - Whitespace and errors
 
     /// JSON's four whitespace bytes.
@@ -700,16 +338,16 @@ public struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < count, Self.isWhitespace(base[position]) { position += 1 }
     }
 
-    private func isDelimiter(_ byte: UInt8) -> Bool {
+    func isDelimiter(_ byte: UInt8) -> Bool {
         Self.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
     }
 
     /// What sits at the position, for "expected X, found Y".
-    private func describeHere() -> String {
+    func describeHere() -> String {
         guard position < count else { return "the end of the text" }
         let byte = base[position]
         if byte < 0x20 || byte == 0x7F { return "byte 0x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
@@ -722,7 +360,7 @@ public struct JSONParser {
         return "'\(Character(Unicode.Scalar(byte)))'"
     }
 
-    private func error(_ reason: JSONError.Reason, at offset: Int? = nil) -> JSONError {
+    func error(_ reason: JSONError.Reason, at offset: Int? = nil) -> JSONError {
         let offset = min(offset ?? position, count)
         let (line, column) = lines.position(of: offset, in: UnsafeBufferPointer(start: base, count: count))
         return JSONError(reason: reason, source: source, offset: offset, line: line, column: column)
