@@ -17,14 +17,8 @@ struct DatasetQueryTests {
     }
 
     /// Runs `commands` as -c options and expects success with nothing on stderr.
-    func succeed(_ commands: [String], format: String? = nil) throws -> String {
-        var arguments: [String] = []
-        if let format { arguments += ["--format", format] }
-        for command in commands { arguments += ["-c", command] }
-        let result = try run(arguments)
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.isEmpty, "\(result)")
-        return result.stdout
+    func succeed(_ commands: [String], format: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try home.succeed(commands, format: format, sourceLocation: sourceLocation)
     }
 
     /// Data/countries.json as JSONSerialization reads it.

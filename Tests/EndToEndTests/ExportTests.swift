@@ -19,10 +19,7 @@ struct ExportTests {
 
     /// Runs the -c `commands` in the export folder.
     func run(_ commands: [String], format: String? = nil, verbose: Bool = false) throws -> PipeResult {
-        var arguments: [String] = verbose ? ["--verbose"] : []
-        if let format { arguments += ["--format", format] }
-        for command in commands { arguments += ["-c", command] }
-        return try PipeRun.run(arguments, environment: home.environment(), directory: folder)
+        try home.run(commands, options: verbose ? ["--verbose"] : [], format: format, directory: folder)
     }
 
     func contents(_ name: String) -> String? { home.read(folder + "/" + name) }

@@ -23,9 +23,7 @@ struct GenericSearchTests {
     }
 
     func run(_ commands: [String]) throws -> PipeResult {
-        var arguments = ["--no-rc", "-c", "load quotes from \(file)", "-c", "use quotes"]
-        for command in commands { arguments += ["-c", command] }
-        return try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
+        try home.run(["load quotes from \(file)", "use quotes"] + commands, options: ["--no-rc"])
     }
 
     func quote(by author: String) -> String { quotes.first { ($0["author"] as? String) == author }?["quote"] as? String ?? "?" }

@@ -12,10 +12,7 @@ struct HistogramCommandTests {
     }
 
     func run(_ commands: [String], format: String? = nil) throws -> PipeResult {
-        var arguments: [String] = []
-        if let format { arguments += ["--format", format] }
-        for command in commands { arguments += ["-c", command] }
-        return try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
+        try home.run(commands, format: format)
     }
 
     static func records(_ dataset: String) throws -> [[String: Any]] {

@@ -13,11 +13,8 @@ struct KeySpellingTests {
     }
 
     func names(_ commands: [String]) throws -> [String] {
-        var arguments = ["--no-rc", "--format", "json"]
-        for command in commands { arguments += ["-c", command] }
-        let result = try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
-        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-        return try RecordFormats.jsonArray(result.stdout).compactMap { $0["name"] as? String }.sorted()
+        let listed = try home.succeed(commands, options: ["--no-rc"], format: "json")
+        return try RecordFormats.jsonArray(listed).compactMap { $0["name"] as? String }.sorted()
     }
 
     /// Countries with a language whose ISO 639-1 code, under either spelling, is `code`.

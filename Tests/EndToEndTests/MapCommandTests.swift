@@ -13,16 +13,11 @@ struct MapCommandTests {
     }
 
     func run(_ commands: [String], format: String? = nil) throws -> PipeResult {
-        var arguments: [String] = []
-        if let format { arguments += ["--format", format] }
-        for command in commands { arguments += ["-c", command] }
-        return try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
+        try home.run(commands, format: format)
     }
 
-    func succeed(_ commands: [String], format: String? = nil) throws -> String {
-        let result = try run(commands, format: format)
-        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-        return result.stdout
+    func succeed(_ commands: [String], format: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try home.succeed(commands, format: format, sourceLocation: sourceLocation)
     }
 
     static func json(_ path: String) throws -> Any {
@@ -210,10 +205,7 @@ struct GenericMapTests {
     }
 
     func run(_ commands: [String], format: String? = nil) throws -> PipeResult {
-        var arguments: [String] = []
-        if let format { arguments += ["--format", format] }
-        for command in commands { arguments += ["-c", command] }
-        return try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
+        try home.run(commands, format: format)
     }
 
     @Test("lat and lng fields are found; a record without them is counted, one out of range too")

@@ -12,12 +12,8 @@ struct SwapiLinkTests {
         home = try TemporaryHome()
     }
 
-    func succeed(_ commands: [String]) throws -> String {
-        var arguments = ["--no-rc"]
-        for command in commands { arguments += ["-c", command] }
-        let result = try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
-        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-        return result.stdout
+    func succeed(_ commands: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try home.succeed(commands, options: ["--no-rc"], sourceLocation: sourceLocation)
     }
 
     nonisolated(unsafe) static let people = ValueReadingTests.records("people")

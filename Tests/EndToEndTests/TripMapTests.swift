@@ -13,10 +13,7 @@ struct TripMapTests {
     }
 
     func run(_ commands: [String], format: String? = nil) throws -> PipeResult {
-        var arguments: [String] = []
-        if let format { arguments += ["--format", format] }
-        for command in commands { arguments += ["-c", command] }
-        return try PipeRun.run(arguments, environment: home.environment(), directory: home.root)
+        try home.run(commands, format: format)
     }
 
     /// Latitude and longitude of stations 9864 (Vienna) and 9362 (Chistopol) from the file.
