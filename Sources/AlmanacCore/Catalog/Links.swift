@@ -22,6 +22,13 @@ public struct Links {
         return "\(SWAPI.singular(of: resource.kind)) \(resource.id)"
     }
 
+    /// A SWAPI link or list of links (`homeworld`, `films`) as the names of what they point
+    /// at, absent ones left out: what details show and what filter, sort and group compare.
+    public func swapiNames(of value: JSONValue) -> [String] {
+        let urls = value.string.map { [$0] } ?? value.strings ?? []
+        return urls.compactMap { swapiName(ofURL: $0) }
+    }
+
     /// The name of the SWAPI record at `url` in `dataset` (planets, people).
     public func name(ofURL url: String, in name: String) -> String? {
         guard let target = dataset(name) else { return nil }

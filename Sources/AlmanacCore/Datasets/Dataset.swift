@@ -20,6 +20,11 @@ public final class Dataset: Sendable {
     public let layout: Layout
 
     let caches = Mutex(Caches())
+    /// The other datasets of the catalog this one is in, for fields that link into them.
+    let neighbours = Mutex<(@Sendable (String) -> Dataset?)?>(nil)
+    /// Tells this dataset from any other ever made (a reload is a new one).
+    let serial = Dataset.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
 
     struct Caches {
         var shared: [String: OnceBox] = [:]
@@ -130,12 +135,32 @@ public final class Dataset: Sendable {
     public func isCached<Value>(_ key: CacheKey<Value>) -> Bool { box(key).isReady }
 
     private func box<Value>(_ key: CacheKey<Value>) -> OnceBox {
-        caches.withLock { caches in
-            if let box = caches.shared[key.name] { return box }
+        let name = key.name + linkState
+        return caches.withLock { caches in
+            if let box = caches.shared[name] { return box }
             let box = OnceBox()
-            caches.shared[key.name] = box
+            caches.shared[name] = box
             return box
         }
+    }
+
+    // MARK: - Links
+
+    /// Reads links through `lookup` (the catalog's datasets by name). The catalog calls it.
+    public func link(through lookup: @escaping @Sendable (String) -> Dataset?) { neighbours.withLock { $0 = lookup } }
+
+    /// Links into the datasets beside this one (none when it is in no catalog).
+    public var links: Links {
+        let lookup = neighbours.withLock { $0 }
+        return Links { lookup?($0) }
+    }
+
+    /// Which of the linked datasets are there now, and which contents (`#12#7--…`): what is
+    /// computed through links is kept per state, so planets loaded (or reloaded) after people
+    /// are read afresh, never through a stale answer.
+    private var linkState: String {
+        guard !model.linkedDatasets.isEmpty, let lookup = neighbours.withLock({ $0 }) else { return "" }
+        return model.linkedDatasets.map { lookup($0).map { "#\($0.serial)" } ?? "-" }.joined()
     }
 
     // MARK: - Fields

@@ -17,6 +17,8 @@ public protocol RecordModel: Sendable, SendableMetatype {
     static var fieldSpecs: [FieldSpec] { get }
     /// Fields computed from the source, reachable like source fields.
     static var derivedFields: [DerivedField] { get }
+    /// The datasets derived fields read through links (SWAPI's `planets` for `homeworld`).
+    static var linkedDatasets: [String] { get }
 
     /// The records of a parsed source. The default reads an array of objects, the `results`
     /// of API pages, or NDJSON lines, and checks `fieldSpecs`.
@@ -54,6 +56,7 @@ public struct Layout: Sendable, Equatable {
 extension RecordModel {
     public static var otherNameFields: [String] { [] }
     public static var derivedFields: [DerivedField] { [] }
+    public static var linkedDatasets: [String] { [] }
     public static var fieldSpecs: [FieldSpec] { [] }
 
     public static func extract(from document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> Extraction {

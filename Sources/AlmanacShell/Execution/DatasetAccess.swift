@@ -12,7 +12,11 @@ extension Session {
     /// terminal). Under `use all`, datasets that failed to load are left out.
     public func datasetsInScope() throws -> [Dataset] {
         let names = scopeNames
-        if names.count == 1 { return [try dataset(names[0])] }
+        if names.count == 1 {
+            let dataset = try dataset(names[0])
+            try awaitLinked(by: [dataset])
+            return [dataset]
+        }
         // All at once, on both cores, rather than one after another as each is waited for.
         for name in names { catalog.start(name) }
         var datasets: [Dataset] = []
@@ -22,6 +26,15 @@ extension Session {
         }
         guard !datasets.isEmpty else { throw ShellError.invalid("no dataset is loaded — 'datasets' shows why") }
         return datasets
+    }
+
+    /// Waits for the loads of the datasets `datasets` link into (people's homeworld reads
+    /// planets), so a query reads names, not the links; one that failed is read without.
+    private func awaitLinked(by datasets: [Dataset]) throws {
+        for name in Set(datasets.flatMap { $0.model.linkedDatasets }) where catalog.contains(name) {
+            _ = try? dataset(name)
+            try cancellation.checkpoint()
+        }
     }
 
     /// The dataset `name`, waiting for its load when one is running.

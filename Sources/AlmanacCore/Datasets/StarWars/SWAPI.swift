@@ -71,6 +71,18 @@ public enum SWAPI {
         }
     }
 
+    /// A field of links (`homeworld`, `residents`, `films`) read as the names of what they
+    /// point at, as details read them: `filter homeworld = Tatooine`, `group homeworld` by name.
+    static func linkField(_ key: String) -> DerivedField {
+        DerivedField(name: key) { dataset, row in
+            guard let value = dataset.record(row)[key] else { return [] }
+            return dataset.links.swapiNames(of: value).map(FieldValue.text)
+        }
+    }
+
+    /// The datasets SWAPI links point into, by the names of their resources.
+    static let resources = ["planets", "people", "species", "films", "vehicles", "starships"]
+
     static func numericField(_ key: String) -> DerivedField {
         DerivedField(name: key) { dataset, row in numericOrText(dataset, row, key: key) }
     }

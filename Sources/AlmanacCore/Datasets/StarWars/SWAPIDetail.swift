@@ -32,8 +32,7 @@ struct SWAPIDetail {
     }
 
     private func linkNames(_ value: JSONValue) -> String? {
-        let urls = value.string.map { [$0] } ?? value.strings ?? []
-        let names = urls.compactMap { links.swapiName(ofURL: $0) }
+        let names = links.swapiNames(of: value)
         return names.isEmpty ? nil : names.joined(separator: ", ")
     }
 

@@ -29,7 +29,9 @@ public enum SpeciesModel: RecordModel {
     public static let derivedFields: [DerivedField] = [
         SWAPI.listField("skin_colors"), SWAPI.listField("hair_colors"), SWAPI.listField("eye_colors"),
         SWAPI.numericField("average_height"), SWAPI.numericField("average_lifespan"),
+        SWAPI.linkField("homeworld"), SWAPI.linkField("people"), SWAPI.linkField("films"),
     ]
+    public static let linkedDatasets = SWAPI.resources
 
     public static func identities(of record: JSONValue) -> [String] { SWAPI.identities(of: record) }
 }
@@ -44,8 +46,9 @@ public enum PlanetModel: RecordModel {
     public static let derivedFields: [DerivedField] = [
         SWAPI.numericField("population"), SWAPI.numericField("diameter"),
         SWAPI.numericField("rotation_period"), SWAPI.numericField("orbital_period"),
-        SWAPI.numericField("surface_water"),
+        SWAPI.numericField("surface_water"), SWAPI.linkField("residents"), SWAPI.linkField("films"),
     ]
+    public static let linkedDatasets = SWAPI.resources
     public static func identities(of record: JSONValue) -> [String] { SWAPI.identities(of: record) }
 }
 
@@ -56,6 +59,10 @@ public enum PersonModel: RecordModel {
     public static let nameField = "name"
     public static let listFields = ["name", "gender", "birth_year", "height", "mass"]
     public static let fieldSpecs: [FieldSpec] = [FieldSpec("url", .string, identity: true), FieldSpec("name", .string)]
-    public static let derivedFields: [DerivedField] = [SWAPI.numericField("height"), SWAPI.numericField("mass")]
+    public static let derivedFields: [DerivedField] = [
+        SWAPI.numericField("height"), SWAPI.numericField("mass"), SWAPI.linkField("homeworld"), SWAPI.linkField("species"),
+        SWAPI.linkField("films"), SWAPI.linkField("vehicles"), SWAPI.linkField("starships"),
+    ]
+    public static let linkedDatasets = SWAPI.resources
     public static func identities(of record: JSONValue) -> [String] { SWAPI.identities(of: record) }
 }
