@@ -108,6 +108,39 @@ struct ProseWrappingTests {
         #expect(try session.waitForExit() == 0)
     }
 
+    @Test("at 60 columns a help page's paragraphs wrap, and its picture of output keeps its lines, cut at the width",
+          arguments: ["trip", "map"])
+    func helpPictureAt60(command: String) throws {
+        let session = try start(columns: 60)
+        let shown = try output(of: "help \(command)", in: session).map(Self.trimmed)
+        #expect(shown.allSatisfy { TerminalScreen.width(of: $0) <= 60 }, "\(shown)")
+        // Through a pipe nothing is wrapped or cut.
+        let piped = try PipeRun.run(["-c", "help \(command)"], environment: home.environment(), directory: home.root).stdout.lines.map(Self.trimmed)
+        let pictureStart = try #require(piped.firstIndex { $0.hasPrefix("  ") && $0.contains("> ") })
+        let pictureEnd = try #require(piped.lastIndex(of: "Examples:")) - 1
+        let picture = piped[pictureStart..<pictureEnd].map { Self.cut($0, to: 60) }
+        #expect(piped[pictureStart..<pictureEnd].contains { TerminalScreen.width(of: $0) > 60 }, "the picture is wider than 60 columns")
+        let start = try #require(shown.firstIndex(of: piped[pictureStart]), "\(shown)")
+        #expect(Array(shown[start...].prefix(picture.count)) == picture, "\(shown[start...])")
+        #expect(Self.words(shown[..<start].joined(separator: "\n")) == Self.words(piped[..<pictureStart].joined(separator: "\n")),
+                "before the picture, the words of the pipe's paragraphs: \(shown[..<start])")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
+    static func trimmed(_ line: String) -> String { line.replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+
+    /// `line` cut to `width` cells, the last one `…`, when it is wider.
+    static func cut(_ line: String, to width: Int) -> String {
+        guard TerminalScreen.width(of: line) > width else { return line }
+        var kept = ""
+        for character in line {
+            if TerminalScreen.width(of: kept + String(character)) > width - 1 { break }
+            kept.append(character)
+        }
+        return kept + "…"
+    }
+
     @Test("a detail paragraph and long values wrap under their column")
     func detailWraps() throws {
         let session = try start(columns: 60)

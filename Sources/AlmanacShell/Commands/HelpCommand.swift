@@ -55,7 +55,7 @@ public enum HelpCommand: Command {
         lines.append(spec.summary + ".")
         if !spec.discussion.isEmpty {
             lines.append("")
-            lines.append(spec.discussion)
+            lines += discussionLines(spec.discussion, width: session.renderContext.width)
         }
         if !spec.aliases.isEmpty { lines += ["", "Also: \(spec.aliases.joined(separator: ", "))"] }
         if !spec.examples.isEmpty {
@@ -69,5 +69,17 @@ public enum HelpCommand: Command {
             rows: [[.text(spec.name), .text(spec.usage), .text(spec.summary), spec.discussion.isEmpty ? .absent : .text(spec.discussion),
                     .list(spec.aliases.map { .text($0) }), .list(spec.examples.map { .text($0) })]])
         return CommandResult(table, shape: .object, prose: .lines(lines))
+    }
+
+    /// The discussion line by line. Its picture of a command's output (from a `  DATASET> COMMAND`
+    /// line to the end, as `HelpPictureTests` reads it) is cut at the terminal's width, never
+    /// wrapped: a wrapped picture is no picture.
+    static func discussionLines(_ discussion: String, width: Int?) -> [String] {
+        var inPicture = false
+        return discussion.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("  "), line.contains("> ") { inPicture = true }
+            guard inPicture, let width else { return String(line) }
+            return TextWidth.truncate(String(line), to: width)
+        }
     }
 }

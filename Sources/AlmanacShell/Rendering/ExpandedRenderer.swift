@@ -40,7 +40,11 @@ enum ProseRenderer {
         case let .detail(detail):
             sink.line(DetailRenderer.render(detail, width: context.width, color: context.color))
         case let .lines(lines):
-            for line in lines { sink.line(Prose.fit(line, width: context.width)) }
+            // Each line of a text fitted on its own: wrapped whole, its line breaks would be
+            // taken for spaces.
+            for text in lines {
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) { sink.line(Prose.fit(String(line), width: context.width)) }
+            }
         case let .table(table):
             TableRenderer.render(CommandResult(table), to: sink, context: context)
         }
