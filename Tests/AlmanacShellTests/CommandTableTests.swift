@@ -17,6 +17,12 @@ import Testing
         #expect(throws: ShellError.unknownCommand("xyzzyq", suggestion: nil)) { try CommandTable.standard.resolve("xyzzyq") }
     }
 
+    @Test func everyCommandDeclaresItsArguments() {
+        var undeclared: [String] = []
+        for command in CommandTable.standard.commands where command.spec.parameters == nil { undeclared.append(command.spec.name) }
+        #expect(undeclared.isEmpty, "parsed by hand: \(undeclared)")
+    }
+
     @Test func everyCommandHasUsageAndExamples() {
         for command in CommandTable.standard.commands {
             #expect(command.spec.usage.hasPrefix(command.spec.name), "\(command.spec.name)")

@@ -87,4 +87,24 @@ struct DeclaredCaretTests {
                  message: "'someday' is not a date: use today, tomorrow, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
         ], setup: "use stations; count", prompt: "stations> ")
     }
+
+    @Test("filter, columns and group point at the wrong word")
+    func conditionsColumnsAndGroups() throws {
+        let filter = "usage: filter FIELD OP VALUE [and|or ...] | clear"
+        let group = "usage: group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]]"
+        try expectCarets([
+            Case(line: "filter region = Europe nope", word: "nope", message: "unexpected 'nope' — join conditions with and, or — " + filter),
+            Case(line: "filter region Europe", word: "Europe",
+                 message: "expected an operator (= != ~ !~ < <= > >=) after 'region', found 'Europe' — " + filter),
+            Case(line: "filter area > 1 and (region = Asia", word: "", message: "missing ')' — " + filter),
+            Case(line: "columns name, +area", word: "+area",
+                 message: "'+area': either name the columns, or add and drop with +FIELD and -FIELD — "
+                    + "usage: columns [FIELD[, FIELD...] | +FIELD | -FIELD | reset]"),
+            Case(line: "columns +capitol", word: "+capitol", message: "unknown field 'capitol' — did you mean 'capital'?"),
+            Case(line: "columns -gini", word: "-gini", message: "gini is not one of the columns: name, alpha3Code, capital, region, population"),
+            Case(line: "group region sum population avg", word: "", message: "missing FIELD after avg — " + group),
+            Case(line: "group region, , area", word: ",", message: "a FIELD is missing after the comma — " + group),
+            Case(line: "group region median area", word: "median", message: "unknown field 'median' — did you mean 'region'?"),
+        ])
+    }
 }

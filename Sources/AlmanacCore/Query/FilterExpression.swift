@@ -44,7 +44,14 @@ public struct FilterToken: Sendable, Equatable {
 
 public struct FilterSyntaxError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    /// The token it is about, by its place among the tokens; nil when something is missing at the end.
+    public var token: Int?
     public var description: String { message }
+
+    public init(message: String, token: Int? = nil) {
+        self.message = message
+        self.token = token
+    }
 }
 
 extension FilterExpression {
@@ -94,7 +101,7 @@ extension FilterExpression {
         guard !tokens.isEmpty else { throw FilterSyntaxError(message: "expected FIELD OP VALUE, e.g. region = Europe") }
         let expression = try parser.parseOr()
         if let extra = parser.peek {
-            throw FilterSyntaxError(message: "unexpected '\(extra.text)' — join conditions with and, or")
+            throw FilterSyntaxError(message: "unexpected '\(extra.text)' — join conditions with and, or", token: parser.position)
         }
         return expression
     }
@@ -113,7 +120,8 @@ extension FilterExpression {
         mutating func nest() throws(FilterSyntaxError) {
             depth += 1
             if depth > FilterExpression.maximumNesting {
-                throw FilterSyntaxError(message: "parentheses and 'not' nest deeper than \(FilterExpression.maximumNesting) levels (the limit)")
+                throw FilterSyntaxError(message: "parentheses and 'not' nest deeper than \(FilterExpression.maximumNesting) levels (the limit)",
+                                        token: position - 1)
             }
         }
 
@@ -160,30 +168,32 @@ extension FilterExpression {
                 defer { depth -= 1 }
                 let inner = try parseOr()
                 guard let close = peek, !close.isQuoted, close.text == ")" else {
-                    throw FilterSyntaxError(message: "missing ')'")
+                    throw FilterSyntaxError(message: "missing ')'", token: peek == nil ? nil : position)
                 }
                 position += 1
                 return inner
             }
-            if !token.isQuoted, token.text == ")" { throw FilterSyntaxError(message: "unexpected ')'") }
+            if !token.isQuoted, token.text == ")" { throw FilterSyntaxError(message: "unexpected ')'", token: position) }
             if !token.isQuoted, FilterExpression.Operator(rawValue: token.text) != nil {
-                throw FilterSyntaxError(message: "expected a field name before '\(token.text)'")
+                throw FilterSyntaxError(message: "expected a field name before '\(token.text)'", token: position)
             }
             let field = token.text
             position += 1
             guard let opToken = peek, !opToken.isQuoted, let op = FilterExpression.Operator(rawValue: opToken.text) else {
                 let found = peek.map { "'\($0.text)'" } ?? "the end"
-                throw FilterSyntaxError(message: "expected an operator (= != ~ !~ < <= > >=) after '\(field)', found \(found)")
+                throw FilterSyntaxError(message: "expected an operator (= != ~ !~ < <= > >=) after '\(field)', found \(found)",
+                                        token: peek == nil ? nil : position)
             }
             position += 1
             guard let value = peek, value.isQuoted || (value.text != "(" && value.text != ")"
                 && FilterExpression.Operator(rawValue: value.text) == nil) else {
-                throw FilterSyntaxError(message: "expected a value after '\(field) \(op.rawValue)'")
+                throw FilterSyntaxError(message: "expected a value after '\(field) \(op.rawValue)'", token: peek == nil ? nil : position)
             }
             position += 1
             conditions += 1
             if conditions > FilterExpression.maximumConditions {
-                throw FilterSyntaxError(message: "more than \(FilterExpression.maximumConditions) conditions in one filter (the limit)")
+                throw FilterSyntaxError(message: "more than \(FilterExpression.maximumConditions) conditions in one filter (the limit)",
+                                        token: position - 1)
             }
             return .comparison(field: field, op: op, value: value.text)
         }

@@ -8,7 +8,7 @@ public enum ColumnsCommand: Command {
     public static let spec = CommandSpec(
         name: "columns",
         summary: "Choose the columns of listings: columns name, population",
-        usage: "columns [FIELD[, FIELD...] | +FIELD | -FIELD | reset]",
+        parameters: [Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))],
         examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
         discussion: """
         The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
@@ -16,10 +16,6 @@ public enum ColumnsCommand: Command {
         or filter uses is shown too. back undoes a change.
         """
     )
-
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        CompletionSources.fields(request, in: session) + (request.arguments.isEmpty ? request.matching(["reset"]) : [])
-    }
 
     /// What the columns belong to: a dataset in memory, or the attached table in use.
     struct Owner {
@@ -60,31 +56,44 @@ public enum ColumnsCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let given = try arguments.parse()[0]
         let owner = try owner(in: session)
         let current = session.chosenColumns[owner.name]
-        guard !arguments.isEmpty else { return shown(owner, in: session) }
+        guard !given.isEmpty else { return shown(owner, in: session) }
         var chosen = current ?? owner.defaults
-        let words = arguments.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        if words.count == 1, words[0].lowercased() == "reset", !arguments.words[0].isQuoted {
+        if given.count == 1, !given[0].word.isQuoted, given[0].text.lowercased() == "reset" {
             session.undoable.append(.columns(dataset: owner.name, previous: current))
             session.chosenColumns[owner.name] = nil
             return try owner.relist()
         }
-        if words.allSatisfy({ $0.hasPrefix("+") || $0.hasPrefix("-") }) {
-            for word in words {
-                let field = try owner.check(String(word.dropFirst()))
-                if word.hasPrefix("+") {
-                    if !chosen.contains(field) { chosen.append(field) }
+        /// The field a word names, checked; an unknown one is pointed at.
+        func field(_ value: ArgumentValue, dropping sign: Bool) throws -> String {
+            do {
+                return try owner.check(sign ? String(value.text.dropFirst()) : value.text)
+            } catch let error as QueryError {
+                throw ShellError.invalid("\(error)").pointing(at: [value.word])
+            }
+        }
+        let signed = given.filter { $0.text.hasPrefix("+") || $0.text.hasPrefix("-") }
+        if signed.count == given.count {
+            for value in given {
+                let name = try field(value, dropping: true)
+                if value.text.hasPrefix("+") {
+                    if !chosen.contains(name) { chosen.append(name) }
                 } else {
-                    guard chosen.contains(field) else { throw ShellError.invalid("\(SafeText.escape(field)) is not one of the columns: \(chosen.joined(separator: ", "))") }
-                    chosen.removeAll { $0 == field }
+                    guard chosen.contains(name) else {
+                        throw ShellError.invalid("\(SafeText.escape(name)) is not one of the columns: \(chosen.joined(separator: ", "))")
+                            .pointing(at: [value.word])
+                    }
+                    chosen.removeAll { $0 == name }
                 }
             }
         } else {
-            if let mixed = words.first(where: { $0.hasPrefix("+") || $0.hasPrefix("-") }) {
-                throw arguments.usageError("'\(SafeText.escape(mixed))': either name the columns, or add and drop with +FIELD and -FIELD")
+            if let mixed = signed.first {
+                throw arguments.usageError("'\(SafeText.escape(mixed.text))': either name the columns, or add and drop with +FIELD and -FIELD",
+                                           at: mixed.word)
             }
-            chosen = try words.map(owner.check)
+            chosen = try given.map { try field($0, dropping: false) }
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
         session.undoable.append(.columns(dataset: owner.name, previous: current))

@@ -92,14 +92,4 @@ public struct Arguments: Sendable {
     public func usageError(_ problem: String? = nil) -> ShellError {
         .usage(problem: problem, usage: spec.usage)
     }
-
-    /// Fails with the usage line unless the number of words is in `range`.
-    public func expect(count range: ClosedRange<Int>) throws(ShellError) {
-        guard range.contains(words.count) else {
-            if words.count > range.upperBound {
-                throw usageError("unexpected '\(SafeText.escape(words[range.upperBound].text))'", at: words[range.upperBound])
-            }
-            throw usageError(range.lowerBound == 1 ? "missing argument" : "missing arguments")
-        }
-    }
 }

@@ -6,7 +6,7 @@ public enum FilterCommand: Command {
     public static let spec = CommandSpec(
         name: "filter",
         summary: "Narrow the results with conditions on fields",
-        usage: "filter FIELD OP VALUE [and|or ...] | filter clear",
+        parameters: [Parameter("FIELD OP VALUE [and|or ...]", .text(.condition, or: ["clear"]), .words)],
         examples: [
             "filter region = Europe and population > 10000000", "filter currencies.code = EUR",
             "filter languages.iso639_1 = es", "filter callingCodes = 57",
@@ -19,24 +19,6 @@ public enum FilterCommand: Command {
         objects and lists, and a list matches when any element does.
         """
     )
-
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let words = request.arguments
-        if words.isEmpty { return request.matching(["clear"]) + CompletionSources.fields(request, in: session) }
-        let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
-        guard let last = tokens.last else { return [] }
-        if !last.isQuoted, FilterExpression.Operator(rawValue: last.text) != nil, tokens.count >= 2 {
-            return CompletionSources.values(of: tokens[tokens.count - 2].text, request, in: session)
-        }
-        if !last.isQuoted, ["and", "or", "not", "("].contains(last.text.lowercased()) {
-            return CompletionSources.fields(request, in: session)
-        }
-        if tokens.count >= 3, FilterExpression.Operator(rawValue: tokens[tokens.count - 2].text) != nil {
-            return request.matching(["and", "or"])
-        }
-        if tokens.count % 3 == 1 { return request.matching(FilterExpression.Operator.allCases.map(\.rawValue)) }
-        return []
-    }
 
     /// Fields, operators, values, and the words that join conditions, as the parser reads them.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
@@ -74,16 +56,21 @@ public enum FilterCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        guard !arguments.isEmpty else { throw arguments.usageError("missing a condition") }
-        if arguments.count == 1, !arguments.words[0].isQuoted, arguments[0].lowercased() == "clear" {
+        let words = try arguments.parse()[0].map(\.word)
+        if words.count == 1, !words[0].isQuoted, words[0].text.lowercased() == "clear" {
             return try session.apply(.clear)
         }
-        let expression: FilterExpression
+        let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
         do {
-            expression = try FilterExpression.parse(FilterExpression.tokens(arguments.words.map { ($0.text, $0.isQuoted) }))
-        } catch {
-            throw arguments.usageError(error.message)
+            return try session.apply(.filter(try FilterExpression.parse(tokens)))
+        } catch let error as FilterSyntaxError {
+            // Pointed at the token it is about, or past the end where something is missing.
+            guard let place = error.token, place < tokens.count else { throw arguments.usageError(error.message, after: words.last) }
+            let token = tokens[place]
+            let word = words[token.word]
+            let (column, width) = token.isQuoted ? (word.column, TextWidth.of(word.text) + 2)
+                : (word.column + token.characters.lowerBound, max(1, token.characters.count))
+            throw ShellError.at(column: column, width: width, arguments.usageError(error.message))
         }
-        return try session.apply(.filter(expression))
     }
 }

@@ -7,7 +7,7 @@ public enum GroupCommand: Command {
     public static let spec = CommandSpec(
         name: "group",
         summary: "Count the results per value of fields, with sums, averages and more",
-        usage: "group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]]",
+        parameters: [.field(.list(suffixes: [])), Parameter("AGG FIELD", .aggregate, .optionalList(suffixes: []))],
         examples: ["group region", "group countryTitle, cityTitle", "group region sum population, avg area",
                    "group languages.name", "group classification avg average_lifespan, max average_height",
                    "group countryTitle distinct cityTitle", "group region; show #1"],
@@ -20,12 +20,6 @@ public enum GroupCommand: Command {
         largest group's as wide as the terminal leaves room for.
         """
     )
-
-    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let functions = Aggregate.Function.allCases.map(\.rawValue)
-        if let last = request.arguments.last?.text.lowercased(), functions.contains(last) { return CompletionSources.fields(request, in: session) }
-        return CompletionSources.fields(request, in: session) + (request.arguments.isEmpty ? [] : request.matching(functions))
-    }
 
     /// Each name between commas is a field; the commas are punctuation.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
@@ -77,30 +71,15 @@ public enum GroupCommand: Command {
     }
 
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
-    /// and `AGG FIELD` pairs. An aggregate's name followed by nothing or a comma is a field.
+    /// and `AGG FIELD` pairs, as declared.
     static func parse(_ arguments: Arguments) throws -> GroupSpec {
-        var tokens: [String] = []
-        for word in arguments.words {
-            for (index, part) in word.text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
-                if index > 0 { tokens.append(",") }
-                if !part.isEmpty { tokens.append(String(part)) }
-            }
+        let parsed = try arguments.parse()
+        let fields = parsed[0]
+        guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)", at: fields[16].word) }
+        var spec = GroupSpec(fields: fields.map(\.text))
+        spec.aggregates = parsed[1].compactMap { given in
+            given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map { Aggregate($0, given.text) }
         }
-        var spec = GroupSpec(fields: [])
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            index += 1
-            if token == "," { continue }
-            if let function = Aggregate.Function(rawValue: token.lowercased()), index < tokens.count, tokens[index] != "," {
-                spec.aggregates.append(Aggregate(function, tokens[index]))
-                index += 1
-            } else {
-                spec.fields.append(token)
-            }
-        }
-        guard !spec.fields.isEmpty else { throw arguments.usageError("missing FIELD") }
-        guard spec.fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(spec.fields.count)") }
         return spec
     }
 }
