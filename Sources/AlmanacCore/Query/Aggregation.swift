@@ -198,4 +198,11 @@ public enum AggregateValue: Sendable, Equatable {
     case number(Double)
     case text(String)
     case none
+
+    /// An aggregate as a database sends it, as text: a number where it reads as one.
+    public init(text: String?) {
+        guard let text else { self = .none; return }
+        guard let number = Double(text), number.isFinite else { self = .text(text); return }
+        self = .number(number)
+    }
 }

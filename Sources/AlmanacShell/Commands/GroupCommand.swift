@@ -42,32 +42,7 @@ public enum GroupCommand: Command {
         let results = try session.currentResults()
         let groups = try Group.run(results, by: spec, cancellation: session.cancellation)
         session.lastGroups = GroupListing(spec: spec, rows: .memory(groups))
-        let total = results.count
-        let columns = spec.fields.map { ResultColumn($0, absentText: "<none>") }
-            + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
-            + spec.aggregates.map { ResultColumn($0.description, $0.function == .count || $0.function == .distinct ? .integer : .decimal) }
-        var table = ResultTable(columns: columns, count: groups.count) { index in
-            let group = groups[index]
-            let percent = total == 0 ? 0 : (Double(group.count) * 1000 / Double(total)).rounded() / 10
-            let values = group.values.indices.map { index -> ResultValue in
-                if group.values[index].isEmpty { return .absent }
-                return group.numbers[index] ? .literal(group.values[index]) : .text(group.values[index])
-            }
-            return values + [.integer(group.count), .decimal(percent)] + group.aggregates.map(value)
-        }
-        table.firstNumber = 1
-        // People also see each group's share as a bar, the largest group's filling the terminal.
-        let bars = BarColumn.appending(to: table, quantities: groups.map { Double($0.count) }, context: session.renderContext)
-        return CommandResult(table, prose: .table(bars), emptyNote: "no records to group")
-    }
-
-    /// An aggregate as a result value: whole numbers as integers.
-    static func value(_ aggregate: AggregateValue) -> ResultValue {
-        switch aggregate {
-        case let .number(number): number == number.rounded() && abs(number) < 1e15 ? .integer(Int(number)) : .decimal(number)
-        case let .text(text): .text(text)
-        case .none: .absent
-        }
+        return GroupResult.result(spec, count: groups.count, total: results.count, in: session) { groups[$0] }
     }
 
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
