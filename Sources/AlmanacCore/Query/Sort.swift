@@ -304,26 +304,12 @@ struct SortKeys {
     }
 
     private mutating func appendMissing() {
-        kinds.append(Self.missing)
-        numbers.append(0)
-        prefixes.append(0)
-        secondPrefixes.append(0)
-        starts.append(0)
-        lengths.append(0)
-        originals.append(0)
-        textNumbers.append(.nan)
+        push(Self.missing)
     }
 
     private mutating func appendNumber(_ number: Double) {
-        kinds.append(number.isNaN ? Self.missing : Self.number)
         if !number.isNaN { numberCount += 1 }
-        numbers.append(number)
-        prefixes.append(0)
-        secondPrefixes.append(0)
-        starts.append(0)
-        lengths.append(0)
-        originals.append(0)
-        textNumbers.append(.nan)
+        push(number.isNaN ? Self.missing : Self.number, number: number)
     }
 
     private mutating func appendText(start: Int, length: Int, number: Double, original: UInt64) {
@@ -333,14 +319,21 @@ struct SortKeys {
             let byte = offset < length ? UInt64(text[start + offset]) : 0
             if offset < 8 { prefix = prefix << 8 | byte } else { second = second << 8 | byte }
         }
-        kinds.append(Self.text)
-        numbers.append(0)
+        if number.isNaN { otherTextCount += 1 } else { numericTextCount += 1 }
+        push(Self.text, prefix: prefix, secondPrefix: second, start: start, length: length, original: original, textNumber: number)
+    }
+
+    /// One key: an entry in each of the parallel arrays, which stay the same length.
+    @inline(__always)
+    private mutating func push(_ kind: UInt8, number: Double = 0, prefix: UInt64 = 0, secondPrefix: UInt64 = 0, start: Int = 0,
+                               length: Int = 0, original: UInt64 = 0, textNumber: Double = .nan) {
+        kinds.append(kind)
+        numbers.append(number)
         prefixes.append(prefix)
-        secondPrefixes.append(second)
+        secondPrefixes.append(secondPrefix)
         starts.append(start)
         lengths.append(length)
         originals.append(original)
-        textNumbers.append(number)
-        if number.isNaN { otherTextCount += 1 } else { numericTextCount += 1 }
+        textNumbers.append(textNumber)
     }
 }
