@@ -81,6 +81,28 @@ struct PostgresDifferentialTests {
         }
     }
 
+    @Test("fields counts the records with a value alike in memory and on a table: n/a, unknown, \"\" and null are none")
+    func fieldsCountPresentValues() throws {
+        let url = try Database.url("differential_species_fields")
+        let file = home.root + "/species.json"
+        #expect(try run(["use species", "export \(file)", "export \(url) --force"]).status == 0)
+        let counts = { (source: String) throws -> [String: String] in
+            let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
+                                         environment: home.environment(), directory: self.home.root)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            var counts: [String: String] = [:]
+            for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
+            return counts
+        }
+        let memory = try counts(file)
+        let database = try counts(url)
+        let species = ValueReadingTests.records("species")
+        for key in ["average_lifespan", "average_height", "language", "classification", "hair_colors", "homeworld", "name"] {
+            let present = String(species.filter { !ValueReadingTests.isAbsent($0[key]) }.count)
+            #expect(memory[key] == present && database[key] == present, "\(key): \(present) species have one; memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
+        }
+    }
+
     @Test("group listings as people see them are the same, numbered for show #N, and the drill-down's count")
     func groupListingsAsPeopleSeeThem() throws {
         let url = try Database.url("differential_countries_people")

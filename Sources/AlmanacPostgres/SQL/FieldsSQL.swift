@@ -11,7 +11,8 @@ extension QueryBuilder {
             + value + ") = 'object' LIMIT \(GenericModel.sampleSize)) AS s CROSS JOIN LATERAL jsonb_object_keys(s.j) AS k GROUP BY k) AS keyed ORDER BY first, k"
     }
 
-    /// For each field, in order: rows with a value (not NULL, not JSON null) and the first
+    /// For each field, in order: rows with a value (not NULL, not JSON null, not a word for
+    /// none) and the first
     /// value found, as text — one row, two columns per field.
     func fieldCounts(_ fields: [(column: TableSchema.Column, key: String?)]) -> SQL {
         var parts: [SQL] = []
@@ -26,7 +27,14 @@ extension QueryBuilder {
                 value = SQL("t." + field.column.quoted)
                 kind = field.column.isArray ? .other : field.column.kind
             }
-            let present = kind == .json ? SQL("NULLIF(") + value + ", 'null'::jsonb)" : value
+            // As in memory: null and the words for none (`n/a`, "") are no value.
+            let present: SQL = switch kind {
+            case .json:
+                SQL("CASE WHEN jsonb_typeof(") + value + ") = 'null' OR (jsonb_typeof(" + value + ") = 'string' AND "
+                    + Self.present(SQL("(") + value + " #>> '{}')") + " IS NULL) THEN NULL ELSE " + value + " END"
+            case .text: Self.present(value)
+            default: value
+            }
             parts.append(SQL("count(") + present + ")::text")
             examples.append(SQL("(SELECT ") + Self.exampleText(present, kind: kind) + " FROM \(table) WHERE " + present + " IS NOT NULL LIMIT 1)")
         }
