@@ -141,6 +141,34 @@ struct ProseWrappingTests {
         return kept + "…"
     }
 
+    @Test("`datasets species` at 60 columns: each warning on its line, wrapped under its own text")
+    func warningsHang() throws {
+        let session = try start(columns: 60)
+        // `load` waits for species (at the prompt it may still be loading).
+        let shown = try output(of: "load species; datasets species", in: session).map(Self.trimmed)
+        #expect(shown.allSatisfy { TerminalScreen.width(of: $0) <= 60 }, "\(shown)")
+        let start = try #require(shown.firstIndex(of: "warnings:"), "\(shown)")
+        // species.json's average_height that is no number: records 2, 23 and 33.
+        let warnings = [
+            #"record 2 (Droid): average_height "n/a" is not a number"#,
+            #"record 23 (Tholothian): average_height "unknown" is not a number"#,
+            #"record 33 (Skakoan): average_height "unknown" is not a number"#,
+        ]
+        var items: [String] = []
+        for line in shown[(start + 1)...] {
+            if line.hasPrefix("    ") {
+                items[items.count - 1] += " " + line.dropFirst(4)
+            } else {
+                #expect(line.hasPrefix("  ") && !line.hasPrefix("   "), "a warning starts at column 3: \(line)")
+                items.append(String(line.dropFirst(2)))
+            }
+        }
+        #expect(items == warnings, "\(shown[start...])")
+        #expect(shown[(start + 1)...].contains { $0.hasPrefix("    ") }, "one wraps at 60 columns: \(shown[start...])")
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+    }
+
     @Test("a detail paragraph and long values wrap under their column")
     func detailWraps() throws {
         let session = try start(columns: 60)

@@ -61,7 +61,9 @@ public enum DatasetsCommand: Command {
                                 rows: rows)
         var notes = [session.environment.dataFolderLine]
         if given != nil, let dataset = statuses.first?.dataset, !dataset.warnings.isEmpty {
-            notes = ["", "warnings:"] + dataset.warnings.map { "  " + SafeText.escape($0.description) }
+            // One warning to a line, wrapped under its own text, so each stands out from the next.
+            let width = session.renderContext.width
+            notes = ["", "warnings:"] + dataset.warnings.flatMap { Prose.wrap(SafeText.escape($0.description), width: width, lead: "  ", indent: 4) }
         }
         return CommandResult(table, notes: notes)
     }

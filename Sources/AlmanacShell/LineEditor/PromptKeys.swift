@@ -32,7 +32,7 @@ public enum PromptKeys {
             """),
         Key(keys: "\\ at the end", meaning: "Continue the command on the next line, at ...> ; history keeps it as one entry."),
         Key(keys: "Ctrl-C", meaning: "Clear the line, or cancel the running command or load."),
-        Key(keys: "Ctrl-D", meaning: "Leave almanac, on an empty line."),
+        Key(keys: "Ctrl-D", meaning: "Leave almanac, on an empty line. Keys typed while a command runs wait for the next prompt, a Ctrl-D too."),
         Key(keys: "Ctrl-A, Ctrl-B, Ctrl-K, Ctrl-W, ...", meaning: "Edit the line as in Emacs (libedit's emacs key map)."),
     ]
 
