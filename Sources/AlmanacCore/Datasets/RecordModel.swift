@@ -156,14 +156,24 @@ extension Int {
 /// cities), kept by type: `dataset.extras[StationModel.Extras.self]` is that model's value or
 /// nil, never an `Any` to cast.
 public struct ModelExtras: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// One or two values at most: a list is searched faster than a dictionary is hashed, and
+    /// a derived field reads its model's extras once per record.
+    private var values: [(type: ObjectIdentifier, value: any Sendable)] = []
 
     public init() {}
 
     public init<Value: Sendable>(_ value: Value) { self[Value.self] = value }
 
     public subscript<Value: Sendable>(_ type: Value.Type) -> Value? {
-        get { values[ObjectIdentifier(type)] as? Value }
-        set { values[ObjectIdentifier(type)] = newValue }
+        get {
+            let key = ObjectIdentifier(type)
+            for entry in values where entry.type == key { return entry.value as? Value }
+            return nil
+        }
+        set {
+            let key = ObjectIdentifier(type)
+            values.removeAll { $0.type == key }
+            if let newValue { values.append((key, newValue)) }
+        }
     }
 }

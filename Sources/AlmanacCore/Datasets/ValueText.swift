@@ -15,7 +15,7 @@
 public enum ValueText {
     /// Whether `text` is one of the ways data says "no value".
     public static func isAbsent(_ text: String) -> Bool {
-        guard text.utf8.count <= 12 else { return false }
+        guard text.utf8.count <= 12, mayBeAbsent(utf8: text.utf8) else { return false }
         // ASCII (nearly always) without Foundation: it runs once per distinct value in the
         // loops of sort, group and describe. Twelve bytes or fewer make a small String.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -31,6 +31,22 @@ public enum ValueText {
     /// Whether the string at `index` of `document` is absent; a long one is not read at all.
     public static func isAbsent(stringAt index: Int, in document: JSONDocument) -> Bool {
         document.textRange(at: index).count <= 12 && isAbsent(document.string(at: index))
+    }
+
+    /// False when UTF-8 `bytes` surely are no word for none, decided from the bytes alone (the
+    /// loops over every record ask it before making a `String`): every such word but "" holds
+    /// an `n`, which no letter outside ASCII lower-cases to; and text that trims to "" starts
+    /// with a space: a tab, or a Unicode space (U+0020, U+00A0, U+1680, U+2000–U+205F, U+3000),
+    /// whose UTF-8 starts 0x20, 0xC2, 0xE1, 0xE2 or 0xE3.
+    @inline(__always)
+    static func mayBeAbsent<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes) -> Bool {
+        var first: UInt8?
+        for byte in bytes {
+            if byte == 0x6E || byte == 0x4E { return true }
+            if first == nil { first = byte }
+        }
+        guard let first else { return true }
+        return first == 0x20 || first == 0x09 || first == 0xC2 || (first >= 0xE1 && first <= 0xE3)
     }
 
     /// The words that mean no value, lower-cased (a database's SQL reads them from here too).

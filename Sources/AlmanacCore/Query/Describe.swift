@@ -23,10 +23,41 @@ public enum Describe {
 
     /// What one value is, decided once per distinct value.
     private enum Reading {
-        case unknown
         case number(Double)
         case date(Double)
         case text
+    }
+
+    /// What one field's values come to: present values, numbers as they come, and per
+    /// distinct value (numbered by `values`) its count. What each distinct value reads as is
+    /// decided after the rows (`readDistinct`), in one tight loop over the values' bytes.
+    private struct Tally {
+        var values = ValueNumbering()
+        var counts: [Int] = [0]
+        var numbers: [Double] = []
+        var present = 0
+
+        mutating func take(_ number: Int32) {
+            let index = Int(number)
+            while counts.count <= index { counts.append(0) }
+            counts[index] += 1
+        }
+
+        /// Each distinct value's reading; its numbers and dates added as many times as it occurs.
+        mutating func readDistinct() -> (readings: [Reading], dates: [Double], texts: Int) {
+            var readings = [Reading](repeating: .text, count: counts.count)
+            var dates: [Double] = []
+            var texts = 0
+            for (number, count) in counts.enumerated().dropFirst() where count > 0 {
+                readings[number] = read(Int32(number), values)
+                switch readings[number] {
+                case let .number(value): numbers.append(contentsOf: repeatElement(value, count: count))
+                case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
+                case .text: texts += count
+                }
+            }
+            return (readings, dates, texts)
+        }
     }
 
     private static func profileOf(_ field: String, rows: [Int], in dataset: Dataset, catalog: FieldCatalog, common: Int,
@@ -34,68 +65,55 @@ public enum Describe {
         let path = dataset.compile(FieldPath(field))
         let column = path.hasTwinSpellings ? nil : catalog.column(field)
         let document = dataset.document
-        var values = ValueNumbering()
-        var counts: [Int] = [0]
-        var readings: [Reading] = [.unknown]
-        var numbers: [Double] = []
-        var dates: [Double] = []
-        var texts = 0
-        var present = 0
-        // Numbers need no names: they are told apart once sorted.
-        func take(number value: Double) {
-            numbers.append(value)
-        }
-        func take(_ number: Int32) {
-            let index = Int(number)
-            while counts.count <= index {
-                counts.append(0)
-                readings.append(.unknown)
-            }
-            counts[index] += 1
-            if case .unknown = readings[index] { readings[index] = read(number, values) }
-            switch readings[index] {
-            case let .number(value): numbers.append(value)
-            case let .date(seconds): dates.append(seconds)
-            default: texts += 1
-            }
-        }
-        // The column's arrays once, not the optional column per row (a retain per array per row).
-        let kinds = column?.kinds ?? []
-        let words = column?.words ?? []
-        let hasColumn = column != nil
-        for (position, row) in rows.enumerated() {
-            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
-            var hasValue = false
-            if hasColumn {
-                let kind = kinds[row]
-                if kind == JSONDocument.Kind.number.rawValue {
-                    hasValue = true
-                    take(number: Double(bitPattern: words[row]))
-                } else {
-                    let number = values.number(kind: kind, word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
-                    if number != values.empty {
-                        hasValue = true
-                        take(number)
+        var tally = Tally()
+        if let column {
+            // Numbers need no names: they are told apart once sorted.
+            tally.numbers.reserveCapacity(rows.count)
+            try column.kinds.withUnsafeBufferPointer { kinds throws(CancelledError) in
+                try column.words.withUnsafeBufferPointer { words throws(CancelledError) in
+                    for (position, row) in rows.enumerated() {
+                        if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+                        let kind = kinds[row]
+                        if kind == JSONDocument.Kind.number.rawValue {
+                            tally.present += 1
+                            tally.numbers.append(Double(bitPattern: words[row]))
+                            continue
+                        }
+                        let number = tally.values.number(kind: kind, word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
+                        if number != tally.values.empty {
+                            tally.present += 1
+                            tally.take(number)
+                        }
                     }
                 }
-            } else {
+            }
+        } else {
+            for (position, row) in rows.enumerated() {
+                if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+                var hasValue = false
                 dataset.forEachValue(of: path, row: row) { value in
                     if case let .number(number) = value {
                         hasValue = true
-                        return take(number: number)
+                        return tally.numbers.append(number)
                     }
                     if case let .node(node) = value, document.kind(at: node) == .number {
                         hasValue = true
-                        return take(number: document.number(at: node))
+                        return tally.numbers.append(document.number(at: node))
                     }
-                    let number = values.number(for: value, in: dataset, datasetIndex: 0)
-                    guard number != values.empty else { return }
+                    let number = tally.values.number(for: value, in: dataset, datasetIndex: 0)
+                    guard number != tally.values.empty else { return }
                     hasValue = true
-                    take(number)
+                    tally.take(number)
                 }
+                if hasValue { tally.present += 1 }
             }
-            if hasValue { present += 1 }
         }
+        let distinct = tally.readDistinct()
+        let (readings, texts) = (distinct.readings, distinct.texts)
+        var dates = distinct.dates
+        let (counts, values, present) = (tally.counts, tally.values, tally.present)
+        var numbers = tally.numbers
+        tally = Tally()
         var distinctOthers = 0
         for (number, count) in counts.enumerated().dropFirst() where count > 0 {
             if case .number = readings[number] { continue }
@@ -109,7 +127,7 @@ public enum Describe {
             profile.isDate = true
             profile.type = "date"
             fillStatistics(&profile, &dates, kind: .date)
-            numbers.sort()
+            numbers.sortNumbers()
         } else if numbers.count > 0, texts * 4 <= numbers.count {
             // A computed field's numbers are read from text (SWAPI's "180").
             if known?.isDerived == true || !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) {
@@ -117,7 +135,7 @@ public enum Describe {
             }
             fillStatistics(&profile, &numbers, kind: .number)
         } else {
-            numbers.sort()
+            numbers.sortNumbers()
             profile.common = mostCommon(counts, values, limit: common)
         }
         // Sorted by now: each number unlike the one before it is another value.
@@ -147,7 +165,7 @@ public enum Describe {
     /// Min, max, mean, the quartiles interpolated as SQL's percentile_cont, and the
     /// distribution in bins as `histogram FIELD 12` counts them.
     private static func fillStatistics(_ profile: inout FieldProfile, _ values: inout [Double], kind: FieldMeasurements.Kind) {
-        values.sort()
+        values.sortNumbers()
         guard let first = values.first, let last = values.last else { return }
         profile.minimum = first
         profile.maximum = last

@@ -75,11 +75,11 @@ struct GroupCounter: Sendable {
 struct ValueNumbering: Sendable {
     /// Where each number's text is: in a document's arena, or in `texts`.
     private var arenaRanges: [(document: Int32, offset: Int, length: Int)] = [(-1, 0, 0)]
-    private var texts: [[UInt8]] = [[]]
+    /// Texts numbered by their bytes (offset in `arenaRanges`: the entry).
+    private var texts = ByteTable(empty: 0)
     private var documents: [JSONDocument?] = []
     let empty: Int32 = 0
     private var words = WordTable()
-    private var bytes: [[UInt8]: Int32] = [[]: 0]
     /// Per value number: whether it is a number.
     private var isNumeric: [Bool] = [false]
     /// Across datasets equal texts live in different documents: number them by their bytes.
@@ -97,7 +97,7 @@ struct ValueNumbering: Sendable {
     /// The UTF-8 bytes of value number `number`.
     func withBytes<Result>(of number: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let range = arenaRanges[Int(number)]
-        if range.document < 0 { return texts[range.offset].withUnsafeBufferPointer(body) }
+        if range.document < 0 { return texts.withBytes(of: range.offset, body) }
         return documents[Int(range.document)]!.arena.withUnsafeBufferPointer {
             body(UnsafeBufferPointer(rebasing: $0[range.offset..<(range.offset + range.length)]))
         }
@@ -169,16 +169,18 @@ struct ValueNumbering: Sendable {
     }
     private var numberNames: [NumberKey: Int32] = [:]
 
-    private mutating func number(stringWord word: UInt64, in document: JSONDocument, datasetIndex: Int) -> Int32 {
+    /// The number of a string by its node word (`number(kind:…)` for a string).
+    mutating func number(stringWord word: UInt64, in document: JSONDocument, datasetIndex: Int) -> Int32 {
         let range = JSONDocument.textRange(ofWord: word)
-        guard range.count <= JSONDocumentBuilder.internLimit else { return number(forBytes: Array(document.arena[range])) }
+        guard range.count <= JSONDocumentBuilder.internLimit else { return number(forBytesOf: range, in: document) }
         let key = word ^ UInt64(datasetIndex) << 56
         if let known = words[key] { return known }
         let number: Int32
-        if range.count <= 12, ValueText.isAbsent(String(decoding: document.arena[range], as: UTF8.self)) {
+        if range.count <= 12, ValueText.mayBeAbsent(utf8: document.arena[range]),
+           ValueText.isAbsent(String(decoding: document.arena[range], as: UTF8.self)) {
             number = empty
         } else if mergesDocuments {
-            number = self.number(forBytes: Array(document.arena[range]))
+            number = self.number(forBytesOf: range, in: document)
         } else {
             while documents.count <= datasetIndex { documents.append(nil) }
             documents[datasetIndex] = document
@@ -191,18 +193,23 @@ struct ValueNumbering: Sendable {
     }
 
     private mutating func number(forText text: String, isNumber: Bool = false) -> Int32 {
-        let number = number(forBytes: Array(text.utf8))
+        var text = text
+        let number = text.withUTF8 { bytes -> Int32 in self.number(forBytes: bytes) }
         if isNumber { isNumeric[Int(number)] = true }
         return number
     }
 
-    private mutating func number(forBytes key: [UInt8]) -> Int32 {
-        if let known = bytes[key] { return known }
-        let number = Int32(arenaRanges.count)
-        arenaRanges.append((-1, texts.count, 0))
-        isNumeric.append(false)
-        texts.append(key)
-        bytes[key] = number
+    private mutating func number(forBytesOf range: Range<Int>, in document: JSONDocument) -> Int32 {
+        document.arena.withUnsafeBufferPointer { number(forBytes: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    private mutating func number(forBytes bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let next = Int32(arenaRanges.count)
+        let (number, entry) = texts.value(of: bytes, or: next)
+        if number == next {
+            arenaRanges.append((-1, entry, 0))
+            isNumeric.append(false)
+        }
         return number
     }
 

@@ -23,9 +23,12 @@ public enum StationModel: RecordModel {
 
     public static let derivedFields: [DerivedField] = [
         DerivedField(name: "directions") { dataset, row in
-            directions(dataset, row).names.map(FieldValue.text)
+            directionValues[Int(directions(dataset, row).rawValue & 3)]
         },
     ]
+
+    /// Each set of directions' values, by its raw value: made once, not per row of a describe or group.
+    private static let directionValues: [[FieldValue]] = (0..<4).map { Directions(rawValue: UInt8($0)).names.map(FieldValue.text) }
 
     /// What the extraction learns beyond the records.
     public struct Extras: Sendable {
