@@ -1,20 +1,15 @@
-/// The aggregates of `group … AGG FIELD, …`, accumulated per group as records are counted:
-/// each record's values of each aggregated field are read once, then added to every group
-/// the record counts in.
+/// The aggregates of `group … AGG FIELD, …`, accumulated per group once the records are
+/// counted: one aggregate at a time, its field's column read straight through (no per-record
+/// look-up of columns, datasets or aggregates), each record added to the groups it counts in.
 struct Aggregation: Sendable {
     private let aggregates: [Aggregate]
     private let paths: [[Dataset.CompiledPath]]
-    /// Per dataset and aggregate: the field's column, when it has one.
+    /// Per aggregate and dataset: the field's column, when it has one.
     private let columns: [[ColumnView?]]
     /// Keeps the columns `columns` points into.
     private let catalogs: [FieldCatalog]
     private var accumulators: [Accumulator]
-    /// (group, value number) pairs seen, per aggregate, for `distinct`.
-    private var distinct: [WordTable]
     private var values: ValueNumbering
-    /// The current record's values, all aggregates one after the other (`ends`).
-    private var readings: [Reading] = []
-    private var ends: [Int]
     /// What each distinct text value reads as (a number, or text), once.
     private var textNumbers: [Double?] = []
 
@@ -30,66 +25,109 @@ struct Aggregation: Sendable {
         let words: UnsafePointer<UInt64>
     }
 
+    /// The records counted, and the group each counts in: the `position`th member is item
+    /// `positions[position]` of the results (`position` itself when nil) in group `groups[position]`.
+    struct Members {
+        var positions: [Int32]?
+        var groups: [Int32]
+        var groupCount: Int
+    }
+
     init(_ aggregates: [Aggregate], results: ResultSet, catalogs: [FieldCatalog], mergesDocuments: Bool) {
         self.aggregates = aggregates
         self.catalogs = catalogs
-        paths = results.datasets.map { dataset in aggregates.map { dataset.compile(FieldPath($0.field)) } }
-        columns = zip(catalogs, paths).map { catalog, paths in
-            zip(aggregates, paths).map { aggregate, path -> ColumnView? in
-                guard !path.hasTwinSpellings, let column = catalog.column(aggregate.field), !column.kinds.isEmpty else { return nil }
+        let paths = results.datasets.map { dataset in aggregates.map { dataset.compile(FieldPath($0.field)) } }
+        self.paths = paths
+        columns = aggregates.indices.map { index in
+            zip(catalogs, paths).map { catalog, paths -> ColumnView? in
+                guard !paths[index].hasTwinSpellings, let column = catalog.column(aggregates[index].field), !column.kinds.isEmpty else { return nil }
                 return ColumnView(kinds: column.kinds.withUnsafeBufferPointer { $0.baseAddress! },
                                   words: column.words.withUnsafeBufferPointer { $0.baseAddress! })
             }
         }
-        accumulators = aggregates.map { _ in Accumulator() }
-        distinct = aggregates.map { _ in WordTable() }
+        accumulators = []
         values = ValueNumbering(mergesDocuments: mergesDocuments)
-        ends = aggregates.map { _ in 0 }
     }
 
     var isEmpty: Bool { aggregates.isEmpty }
 
-    /// Reads the aggregated fields of one record: only what each aggregate needs (presence
-    /// for count, identity for distinct, numbers for sum and avg, numbers or text for min/max).
-    mutating func read(_ item: ResultSet.Item, in results: ResultSet) {
-        readings.removeAll(keepingCapacity: true)
-        for index in aggregates.indices {
-            defer { ends[index] = readings.count }
-            let function = aggregates[index].function
-            if let column = columns[item.dataset][index] {
+    /// Adds every member record's values of each aggregated field to its group, reading only
+    /// what each aggregate needs (presence for count, identity for distinct, numbers for sum
+    /// and avg, numbers or text for min/max). Each group's values are added in record order.
+    mutating func accumulate(_ members: Members, of results: ResultSet, cancellation: Cancellation) throws(CancelledError) {
+        accumulators = aggregates.map { _ in Accumulator(groups: members.groupCount) }
+        let positions = members.positions ?? []
+        try results.items.withUnsafeBufferPointer { items throws(CancelledError) in
+            try positions.withUnsafeBufferPointer { positions throws(CancelledError) in
+                try members.groups.withUnsafeBufferPointer { groups throws(CancelledError) in
+                    for index in aggregates.indices {
+                        // Out of the array while self numbers values: one exclusive access each.
+                        var accumulator = Accumulator(groups: 0)
+                        swap(&accumulator, &accumulators[index])
+                        defer { swap(&accumulator, &accumulators[index]) }
+                        try accumulate(index, of: results, items: items, positions: members.positions == nil ? nil : positions, groups: groups,
+                                       into: &accumulator, cancellation: cancellation)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Aggregate `index` of the members (`Members`, as buffers) into `accumulator`.
+    private mutating func accumulate(_ index: Int, of results: ResultSet, items: UnsafeBufferPointer<ResultSet.Item>,
+                                     positions: UnsafeBufferPointer<Int32>?, groups: UnsafeBufferPointer<Int32>,
+                                     into accumulator: inout Accumulator, cancellation: Cancellation) throws(CancelledError) {
+        let function = aggregates[index].function
+        let views = columns[index]
+        let paths = paths.map { $0[index] }
+        let documents = results.datasets.map(\.document)
+        var distinct = WordTable()
+        var readings: [Reading] = []
+        for position in groups.indices {
+            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+            let item = items[positions.map { Int($0[position]) } ?? position]
+            let group = Int(groups[position])
+            if let column = views[item.dataset] {
                 let kind = column.kinds[item.row]
                 let word = column.words[item.row]
                 switch kind {
                 case FieldCatalog.Column.missing, JSONDocument.Kind.null.rawValue:
                     continue
                 case JSONDocument.Kind.number.rawValue:
-                    let identity = function == .distinct ? values.number(kind: kind, word: word, in: results.datasets[item.dataset],
-                                                                         datasetIndex: item.dataset, path: paths[item.dataset][index],
-                                                                         row: item.row, field: index) : 1
-                    readings.append(Reading(number: Double(bitPattern: word), identity: identity))
+                    let identity = function == .distinct
+                        ? values.number(kind: kind, word: word, in: results.datasets[item.dataset], datasetIndex: item.dataset,
+                                        path: paths[item.dataset], row: item.row, field: index)
+                        : 1
+                    accumulator.present[group] += 1
+                    add(Reading(number: Double(bitPattern: word), identity: identity), function, group, &accumulator, &distinct)
                     continue
                 case JSONDocument.Kind.string.rawValue:
                     // A string longer than the words for none is present: count needs no more.
                     if function == .count, JSONDocument.textRange(ofWord: word).count > 12 {
-                        readings.append(Reading(number: .nan, identity: 1))
+                        accumulator.present[group] += 1
                         continue
                     }
-                    let identity = values.number(kind: kind, word: word, in: results.datasets[item.dataset], datasetIndex: item.dataset,
-                                                 path: paths[item.dataset][index], row: item.row, field: index)
+                    let identity = values.number(stringWord: word, in: documents[item.dataset], datasetIndex: item.dataset)
                     guard identity != values.empty else { continue }
-                    readings.append(Reading(number: function == .count || function == .distinct ? .nan : number(of: identity), identity: identity))
+                    let number = function == .count || function == .distinct ? .nan : number(of: identity)
+                    accumulator.present[group] += 1
+                    add(Reading(number: number, identity: identity), function, group, &accumulator, &distinct)
                     continue
                 default:
                     break
                 }
             }
+            readings.removeAll(keepingCapacity: true)
             let dataset = results.datasets[item.dataset]
-            dataset.forEachValue(of: paths[item.dataset][index], row: item.row) { value in
+            dataset.forEachValue(of: paths[item.dataset], row: item.row) { value in
                 let identity = values.number(for: value, in: dataset, datasetIndex: item.dataset)
                 guard identity != values.empty else { return }
                 let number = dataset.number(of: value) ?? (function == .count || function == .distinct ? .nan : number(of: identity))
                 readings.append(Reading(number: number, identity: identity))
             }
+            guard !readings.isEmpty else { continue }
+            accumulator.present[group] += 1
+            for reading in readings { add(reading, function, group, &accumulator, &distinct) }
         }
     }
 
@@ -103,33 +141,24 @@ struct Aggregation: Sendable {
         return number
     }
 
-    /// Adds the record last read to group `group`.
-    mutating func add(to group: Int) {
-        var start = 0
-        for index in aggregates.indices {
-            let end = ends[index]
-            defer { start = end }
-            while accumulators[index].present.count <= group { accumulators[index].grow() }
-            guard end > start else { continue }
-            accumulators[index].present[group] += 1
-            let function = aggregates[index].function
-            for reading in readings[start..<end] {
-                switch function {
-                case .count:
-                    break
-                case .distinct:
-                    let before = distinct[index].count
-                    _ = distinct[index].value(of: UInt64(UInt32(group)) << 32 | UInt64(UInt32(bitPattern: reading.identity))) { 0 }
-                    if distinct[index].count > before { accumulators[index].distinct[group] += 1 }
-                case .sum, .avg:
-                    if !reading.number.isNaN { accumulators[index].add(reading.number, to: group) }
-                case .min, .max:
-                    if !reading.number.isNaN {
-                        accumulators[index].add(reading.number, to: group)
-                    } else {
-                        accumulators[index].add(text: values.name(of: reading.identity), to: group)
-                    }
-                }
+    /// Adds one value of a record to group `group`'s totals.
+    @inline(__always)
+    private func add(_ reading: Reading, _ function: Aggregate.Function, _ group: Int, _ accumulator: inout Accumulator,
+                     _ distinct: inout WordTable) {
+        switch function {
+        case .count:
+            break
+        case .distinct:
+            let before = distinct.count
+            _ = distinct.value(of: UInt64(UInt32(group)) << 32 | UInt64(UInt32(bitPattern: reading.identity))) { 0 }
+            if distinct.count > before { accumulator.distinct[group] += 1 }
+        case .sum, .avg:
+            if !reading.number.isNaN { accumulator.add(reading.number, to: group) }
+        case .min, .max:
+            if !reading.number.isNaN {
+                accumulator.add(reading.number, to: group)
+            } else {
+                accumulator.add(text: values.name(of: reading.identity), to: group)
             }
         }
     }
@@ -137,9 +166,10 @@ struct Aggregation: Sendable {
     /// The aggregates of group `group`, in the order asked.
     func values(of group: Int) -> [AggregateValue] {
         aggregates.indices.map { index in
-            let accumulator = accumulators[index]
-            guard group < accumulator.present.count else { return aggregates[index].function == .count ? .number(0) : .none }
-            return accumulator.value(aggregates[index].function, group: group)
+            guard index < accumulators.count, group < accumulators[index].present.count else {
+                return aggregates[index].function == .count ? .number(0) : .none
+            }
+            return accumulators[index].value(aggregates[index].function, group: group)
         }
     }
 }
@@ -155,13 +185,13 @@ private struct Accumulator: Sendable {
     var minimumTexts: [Int: String] = [:]
     var maximumTexts: [Int: String] = [:]
 
-    mutating func grow() {
-        present.append(0)
-        numbers.append(0)
-        sums.append(0)
-        minimums.append(.infinity)
-        maximums.append(-.infinity)
-        distinct.append(0)
+    init(groups: Int) {
+        present = Array(repeating: 0, count: groups)
+        numbers = Array(repeating: 0, count: groups)
+        sums = Array(repeating: 0, count: groups)
+        minimums = Array(repeating: .infinity, count: groups)
+        maximums = Array(repeating: -.infinity, count: groups)
+        distinct = Array(repeating: 0, count: groups)
     }
 
     mutating func add(_ number: Double, to group: Int) {

@@ -56,20 +56,25 @@ public enum Group {
             let numbered = columns[0].enumerated().map { field, column in
                 values.numbers(of: column!, in: dataset, path: paths[0][field], field: field)
             }
+            // Each record's group, for the aggregates (read after counting, a field at a time).
+            var groups = [Int32](repeating: 0, count: aggregation.isEmpty ? 0 : results.count)
             try numbered[0].withUnsafeBufferPointer { first throws(CancelledError) in
                 let second = numbered.count > 1 ? numbered[1] : []
                 try second.withUnsafeBufferPointer { second throws(CancelledError) in
-                    for (position, item) in results.items.enumerated() {
-                        if position & 0xFFFF == 0 { try cancellation.checkpoint() }
-                        let key = second.isEmpty ? UInt64(UInt32(bitPattern: first[item.row]))
-                            : UInt64(UInt32(bitPattern: first[item.row])) << 32 | UInt64(UInt32(bitPattern: second[item.row]))
-                        let group = counter.add(packed: key, width: numbered.count, row: item.row)
-                        if !aggregation.isEmpty {
-                            aggregation.read(item, in: results)
-                            aggregation.add(to: group)
+                    try groups.withUnsafeMutableBufferPointer { groups throws(CancelledError) in
+                        for (position, item) in results.items.enumerated() {
+                            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+                            let key = second.isEmpty ? UInt64(UInt32(bitPattern: first[item.row]))
+                                : UInt64(UInt32(bitPattern: first[item.row])) << 32 | UInt64(UInt32(bitPattern: second[item.row]))
+                            let group = counter.add(packed: key, width: numbered.count, row: item.row)
+                            if !groups.isEmpty { groups[position] = Int32(group) }
                         }
                     }
                 }
+            }
+            if !aggregation.isEmpty {
+                try aggregation.accumulate(.init(positions: nil, groups: groups, groupCount: counter.count), of: results,
+                                           cancellation: cancellation)
             }
             // Equal counts are ordered by value: each field's values are ranked once per
             // dataset (the first group by a field pays it, as the first filter pays inference).
@@ -86,6 +91,13 @@ public enum Group {
             return try finish(counter, values, aggregation, tieKeys: tieKeys, cancellation: cancellation)
         }
         var combination: [Int32] = []
+        // The records counted and their groups, for the aggregates.
+        var members = Aggregation.Members(positions: [], groups: [], groupCount: 0)
+        func counted(_ position: Int, in group: Int) {
+            guard !aggregation.isEmpty else { return }
+            members.positions!.append(Int32(position))
+            members.groups.append(Int32(group))
+        }
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
             combination.removeAll(keepingCapacity: true)
@@ -96,10 +108,8 @@ public enum Group {
                 combination.append(found.first ?? values.empty)
                 if found.count > 1 { lists.append((index, found)) }
             }
-            if !aggregation.isEmpty { aggregation.read(item, in: results) }
             if lists.isEmpty {
-                let group = counter.add(combination)
-                if !aggregation.isEmpty { aggregation.add(to: group) }
+                counted(position, in: counter.add(combination))
                 continue
             }
             let combinations = lists.reduce(1.0) { $0 * Double($1.values.count) }
@@ -115,10 +125,11 @@ public enum Group {
                     return key
                 } }
             }
-            for key in keys {
-                let group = counter.add(key)
-                if !aggregation.isEmpty { aggregation.add(to: group) }
-            }
+            for key in keys { counted(position, in: counter.add(key)) }
+        }
+        if !aggregation.isEmpty {
+            members.groupCount = counter.count
+            try aggregation.accumulate(members, of: results, cancellation: cancellation)
         }
         return try finish(counter, values, aggregation, cancellation: cancellation)
     }
