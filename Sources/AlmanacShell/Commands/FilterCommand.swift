@@ -11,12 +11,14 @@ public enum FilterCommand: Command {
             "filter region = Europe and population > 10000000", "filter currencies.code = EUR",
             "filter languages.iso639_1 = es", "filter callingCodes = 57",
             "filter classification = mammal and average_lifespan > 100",
-            "filter directions = from and countryTitle = Россия", "filter clear",
+            "filter directions = from and countryTitle = Россия", "filter homeworld = Tatooine", "filter clear",
         ],
         discussion: """
         OP is = (or ==) != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
         Text compares ignoring case and accents, numbers numerically; dotted paths reach into \
-        objects and lists, and a list matches when any element does.
+        objects and lists, and a list matches when any element does. SWAPI links compare by the \
+        name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
+        sort and group read them the same way.
         """
     )
 
