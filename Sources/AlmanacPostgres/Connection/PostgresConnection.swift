@@ -349,7 +349,9 @@ public final class PostgresConnection: @unchecked Sendable {
     func error(of result: OpaquePointer, connection: OpaquePointer) -> Error {
         let state = PQresultErrorField(result, 67 /* PG_DIAG_SQLSTATE */).map { String(cString: $0) }
         if state == "57014" {
-            // query_canceled, not asked for by us: the statement_timeout.
+            // query_canceled: asked for by cancel() — whose answer can arrive before the wait
+            // loop has seen the request — else the statement_timeout.
+            if cancelRequested.load(ordering: .acquiring) { return CancelledError() }
             return PostgresError.timedOut(seconds: settings.statementTimeout)
         }
         var message = PQresultErrorField(result, 77 /* PG_DIAG_MESSAGE_PRIMARY */).map { String(cString: $0) }
