@@ -36,6 +36,19 @@ func renderTable(_ titles: [String], _ rows: [[String]], numeric: Set<Int> = [],
         #expect(text.contains("…"))
     }
 
+    @Test func theLeadingColumnIsCutLastSoRowsStayTellable() {
+        let rows = [["currencies.code", "list of text", "AFN, EUR, USD, GBP, CHF"], ["currencies.name", "list of text", "Afghan afghani"]]
+        let lines = renderTable(["field", "type", "example"], rows, width: 40).split(separator: "\n").map(String.init)
+        // The field keeps its 15 columns; type and example share the other 21 (40 − 15 − 2 × 2).
+        #expect(lines[2].hasPrefix("currencies.code  list of "), "\(lines)")
+        #expect(lines[3].hasPrefix("currencies.name  list of "), "\(lines)")
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 40 } && TextWidth.of(lines[2]) == 40, "\(lines)")
+        // Narrower than the floor of the others: then the leading column gives way too.
+        let narrow = renderTable(["field", "type", "example"], rows, width: 24).split(separator: "\n").map(String.init)
+        // 24 − 6 − 6 − 2 × 2 leaves the field 8 columns.
+        #expect(narrow[2].hasPrefix("currenc…  "), "\(narrow)")
+    }
+
     @Test func controlCharactersAreShownNotSent() {
         #expect(SafeText.escape("a\u{1B}[31mb") == "a\\e[31mb")
         #expect(SafeText.escape("x\u{202E}y") == "x\\u{202E}y")

@@ -28,6 +28,9 @@ struct TableGrid {
     let titles: [String]
     private(set) var widths: [Int]
     private(set) var alignRight: [Bool]
+    /// The first text column of the result (a record's name, a field's path): what says which
+    /// row is which, so it is narrowed last.
+    private var leading: Int?
     /// The cells' text when the table is small enough to keep (else they are made again to write).
     private var kept: [[String]]?
     private let limit: Int?
@@ -64,6 +67,7 @@ struct TableGrid {
             numeric[index] = false
         }
         alignRight = numeric
+        leading = (fixed..<titles.count).first { !numeric[$0] }
         self.kept = kept
     }
 
@@ -80,12 +84,14 @@ struct TableGrid {
 
     var naturalWidth: Int { widths.reduce(0, +) + Self.separator * max(0, widths.count - 1) }
 
-    /// Narrows the widest text column (then any column) a cell at a time until the table fits.
+    /// Narrows the widest text column (then any column) a cell at a time until the table fits;
+    /// the leading column only when the other text columns are down to the floor.
     mutating func fit(to width: Int) {
         let floor = 6
         var total = naturalWidth
         while total > width {
-            let text = widths.indices.filter { !alignRight[$0] && widths[$0] > floor }
+            var text = widths.indices.filter { !alignRight[$0] && widths[$0] > floor && $0 != leading }
+            if text.isEmpty, let leading, widths[leading] > floor { text = [leading] }
             let candidates = text.isEmpty ? widths.indices.filter { widths[$0] > floor } : text
             guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
             widths[widest] -= 1
