@@ -83,10 +83,6 @@ public struct Arguments: Sendable {
     }
 
     public var isEmpty: Bool { words.isEmpty }
-    public var count: Int { words.count }
-    public subscript(index: Int) -> String { words[index].text }
-    /// All words joined by single spaces, for commands that take free text.
-    public var text: String { words.map(\.text).joined(separator: " ") }
 
     /// A usage error for this command, with what was wrong.
     public func usageError(_ problem: String? = nil) -> ShellError {
