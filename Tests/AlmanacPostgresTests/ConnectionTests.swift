@@ -39,14 +39,6 @@ import Testing
         #expect(PostgresError.timedOut(seconds: 0.3).description.contains("statement_timeout"))
     }
 
-    /// The fastest of up to three tries: a loaded machine may deschedule one try past the
-    /// limit, while a cancellation that does not work fails all three (each would wait 30 s).
-    func fastestOfThree(_ attempt: () throws -> TimeInterval) rethrows -> TimeInterval {
-        var fastest = TimeInterval.infinity
-        for _ in 0..<3 where fastest >= 0.2 { fastest = min(fastest, try attempt()) }
-        return fastest
-    }
-
     @Test func cancelFromAnotherThreadReturnsWithin200Milliseconds() throws {
         let connection = try TestCluster.shared().connect()
         try connection.open()
