@@ -21,7 +21,14 @@ public final class Dataset: Sendable {
 
     let caches = Mutex(Caches())
     /// The other datasets of the catalog this one is in, for fields that link into them.
-    let neighbours = Mutex<(@Sendable (String) -> Dataset?)?>(nil)
+    /// In a struct, not as a bare function: a Mutex of a function type reabstracts it on every
+    /// inout access, wrapping the stored closure in two more thunks each time it is read, so
+    /// calls through it grew slower with every query (100,000 fuzz lines took ten minutes).
+    let neighbours = Mutex<Neighbours?>(nil)
+
+    struct Neighbours: Sendable {
+        let find: @Sendable (String) -> Dataset?
+    }
     /// Tells this dataset from any other ever made (a reload is a new one).
     let serial = Dataset.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<UInt64>(0)
@@ -147,12 +154,12 @@ public final class Dataset: Sendable {
     // MARK: - Links
 
     /// Reads links through `lookup` (the catalog's datasets by name). The catalog calls it.
-    public func link(through lookup: @escaping @Sendable (String) -> Dataset?) { neighbours.withLock { $0 = lookup } }
+    public func link(through lookup: @escaping @Sendable (String) -> Dataset?) { neighbours.withLock { $0 = Neighbours(find: lookup) } }
 
     /// Links into the datasets beside this one (none when it is in no catalog).
     public var links: Links {
         let lookup = neighbours.withLock { $0 }
-        return Links { lookup?($0) }
+        return Links { lookup?.find($0) }
     }
 
     /// Which of the linked datasets are there now, and which contents (`#12#7--…`): what is
@@ -160,7 +167,7 @@ public final class Dataset: Sendable {
     /// are read afresh, never through a stale answer.
     private var linkState: String {
         guard !model.linkedDatasets.isEmpty, let lookup = neighbours.withLock({ $0 }) else { return "" }
-        return model.linkedDatasets.map { lookup($0).map { "#\($0.serial)" } ?? "-" }.joined()
+        return model.linkedDatasets.map { lookup.find($0).map { "#\($0.serial)" } ?? "-" }.joined()
     }
 
     // MARK: - Fields
