@@ -23,8 +23,14 @@ public final class Catalog: Sendable {
 
     private let state = Mutex(State())
     private let loader: DatasetLoader
-    private let observer = Mutex<Observer?>(nil)
-    private let preparationObserver = Mutex<PreparationObserver?>(nil)
+    /// In a struct, not as bare functions: a Mutex of a function type wraps the stored closure
+    /// in two more reabstraction thunks on every read (see `Dataset.Neighbours`).
+    private let observers = Mutex(Observers())
+
+    private struct Observers {
+        var load: Observer?
+        var preparation: PreparationObserver?
+    }
 
     private struct State {
         var entries: [String: Entry] = [:]
@@ -59,9 +65,9 @@ public final class Catalog: Sendable {
         self.preparesIndexes = preparesIndexes
     }
 
-    public func observe(_ observer: @escaping Observer) { self.observer.withLock { $0 = observer } }
+    public func observe(_ observer: @escaping Observer) { observers.withLock { $0.load = observer } }
 
-    public func observePreparation(_ observer: @escaping PreparationObserver) { preparationObserver.withLock { $0 = observer } }
+    public func observePreparation(_ observer: @escaping PreparationObserver) { observers.withLock { $0.preparation = observer } }
 
     // MARK: - Reading
 
@@ -219,14 +225,14 @@ public final class Catalog: Sendable {
             BackgroundThread.start(name: "load \(again.request.name)", stackSize: Self.parsingStackSize) { [self] in self.run(again) }
         }
         load.finish(result)
-        if current, let observer = observer.withLock({ $0 }) {
+        if current, let observer = observers.withLock({ $0.load }) {
             observer(LoadEvent(name: load.request.name, load: load, result: result))
         }
         // Indexes build here, after the load, so the first search or TAB does not pay for them.
         if current, preparesIndexes, case let .success(dataset) = result {
             _ = NameIndex.of(dataset)
             _ = dataset.fields
-            preparationObserver.withLock { $0 }?(load.request.name)
+            observers.withLock { $0.preparation }?(load.request.name)
         }
     }
 
