@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import Testing
 import AlmanacCore
 import AlmanacPostgres
 import PostgresCluster
@@ -47,4 +49,19 @@ func fastestOfThree(under limit: TimeInterval = 0.2, _ attempt: () throws -> Tim
     var fastest = TimeInterval.infinity
     for _ in 0..<3 where fastest >= limit { fastest = min(fastest, try attempt()) }
     return fastest
+}
+
+/// Runs `work` with a cancellation that turns true 0.3 s in and expects it to stop with
+/// CancelledError; the seconds from that moment until it stopped.
+func secondsToStop(_ work: (Cancellation) throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws -> TimeInterval {
+    let flippedAt = Mutex<Date?>(nil)
+    let start = Date()
+    let cancellation = Cancellation {
+        guard Date().timeIntervalSince(start) > 0.3 else { return false }
+        flippedAt.withLock { if $0 == nil { $0 = Date() } }
+        return true
+    }
+    #expect(throws: CancelledError.self, sourceLocation: sourceLocation) { try work(cancellation) }
+    let flipped = try #require(flippedAt.withLock { $0 }, sourceLocation: sourceLocation)
+    return Date().timeIntervalSince(flipped)
 }
