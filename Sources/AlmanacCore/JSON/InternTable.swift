@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Open-addressing table from short byte strings to their one copy in the arena. Each slot
 /// keeps 32 bits of the hash beside the payload, so probing rarely touches the arena, and
@@ -120,7 +115,7 @@ struct InternTable {
         guard length == bytes.count else { return false }
         if length == 0 { return true }
         let offset = Int(payload >> JSONDocument.lengthBits)
-        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, length) == 0 }
+        return arena.withUnsafeBufferPointer { ShortBytes.equal($0.baseAddress! + offset, bytes.baseAddress!, count: length) }
     }
 
     /// Before a fill: the table stays at most half full.
@@ -146,20 +141,24 @@ struct InternTable {
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        guard let base = bytes.baseAddress else { return hash }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            offset += 8
-        }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(base[offset]) << shift
-            shift += 8
-            offset += 1
+        // An empty buffer may have no address: it must hash as any other empty one.
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 32
+                offset += 8
+            }
+            // The last 0–7 bytes in two loads that may overlap (the length is in the seed).
+            let remaining = bytes.count - offset
+            if remaining >= 4 {
+                tail = UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                    | UInt64(raw.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self)) << 32
+            } else if remaining > 0 {
+                tail = UInt64(base[offset]) | UInt64(base[offset + remaining >> 1]) << 8 | UInt64(base[bytes.count - 1]) << 16
+            }
         }
         hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
         return hash ^ (hash >> 29)

@@ -14,6 +14,14 @@ public struct JSONDocumentBuilder: JSONNodes {
     private(set) var lastKeyOrdinal = -1
     var keys = InternTable(capacity: 256)
     private var values: InternTable
+    /// Next keys guessed by the key before (slot 0: an object's first key), and values by
+    /// their key (see `InternGuesses`).
+    private var keyGuesses: InternGuesses
+    private var valueGuesses: InternGuesses
+    /// The key guesses' slot for the next key: the last key's ordinal + 1; in a new object,
+    /// the slot after half of them for the key before the object (an object's first key
+    /// depends on what holds it: a station's, or its point's).
+    private var keySlot = 0
 
     /// Strings up to this many bytes are stored once however often they occur.
     static let internLimit = 64
@@ -24,12 +32,19 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// `detached`: for a part of a text parsed on another thread, to be merged into the main
     /// builder with `appendDetached`; its own nodes are not a document.
     public init(expectedBytes: Int = 0, detached: Bool = false) {
+        self.init(expectedBytes: expectedBytes, detached: detached, guessing: true)
+    }
+
+    /// `guessing: false` only for tests, which compare with a builder that always looks up.
+    init(expectedBytes: Int, detached: Bool, guessing: Bool) {
         // Reserved but untouched capacity costs address space, not memory.
         nodes.reserveCapacity(max(64, expectedBytes / 10))
         arena.reserveCapacity(max(256, expectedBytes / 3))
         // About one distinct short string per kilobyte in the bundled files; more grows the table.
         values = InternTable(capacity: max(1024, expectedBytes / 1024))
         self.detached = detached
+        keyGuesses = InternGuesses(remembers: guessing)
+        valueGuesses = InternGuesses(remembers: guessing)
     }
 
     public func finish() -> JSONDocument {
@@ -51,19 +66,37 @@ public struct JSONDocumentBuilder: JSONNodes {
     mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= Self.internLimit else {
             lastKeyOrdinal = -1
+            keySlot = 0
             return appendString(raw: bytes)
         }
-        let (payload, ordinal) = keys.intern(bytes, arena: &arena)
-        lastKeyOrdinal = ordinal
-        nodes.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(ordinal) : Self.stringTag | payload)
+        let guess = arena.withUnsafeBufferPointer { keyGuesses.confirmed(at: keySlot, bytes, arena: $0) }
+        let entry: (payload: UInt64, ordinal: Int)
+        if let guess {
+            entry = guess
+        } else {
+            entry = keys.intern(bytes, arena: &arena)
+            keyGuesses.remember(entry, at: keySlot)
+        }
+        lastKeyOrdinal = entry.ordinal
+        keySlot = (entry.ordinal + 1) & (InternGuesses.slotCount / 2 - 1)
+        nodes.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
     }
 
     /// Appends a string value, interning short ones.
     @inline(__always)
     mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
-        let (payload, ordinal) = values.intern(bytes, arena: &arena)
-        nodes.append(detached ? Self.ordinalTag | UInt64(ordinal) : Self.stringTag | payload)
+        // Guessed by the last key: the value it had last time.
+        let slot = lastKeyOrdinal
+        let guess = arena.withUnsafeBufferPointer { valueGuesses.confirmed(at: slot, bytes, arena: $0) }
+        let entry: (payload: UInt64, ordinal: Int)
+        if let guess {
+            entry = guess
+        } else {
+            entry = values.intern(bytes, arena: &arena)
+            valueGuesses.remember(entry, at: slot)
+        }
+        nodes.append(detached ? Self.ordinalTag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
     }
 
     private mutating func appendString(raw bytes: UnsafeBufferPointer<UInt8>) {
@@ -93,6 +126,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// Starts an array or object; returns the index to pass to `closeContainer`.
     @inline(__always)
     mutating func openContainer(_ kind: JSONDocument.Kind) -> Int {
+        if kind == .object { keySlot = InternGuesses.slotCount / 2 | (lastKeyOrdinal + 1) & (InternGuesses.slotCount / 2 - 1) }
         let index = nodes.count
         nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift)
         nodes.append(0)
