@@ -7,42 +7,74 @@ import Darwin
 
 /// Numbers: the grammar checked and the value read in one pass.
 extension JSONParser {
-    static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 1e0…1e22, all exact doubles. A literal, so the table is built at compile time (a computed
+    /// one cost a `swift_once` check at every number).
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     mutating func parseNumber(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         let start = position
         var negative = false
         if base[position] == UInt8(ascii: "-") { negative = true; position += 1 }
+        // The first 19 significant digits (they fit a UInt64); those after them only move the
+        // exponent (integer part) or are dropped (fraction), and `truncated` says so.
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0
+        var truncated = false
         guard position < count, isDigit(base[position]) else { throw numberError(start) }
         if base[position] == UInt8(ascii: "0") {
             position += 1
             if position < count, isDigit(base[position]) { throw numberError(start) }
         } else {
-            while let digit = digit(at: position) {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); digits += 1 } else { exponent += 1 }
+            while true {
+                // Eight bytes at a time while eight more digits still fit the 19.
+                if digits <= 11, position &+ 8 <= count {
+                    let word = EightDigits.load(base + position)
+                    let run = EightDigits.leadingDigitCount(word)
+                    guard run > 0 else { break }
+                    mantissa = mantissa &* EightDigits.powersOfTen[run] &+ EightDigits.value(EightDigits.aligned(word, run: run))
+                    digits += run
+                    position += run
+                    if run < 8 { break }
+                    continue
+                }
+                guard let digit = digit(at: position) else { break }
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); digits += 1 } else { exponent += 1; truncated = true }
                 position += 1
             }
         }
         if position < count, base[position] == UInt8(ascii: ".") {
             position += 1
             guard position < count, isDigit(base[position]) else { throw numberError(start) }
-            while let digit = digit(at: position) {
+            while true {
+                if digits <= 11, position &+ 8 <= count {
+                    let word = EightDigits.load(base + position)
+                    let run = EightDigits.leadingDigitCount(word)
+                    guard run > 0 else { break }
+                    let aligned = EightDigits.aligned(word, run: run)
+                    // Zeros before the first significant digit count as no digits (0.000123).
+                    digits += mantissa == 0 ? EightDigits.significantCount(aligned) : run
+                    mantissa = mantissa &* EightDigits.powersOfTen[run] &+ EightDigits.value(aligned)
+                    exponent -= run
+                    position += run
+                    if run < 8 { break }
+                    continue
+                }
+                guard let digit = digit(at: position) else { break }
                 if digits < 19 {
                     mantissa = mantissa &* 10 &+ UInt64(digit)
                     if mantissa != 0 { digits += 1 }
                     exponent -= 1
+                } else {
+                    truncated = true
                 }
                 position += 1
             }
         }
-        var exact = digits < 19
+        var exponentInRange = true
         if position < count, base[position] | 0x20 == UInt8(ascii: "e") {
             position += 1
             var exponentNegative = false
@@ -53,22 +85,36 @@ extension JSONParser {
             guard position < count, isDigit(base[position]) else { throw numberError(start) }
             var written = 0
             while let digit = digit(at: position) {
-                if written < 100_000 { written = written * 10 + Int(digit) } else { exact = false }
+                if written < 100_000 { written = written * 10 + Int(digit) } else { exponentInRange = false }
                 position += 1
             }
             exponent += exponentNegative ? -written : written
         }
         let literal = UnsafeBufferPointer(start: base + start, count: position - start)
-        var value: Double
-        // Clinger's fast path: exact when the mantissa and the power of ten are both exact doubles.
-        if exact, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            value = Double(mantissa)
-            value = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
-            if negative { value = -value }
-        } else {
-            value = Self.slowParse(literal)
-        }
+        let value = exponentInRange
+            ? Self.value(of: literal, mantissa: mantissa, exponent: exponent, negative: negative, truncated: truncated, digits: digits)
+            : Self.slowParse(literal)
         builder.appendNumber(literal, value: value)
+    }
+
+    /// The double nearest `mantissa × 10^exponent`, exactly as strtod reads `literal`.
+    @inline(__always)
+    static func value(
+        of literal: UnsafeBufferPointer<UInt8>, mantissa: UInt64, exponent: Int, negative: Bool, truncated: Bool, digits: Int
+    ) -> Double {
+        // Clinger's fast path: exact when the mantissa and the power of ten are both exact doubles.
+        if digits < 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            let value = Double(mantissa)
+            let scaled = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
+            return negative ? -scaled : scaled
+        }
+        // Digits dropped: the literal lies between mantissa and mantissa + 1 (× 10^exponent),
+        // so the double is known when both ends round to the same one.
+        if let value = DecimalToDouble.eiselLemire(mantissa: mantissa, exponent: exponent, negative: negative),
+           !truncated || DecimalToDouble.eiselLemire(mantissa: mantissa &+ 1, exponent: exponent, negative: negative)?.bitPattern == value.bitPattern {
+            return value
+        }
+        return slowParse(literal)
     }
 
     @inline(__always)
