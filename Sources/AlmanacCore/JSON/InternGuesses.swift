@@ -12,7 +12,7 @@ struct InternGuesses {
     /// region is followed by its stations, a station's by its id.
     private var slots: [UInt64]
     /// Slots are chosen by a number modulo this; a collision only makes a guess miss.
-    static let slotCount = 512
+    static let slotCount = 256
     /// No interned string is this long, so an empty guess never matches.
     private static let empty: UInt64 = (1 << JSONDocument.lengthBits) - 1
     private static let lengthMask: UInt64 = (1 << JSONDocument.lengthBits) - 1
@@ -26,17 +26,25 @@ struct InternGuesses {
         self.remembers = remembers
     }
 
-    /// The entry guessed at `slot` (taken modulo `slotCount`) when its text is `bytes`.
+    /// The entry first guessed at `slot` (taken modulo `slotCount`) when its text is `bytes`.
     @inline(__always)
-    mutating func confirmed(at slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>)
+    func first(at slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>)
         -> (payload: UInt64, ordinal: Int)? {
         let index = 4 * (slot & (Self.slotCount - 1))
-        if Self.matches(slots[index], bytes, arena) { return (slots[index], Int(slots[index + 1])) }
+        guard Self.matches(slots[index], bytes, arena) else { return nil }
+        return (slots[index], Int(slots[index + 1]))
+    }
+
+    /// The entry second guessed at `slot` when its text is `bytes`; it becomes the first.
+    mutating func second(at slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>)
+        -> (payload: UInt64, ordinal: Int)? {
+        let index = 4 * (slot & (Self.slotCount - 1))
         guard Self.matches(slots[index + 2], bytes, arena) else { return nil }
-        // The second guess was right: it becomes the first.
         let entry = (payload: slots[index + 2], ordinal: Int(slots[index + 3]))
-        slots.swapAt(index, index + 2)
-        slots.swapAt(index + 1, index + 3)
+        slots[index + 2] = slots[index]
+        slots[index + 3] = slots[index + 1]
+        slots[index] = entry.payload
+        slots[index + 1] = UInt64(entry.ordinal)
         return entry
     }
 

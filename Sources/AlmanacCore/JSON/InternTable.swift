@@ -1,8 +1,8 @@
 
 /// Open-addressing table from short byte strings to their one copy in the arena. Each slot
 /// keeps 32 bits of the hash beside the payload, so probing rarely touches the arena, and
-/// growing never rehashes bytes; a small direct-mapped cache in front answers the most
-/// frequent strings without touching the big table at all.
+/// growing never rehashes bytes. (The builder's guesses, `InternGuesses`, answer most
+/// strings before the table is asked.)
 ///
 /// Every entry also has an ordinal, its number in insertion order: a builder parsing part of
 /// a text on another thread names its strings by ordinal, so that merging it into the main
@@ -13,8 +13,6 @@ struct InternTable {
     private var slots: [UInt64]
     private var mask: Int
     private(set) var count = 0
-    /// Recently seen strings: the same two words, indexed by the hash's low bits.
-    private var recent = [UInt64](repeating: 0, count: 2 * 512)
 
     init(capacity: Int) {
         var size = 16
@@ -55,19 +53,12 @@ struct InternTable {
     @inline(__always)
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, arena: inout [UInt8]) -> (payload: UInt64, ordinal: Int) {
         let hash = Self.hash(bytes) & Self.hashMask
-        let cached = Int(truncatingIfNeeded: hash) & 511
-        if recent[2 * cached] & Self.hashMask == hash, recent[2 * cached + 1] != 0 {
-            let payload = recent[2 * cached + 1] & ~Self.occupied
-            if Self.matches(payload, bytes, arena) { return (payload, Int(recent[2 * cached] >> 32)) }
-        }
         growWhenHalfFull()
         let slot = find(hash: hash, bytes: bytes, arena: arena)
         if slots[2 * slot + 1] == 0 {
             fill(slot, hash: hash, payload: UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count))
             arena.append(contentsOf: bytes)
         }
-        recent[2 * cached] = slots[2 * slot]
-        recent[2 * cached + 1] = slots[2 * slot + 1]
         return (slots[2 * slot + 1] & ~Self.occupied, Int(slots[2 * slot] >> 32))
     }
 

@@ -61,41 +61,69 @@ public struct JSONDocumentBuilder: JSONNodes {
         nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift)
     }
 
-    /// Appends a key of an object.
+    /// Appends a key of an object. The first guess is checked here, inlined in the parser;
+    /// the rest is out of line.
     @inline(__always)
     mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let slot = keySlot
+        if bytes.count <= Self.internLimit,
+           let entry = arena.withUnsafeBufferPointer({ keyGuesses.first(at: slot, bytes, arena: $0) }) {
+            appendKey(entry)
+        } else {
+            appendKeyLookingUp(bytes)
+        }
+    }
+
+    @inline(never)
+    private mutating func appendKeyLookingUp(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= Self.internLimit else {
             lastKeyOrdinal = -1
             keySlot = 0
             return appendString(raw: bytes)
         }
-        let guess = arena.withUnsafeBufferPointer { keyGuesses.confirmed(at: keySlot, bytes, arena: $0) }
-        let entry: (payload: UInt64, ordinal: Int)
-        if let guess {
-            entry = guess
-        } else {
-            entry = keys.intern(bytes, arena: &arena)
-            keyGuesses.remember(entry, at: keySlot)
+        let slot = keySlot
+        if let entry = arena.withUnsafeBufferPointer({ keyGuesses.second(at: slot, bytes, arena: $0) }) {
+            return appendKey(entry)
         }
+        let entry = keys.intern(bytes, arena: &arena)
+        keyGuesses.remember(entry, at: slot)
+        appendKey(entry)
+    }
+
+    @inline(__always)
+    private mutating func appendKey(_ entry: (payload: UInt64, ordinal: Int)) {
         lastKeyOrdinal = entry.ordinal
         keySlot = (entry.ordinal + 1) & (InternGuesses.slotCount / 2 - 1)
         nodes.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
     }
 
-    /// Appends a string value, interning short ones.
+    /// Appends a string value, interning short ones. The value its key had last time is
+    /// checked here; the rest is out of line.
     @inline(__always)
     mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
-        // Guessed by the last key: the value it had last time.
         let slot = lastKeyOrdinal
-        let guess = arena.withUnsafeBufferPointer { valueGuesses.confirmed(at: slot, bytes, arena: $0) }
-        let entry: (payload: UInt64, ordinal: Int)
-        if let guess {
-            entry = guess
+        if bytes.count <= Self.internLimit,
+           let entry = arena.withUnsafeBufferPointer({ valueGuesses.first(at: slot, bytes, arena: $0) }) {
+            appendValue(entry)
         } else {
-            entry = values.intern(bytes, arena: &arena)
-            valueGuesses.remember(entry, at: slot)
+            appendStringLookingUp(bytes)
         }
+    }
+
+    @inline(never)
+    private mutating func appendStringLookingUp(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
+        let slot = lastKeyOrdinal
+        if let entry = arena.withUnsafeBufferPointer({ valueGuesses.second(at: slot, bytes, arena: $0) }) {
+            return appendValue(entry)
+        }
+        let entry = values.intern(bytes, arena: &arena)
+        valueGuesses.remember(entry, at: slot)
+        appendValue(entry)
+    }
+
+    @inline(__always)
+    private mutating func appendValue(_ entry: (payload: UInt64, ordinal: Int)) {
         nodes.append(detached ? Self.ordinalTag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
     }
 
