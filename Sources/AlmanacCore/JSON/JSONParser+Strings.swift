@@ -7,7 +7,22 @@ import Darwin
 
 /// Strings: escapes, UTF-8 checks, interned keys.
 extension JSONParser {
+    /// Short plain strings (most keys) end within sixteen bytes with nothing to check but the
+    /// quote: one SSE2 step here, inline, and the full scan below for the rest.
+    @inline(__always)
     mutating func parseString(into builder: inout JSONDocumentBuilder, isKey: Bool) throws(ParseFailure) {
+        let start = position + 1
+        let end = almanac_json_short_string_end(base, start, count)
+        guard end >= 0, end - start <= limits.maximumStringBytes else {
+            return try parseLongString(into: &builder, isKey: isKey)
+        }
+        let text = UnsafeBufferPointer(start: base + start, count: end - start)
+        if isKey { builder.appendKey(text) } else { builder.appendString(text) }
+        position = end + 1
+    }
+
+    @inline(never)
+    mutating func parseLongString(into builder: inout JSONDocumentBuilder, isKey: Bool) throws(ParseFailure) {
         let opening = position
         position += 1
         let start = position
@@ -20,7 +35,9 @@ extension JSONParser {
         let count = self.count
         scan: while true {
             index = almanac_json_string_run(base, index, count)
-            while index + 8 <= count {
+            // Most strings end where SSE2 stopped: then the word loop has nothing to do.
+            let stoppedAtQuote = index < count && base[index] == UInt8(ascii: "\"")
+            while !stoppedAtQuote, index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 let ones: UInt64 = 0x0101_0101_0101_0101
                 let highs: UInt64 = 0x8080_8080_8080_8080

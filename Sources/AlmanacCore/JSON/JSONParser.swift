@@ -337,9 +337,12 @@ public struct JSONParser {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
+    /// No whitespace, the most common case, is one comparison here; a run (a pretty-printed
+    /// file's newline and indentation) is one SSE2 step (`almanac_json_skip_whitespace`).
     @inline(__always)
     mutating func skipWhitespace() {
-        while position < count, Self.isWhitespace(base[position]) { position += 1 }
+        guard position < count, base[position] <= 0x20 else { return }
+        position = almanac_json_skip_whitespace(base, position, count)
     }
 
     func isDelimiter(_ byte: UInt8) -> Bool {
