@@ -36,6 +36,7 @@ struct InternGuesses {
     }
 
     /// The entry second guessed at `slot` when its text is `bytes`; it becomes the first.
+    @inline(__always)
     mutating func second(at slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>)
         -> (payload: UInt64, ordinal: Int)? {
         let index = 4 * (slot & (Self.slotCount - 1))
