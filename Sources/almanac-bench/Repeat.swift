@@ -24,13 +24,14 @@ enum Repeat {
         case "filter-equal": body = { try Filter.run(Queries.filter("countryTitle = Россия"), on: all).count }
         case "search": body = { try Search.run("моск", in: [dataset]).count }
         case "load": body = { try DatasetLoader().load(request, progress: LoadProgress(), cancellation: .never).count }
+        case "extract": body = { try StationModel.extract(from: dataset.document, source: path, cancellation: .never).records.count }
         case "index": body = {
             let copy = Dataset(name: dataset.name, model: dataset.model, document: dataset.document,
                                extraction: Extraction(records: dataset.records, warnings: dataset.warnings, extras: dataset.extras),
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, search, search:TEXT, load or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, search, search:TEXT, load, extract or index")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

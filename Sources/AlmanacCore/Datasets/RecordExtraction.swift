@@ -8,8 +8,8 @@ public enum RecordExtraction {
         var records: [Int] = []
         records.reserveCapacity(candidates.count)
         var warnings: [LoadWarning] = []
-        let specs = model.fieldSpecs.map { CompiledSpec($0, in: document) }
-        let nameKey = document.key(model.nameField)
+        let checker = RecordChecker(model.fieldSpecs, nameField: model.nameField, in: document)
+        let scratch = checker.makeScratch()
         for (offset, index) in candidates.enumerated() {
             if offset & 0x3FFF == 0, cancellation.isCancelled { throw .cancelled }
             let number = offset + 1
@@ -17,7 +17,7 @@ public enum RecordExtraction {
                 warnings.append(LoadWarning(record: number, message: "skipped: expected an object, found \(document.kind(at: index).typeDescription)"))
                 continue
             }
-            if check(index, number: number, specs: specs, nameKey: nameKey, in: document, warnings: &warnings) {
+            if checker.check(index, number: number, warnings: &warnings, scratch: scratch) {
                 records.append(index)
             }
         }
@@ -56,69 +56,6 @@ public enum RecordExtraction {
         return document.elements(of: results)
     }
 
-    /// Checks one record against the specs. Returns false when it must be skipped.
-    /// One pass over the record's members, each key matched against the specs' keys.
-    static func check(
-        _ record: Int, number: Int, specs: [CompiledSpec], nameKey: JSONDocument.Key, in document: JSONDocument,
-        warnings: inout [LoadWarning]
-    ) -> Bool {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: specs.count) { found in
-            found.initialize(repeating: -1)
-            return check(record, number: number, specs: specs, nameKey: nameKey, in: document, warnings: &warnings, found: found)
-        }
-    }
-
-    private static func check(
-        _ record: Int, number: Int, specs: [CompiledSpec], nameKey: JSONDocument.Key, in document: JSONDocument,
-        warnings: inout [LoadWarning], found: UnsafeMutableBufferPointer<Int>
-    ) -> Bool {
-        var child = record + 2
-        for _ in 0..<document.count(at: record) {
-            let word = document.node(child)
-            for (index, spec) in specs.enumerated() where found[index] < 0 {
-                let matches: Bool
-                switch spec.key {
-                case let .interned(node): matches = node == word
-                case let .long(text): matches = document.string(at: child) == text
-                case .absent: matches = false
-                }
-                if matches { found[index] = child + 1; break }
-            }
-            child = document.end(of: child + 1)
-        }
-        var name: String?
-        func recordName() -> String? {
-            if name == nil, let value = document.member(nameKey, of: record), document.kind(at: value) == .string {
-                name = document.string(at: value)
-            }
-            return name
-        }
-        // Once per record, whatever it repeated (the parser kept each key's last value).
-        if let repeated = document.repeatedKey(within: record) {
-            warnings.append(LoadWarning(record: number, name: recordName(), message: repeated.message))
-        }
-        for (index, spec) in specs.enumerated() {
-            guard found[index] >= 0 else {
-                if spec.spec.identity {
-                    warnings.append(LoadWarning(record: number, name: recordName(), message: "skipped: it has no '\(spec.spec.key)'"))
-                    return false
-                }
-                if !spec.spec.optional {
-                    warnings.append(LoadWarning(record: number, name: recordName(), message: "\(spec.spec.key) is missing"))
-                }
-                continue
-            }
-            if let problem = problem(with: found[index], for: spec.spec, in: document) {
-                if spec.spec.identity {
-                    warnings.append(LoadWarning(record: number, name: recordName(), message: "skipped: \(problem)"))
-                    return false
-                }
-                warnings.append(LoadWarning(record: number, name: recordName(), message: problem))
-            }
-        }
-        return true
-    }
-
     /// What is wrong with `value` for `spec`, or nil.
     static func problem(with value: Int, for spec: FieldSpec, in document: JSONDocument) -> String? {
         let kind = document.kind(at: value)
@@ -142,17 +79,6 @@ public enum RecordExtraction {
                 return "\(spec.key): expected a list of \(elementKind.typeDescription)s, found \(document.kind(at: element).typeDescription) in it"
             }
             return nil
-        }
-    }
-
-    /// A spec with its key resolved to the document's interned node.
-    struct CompiledSpec {
-        let spec: FieldSpec
-        let key: JSONDocument.Key
-
-        init(_ spec: FieldSpec, in document: JSONDocument) {
-            self.spec = spec
-            self.key = document.key(spec.key)
         }
     }
 }

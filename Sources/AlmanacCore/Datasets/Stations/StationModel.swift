@@ -68,29 +68,29 @@ public enum StationModel: RecordModel {
             let found = document.roots.first.map { document.kind(at: $0).typeDescription } ?? "nothing"
             throw .shape(source: source, message: "expected an object with 'citiesFrom' and 'citiesTo' lists of cities; found \(found)")
         }
-        var cities: [CityEntry] = []
+        var lists: [CityList] = []
         for (listName, direction) in [("citiesFrom", Directions.from), ("citiesTo", Directions.to)] {
             guard let list = document.member(listName, of: root) else { continue }
             guard document.kind(at: list) == .array else {
                 throw .shape(source: source, message: "'\(listName)' should be a list of cities; found \(document.kind(at: list).typeDescription)")
             }
-            cities.reserveCapacity(cities.count + document.count(at: list))
-            for (offset, city) in document.elements(of: list).enumerated() {
-                cities.append(CityEntry(node: city, direction: direction, offset: offset))
-            }
+            lists.append(CityList(node: list, direction: direction))
         }
+        let cityLists = lists
+        let cityCount = lists.reduce(0) { $0 + document.count(at: $1.node) }
         // Reading the stations and checking their fields is most of the work, and each city
-        // is on its own: two threads scan a half each; de-duplicating by id then goes in order.
-        let scanner = StationScanner(document: document, specs: fieldSpecs.map { RecordExtraction.CompiledSpec($0, in: document) },
-                                     nameKey: document.key(nameField), stationsKey: document.key("stations"),
-                                     stationIdKey: document.key("stationId"), cityIdKey: document.key("cityId"))
-        let halves = cities.count >= twoThreadsFrom ? Self.halves(of: cities, in: document) : [cities.indices]
-        let allCities = cities
-        var scans = halves.map { StationScanner.Scan(reservingFor: $0.count) }
+        // is on its own: two threads scan a half each (by node, about the same bytes); the
+        // second finds its first city on its own, while the first scans. De-duplicating by id
+        // then goes in order.
+        let scanner = StationScanner(document: document, specs: fieldSpecs, nameField: nameField)
+        let middle = cityCount >= twoThreadsFrom ? Self.middle(of: cityLists, in: document) : nil
+        var scans = (middle == nil ? [cityCount] : [cityCount / 2, cityCount - cityCount / 2]).map { StationScanner.Scan(reservingFor: $0) }
         scans.withUnsafeMutableBufferPointer { scans in
             nonisolated(unsafe) let scans = scans
-            DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-                scanner.scan(allCities[halves[half]], into: &scans[half], cancellation: cancellation)
+            DispatchQueue.concurrentPerform(iterations: scans.count) { half in
+                let start = half == 0 ? CityPosition.start(of: cityLists) : scanner.position(of: middle ?? 0, in: cityLists)
+                let stop = half == 0 ? middle ?? Int.max : Int.max
+                scanner.scan(cityLists, from: start, before: stop, into: &scans[half], cancellation: cancellation)
             }
         }
         if scans.contains(where: \.cancelled) || cancellation.isCancelled { throw .cancelled }
@@ -98,34 +98,43 @@ public enum StationModel: RecordModel {
         var records: [Int] = []
         var directions: [Directions] = []
         var cityNodes: [(node: Int, direction: Directions)] = []
-        var rowByStation: [Int: Int] = [:]
-        rowByStation.reserveCapacity(document.nodes.count / 40)
+        let entries = scans.reduce(0) { $0 + $1.entries.count }
+        var rowByStation = RowByIdTable(capacity: entries)
         var cityOfRow: [Int] = []
+        records.reserveCapacity(entries)
+        directions.reserveCapacity(entries)
+        cityOfRow.reserveCapacity(entries)
+        cityNodes.reserveCapacity(cityCount)
         var warnings: [LoadWarning] = []
         var entriesBefore = 0
         for scan in scans {
             var warningStart = 0
             for entry in scan.entries {
-                let entryWarnings = scan.warnings[warningStart..<entry.warningEnd]
+                let warningRange = warningStart..<entry.warningEnd
                 warningStart = entry.warningEnd
                 func addWarnings() {
-                    for var warning in entryWarnings {
+                    for var warning in scan.warnings[warningRange] {
                         // Station warnings number entries from the start of the file; city ones count in their list.
                         if entry.station >= 0, let record = warning.record { warning.record = record + entriesBefore }
                         warnings.append(warning)
                     }
                 }
                 guard entry.station >= 0, entry.hasIdentity else {
-                    addWarnings()
+                    if !warningRange.isEmpty { addWarnings() }
                     continue
                 }
-                if let row = rowByStation[entry.id] {
+                // A skipped entry takes no row: a later valid one with its id may.
+                if entry.passed {
+                    if let row = rowByStation.rowOrInsert(entry.id, row: records.count) {
+                        directions[row].insert(entry.direction)
+                        continue
+                    }
+                } else if let row = rowByStation.row(of: entry.id) {
                     directions[row].insert(entry.direction)
                     continue
                 }
-                addWarnings()
+                if !warningRange.isEmpty { addWarnings() }
                 guard entry.passed else { continue }
-                rowByStation[entry.id] = records.count
                 cityOfRow.append(entry.cityId)
                 records.append(entry.station)
                 directions.append(entry.direction)
@@ -137,12 +146,11 @@ public enum StationModel: RecordModel {
                           extras: ModelExtras(Extras(directions: directions, cities: cityNodes, cityOfRow: cityOfRow)))
     }
 
-    /// The city entries in two halves of about the same size in the document.
-    private static func halves(of cities: [CityEntry], in document: JSONDocument) -> [Range<Int>] {
-        guard let first = cities.first, let last = cities.last else { return [cities.indices] }
-        let middle = (first.node + document.end(of: last.node)) / 2
-        let split = cities.firstIndex { $0.node >= middle } ?? cities.count
-        return [0..<split, split..<cities.count]
+    /// The node halfway between the first city entry and the end of the last.
+    private static func middle(of lists: [CityList], in document: JSONDocument) -> Int? {
+        let filled = lists.filter { document.count(at: $0.node) > 0 }
+        guard let first = filled.first, let last = filled.last else { return nil }
+        return (first.node + 2 + document.end(of: last.node)) / 2
     }
 
     public static func identities(of record: JSONValue) -> [String] {
