@@ -18,6 +18,9 @@ public struct ShellEnvironment: Sendable, Equatable {
         self.dataOrigin = dataOrigin
     }
 
+    /// The variables `resolve` reads.
+    static let variableNames = ["HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "ALMANAC_DATA", "ALMANAC_HISTORY"]
+
     /// `fallbacks` are the data folders to use when neither `--data` nor `$ALMANAC_DATA` names
     /// one, best first: the first that exists wins, else the last.
     public static func resolve(
