@@ -8,12 +8,19 @@ import Darwin
 /// Strings: escapes, UTF-8 checks, interned keys.
 extension JSONParser {
     /// Short plain strings (most keys) end within sixteen bytes with nothing to check but the
-    /// quote: one SSE2 step here, inline, and the full scan below for the rest.
+    /// quote: one SSE2 step here, inline. Longer ones and two-byte characters (Cyrillic) mostly
+    /// end where `almanac_json_string_run` stops, also here; the full scan below does the rest.
     @inline(__always)
     mutating func parseString(into builder: inout JSONDocumentBuilder, isKey: Bool) throws(ParseFailure) {
         let start = position + 1
-        let end = almanac_json_short_string_end(base, start, count)
-        guard end >= 0, end - start <= limits.maximumStringBytes else {
+        var end = almanac_json_short_string_end(base, start, count)
+        if end < 0 {
+            // Keys are short: for them this would only be more code in parseObject's loop.
+            if isKey { return try parseLongString(into: &builder, isKey: isKey) }
+            end = almanac_json_string_run(base, start, count)
+            guard end < count, base[end] == UInt8(ascii: "\"") else { return try parseLongString(into: &builder, isKey: isKey) }
+        }
+        guard end - start <= limits.maximumStringBytes else {
             return try parseLongString(into: &builder, isKey: isKey)
         }
         let text = UnsafeBufferPointer(start: base + start, count: end - start)
