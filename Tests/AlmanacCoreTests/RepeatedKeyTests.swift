@@ -47,8 +47,8 @@ import Testing
 
     @Test("a file parsed on two threads gives the same records and the same repeats as on one")
     func twoThreads() throws {
-        // 3 MB: a second thread parses the second half.
-        let records = (0..<30_000).map { #"{"id": \#($0), "name": "n\#($0)", "k": "first", "pad": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "k": \#($0)}"# }
+        // 5.4 MB: a second thread parses the second half.
+        let records = (0..<40_000).map { #"{"id": \#($0), "name": "n\#($0)", "k": "first", "pad": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "k": \#($0)}"# }
         let text = "[" + records.joined(separator: ",\n") + "]"
         let path = NSTemporaryDirectory() + "/repeated-keys-\(getpid()).json"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -59,9 +59,9 @@ import Testing
                                                          cancellation: .never, firstAttempt: false)
         for document in [split, alone] {
             let elements = document.elements(of: document.roots[0])
-            #expect(elements.count == 30_000)
-            #expect(document.repeatedKeys.count == 30_000)
-            #expect(JSONWriter.string(document.value(at: elements[29_999])) == #"{"id":29999,"name":"n29999","k":29999,"pad":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#)
+            #expect(elements.count == 40_000)
+            #expect(document.repeatedKeys.count == 40_000)
+            #expect(JSONWriter.string(document.value(at: elements[39_999])) == #"{"id":39999,"name":"n39999","k":39999,"pad":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#)
             #expect(elements.allSatisfy { document.repeatedKey(within: $0)?.object == $0 })
         }
         #expect(Self.written(split) == Self.written(alone))
@@ -69,7 +69,8 @@ import Testing
 
     @Test("an object around the split point that repeats a key: the file is parsed again on one thread, the last value kept")
     func repeatAroundTheSplit() throws {
-        let records = (0..<30_000).map { #"{"id": \#($0), "pad": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"# }
+        // 5.7 MB: over the size from which a second thread parses.
+        let records = (0..<60_000).map { #"{"id": \#($0), "pad": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"# }
         let text = #"{"list": ["# + records.joined(separator: ",\n") + #"], "list": [1, 2], "count": 2}"#
         let path = NSTemporaryDirectory() + "/repeated-around-split-\(getpid()).json"
         try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -25,7 +25,7 @@ enum FileContents {
     static var limitText: String { ByteSize.text(maximumBytes) }
 
     /// Files from this size on get a second thread (`SecondHalfWork`).
-    static let secondThreadFrom = 2 << 20
+    static let secondThreadFrom = 4 << 20
 
     /// What the body learns besides the bytes: give back parsed pages (`release`), and
     /// whether the bytes it saw were the file's (`complete`: false when the file shrank
