@@ -26,18 +26,16 @@ struct InternTable {
 
     /// The payload of `bytes` when it was interned, without adding it.
     func existingPayload(for bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
-        lookup(hash: Self.hash(bytes) & Self.hashMask, bytes: bytes, arena: arena)
+        arena.withUnsafeBufferPointer { lookup(hash: Self.hash(bytes) & Self.hashMask, bytes: bytes, arena: $0) }
     }
 
     /// The payload of the text at `payload` in `arena` (whose `hash` another table kept)
     /// when this table has it too.
-    func existingPayload(hash: UInt64, payload: UInt64, arena: [UInt8]) -> UInt64? {
-        arena.withUnsafeBufferPointer { whole in
-            lookup(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: whole), arena: arena)
-        }
+    func existingPayload(hash: UInt64, payload: UInt64, arena: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        lookup(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: arena), arena: arena)
     }
 
-    private func lookup(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> UInt64? {
+    private func lookup(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>) -> UInt64? {
         let entry = slots[2 * find(hash: hash, bytes: bytes, arena: arena) + 1]
         return entry == 0 ? nil : entry & ~Self.occupied
     }
@@ -51,31 +49,29 @@ struct InternTable {
     /// The payload of the one copy of `bytes`, appending them to `arena` when new; and the
     /// entry's ordinal.
     @inline(__always)
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, arena: inout [UInt8]) -> (payload: UInt64, ordinal: Int) {
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, arena: inout BuilderStorage<UInt8>) -> (payload: UInt64, ordinal: Int) {
         let hash = Self.hash(bytes) & Self.hashMask
         growWhenHalfFull()
-        let slot = find(hash: hash, bytes: bytes, arena: arena)
+        let slot = find(hash: hash, bytes: bytes, arena: arena.buffer)
         if slots[2 * slot + 1] == 0 {
             fill(slot, hash: hash, payload: UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count))
-            arena.append(contentsOf: bytes)
+            arena.append(bytes)
         }
         return (slots[2 * slot + 1] & ~Self.occupied, Int(slots[2 * slot] >> 32))
     }
 
     /// The payload of the text at `payload` in `arena` (already there) in this table, adding
     /// that payload when the text is new. For merging another table's entries by their hash.
-    mutating func adopt(hash: UInt64, payload: UInt64, arena: [UInt8]) -> UInt64 {
+    mutating func adopt(hash: UInt64, payload: UInt64, arena: UnsafeBufferPointer<UInt8>) -> UInt64 {
         growWhenHalfFull()
-        let slot = arena.withUnsafeBufferPointer { whole in
-            find(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: whole), arena: arena)
-        }
+        let slot = find(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: arena), arena: arena)
         if slots[2 * slot + 1] == 0 { fill(slot, hash: hash & Self.hashMask, payload: payload) }
         return slots[2 * slot + 1] & ~Self.occupied
     }
 
     /// The slot holding `bytes`, or the empty slot where they belong.
     @inline(__always)
-    private func find(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: [UInt8]) -> Int {
+    private func find(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>) -> Int {
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[2 * slot + 1]
@@ -101,12 +97,12 @@ struct InternTable {
     }
 
     @inline(__always)
-    private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: [UInt8]) -> Bool {
+    private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
         guard length == bytes.count else { return false }
         if length == 0 { return true }
-        let offset = Int(payload >> JSONDocument.lengthBits)
-        return arena.withUnsafeBufferPointer { ShortBytes.equal($0.baseAddress! + offset, bytes.baseAddress!, count: length) }
+        guard let text = bytes.baseAddress, let stored = arena.baseAddress else { return false }
+        return ShortBytes.equal(stored + Int(payload >> JSONDocument.lengthBits), text, count: length)
     }
 
     /// Before a fill: the table stays at most half full.

@@ -125,9 +125,15 @@ public protocol JSONNodes {
     var arena: [UInt8] { get }
     /// One node word (the document reads it without reference counting).
     func node(_ index: Int) -> UInt64
+    /// The arena's bytes (a builder lends its storage without copying it).
+    func withArenaBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result
 }
 
 extension JSONNodes {
+    public func withArenaBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        arena.withUnsafeBufferPointer(body)
+    }
+
     @inline(__always)
     public func kind(at index: Int) -> JSONDocument.Kind {
         JSONDocument.Kind(rawValue: UInt8(truncatingIfNeeded: node(index) >> JSONDocument.tagShift)) ?? .null
@@ -158,7 +164,7 @@ extension JSONNodes {
 
     public func string(at index: Int) -> String {
         let range = textRange(at: index)
-        return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        return withArenaBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     public func number(at index: Int) -> Double { Double(bitPattern: node(index + 1)) }
@@ -167,7 +173,7 @@ extension JSONNodes {
     public func stringEquals(at index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let range = textRange(at: index)
         guard range.count == bytes.count else { return false }
-        return arena.withUnsafeBufferPointer { arena in
+        return withArenaBytes { arena in
             memcmp(arena.baseAddress! + range.lowerBound, bytes.baseAddress!, range.count) == 0
         }
     }

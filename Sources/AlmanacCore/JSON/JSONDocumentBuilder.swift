@@ -5,8 +5,12 @@
 /// document for lookups by key; values can be millions, and their table is dropped when the
 /// document is finished. Number literals are not interned: they are mostly unique.
 public struct JSONDocumentBuilder: JSONNodes {
-    public internal(set) var nodes: [UInt64] = []
-    public private(set) var arena: [UInt8] = []
+    /// Written through pointers (see `BuilderStorage`); a copy of the builder is for reading.
+    var nodeWords: BuilderStorage<UInt64>
+    var arenaBytes: BuilderStorage<UInt8>
+    /// Copies of what is written so far (for tests and readers of the protocol).
+    public var nodes: [UInt64] { nodeWords.elements }
+    public var arena: [UInt8] { arenaBytes.elements }
     var roots: [Int] = []
     /// Objects that named a key twice (see `keepLastOfRepeatedKeys`), in the order they closed.
     var repeatedKeys: [RepeatedKey] = []
@@ -38,8 +42,8 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// `guessing: false` only for tests, which compare with a builder that always looks up.
     init(expectedBytes: Int, detached: Bool, guessing: Bool) {
         // Reserved but untouched capacity costs address space, not memory.
-        nodes.reserveCapacity(max(64, expectedBytes / 10))
-        arena.reserveCapacity(max(256, expectedBytes / 3))
+        nodeWords = BuilderStorage(capacity: max(64, expectedBytes / 10))
+        arenaBytes = BuilderStorage(capacity: max(256, expectedBytes / 3))
         // About one distinct short string per kilobyte in the bundled files; more grows the table.
         values = InternTable(capacity: max(1024, expectedBytes / 1024))
         self.detached = detached
@@ -47,18 +51,25 @@ public struct JSONDocumentBuilder: JSONNodes {
         valueGuesses = InternGuesses(remembers: guessing)
     }
 
-    public func finish() -> JSONDocument {
-        JSONDocument(nodes: nodes, arena: arena, roots: roots, interned: keys,
+    /// The document, in the storage written (not a copy of it). The builder may go on
+    /// taking text: its next node or byte goes to new storage.
+    public mutating func finish() -> JSONDocument {
+        JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, interned: keys,
                      repeatedKeys: repeatedKeys.sorted { $0.object < $1.object })
     }
 
-    public var nodeCount: Int { nodes.count }
+    public var nodeCount: Int { nodeWords.count }
 
-    public func node(_ index: Int) -> UInt64 { nodes[index] }
+    public var arenaCount: Int { arenaBytes.count }
+
+    @inline(__always)
+    public func node(_ index: Int) -> UInt64 { nodeWords[index] }
+
+    public func withArenaBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result { body(arenaBytes.buffer) }
 
     @inline(__always)
     mutating func appendScalar(_ kind: JSONDocument.Kind) {
-        nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift)
+        nodeWords.append(UInt64(kind.rawValue) << JSONDocument.tagShift)
     }
 
     /// Appends a key of an object. The first guess is checked here, inlined in the parser;
@@ -67,7 +78,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     mutating func appendKey(_ bytes: UnsafeBufferPointer<UInt8>) {
         let slot = keySlot
         if bytes.count <= Self.internLimit,
-           let entry = arena.withUnsafeBufferPointer({ keyGuesses.first(at: slot, bytes, arena: $0) }) {
+           let entry = keyGuesses.first(at: slot, bytes, arena: arenaBytes.buffer) {
             appendKey(entry)
         } else {
             appendKeyLookingUp(bytes)
@@ -82,10 +93,10 @@ public struct JSONDocumentBuilder: JSONNodes {
             return appendString(raw: bytes)
         }
         let slot = keySlot
-        if let entry = arena.withUnsafeBufferPointer({ keyGuesses.second(at: slot, bytes, arena: $0) }) {
+        if let entry = keyGuesses.second(at: slot, bytes, arena: arenaBytes.buffer) {
             return appendKey(entry)
         }
-        let entry = keys.intern(bytes, arena: &arena)
+        let entry = keys.intern(bytes, arena: &arenaBytes)
         keyGuesses.remember(entry, at: slot)
         appendKey(entry)
     }
@@ -94,7 +105,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     private mutating func appendKey(_ entry: (payload: UInt64, ordinal: Int)) {
         lastKeyOrdinal = entry.ordinal
         keySlot = (entry.ordinal + 1) & (InternGuesses.slotCount / 2 - 1)
-        nodes.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
+        nodeWords.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
     }
 
     /// Appends a string value, interning short ones. The value its key had last time is
@@ -103,7 +114,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>) {
         let slot = lastKeyOrdinal
         if bytes.count <= Self.internLimit,
-           let entry = arena.withUnsafeBufferPointer({ valueGuesses.first(at: slot, bytes, arena: $0) }) {
+           let entry = valueGuesses.first(at: slot, bytes, arena: arenaBytes.buffer) {
             appendValue(entry)
         } else {
             appendStringLookingUp(bytes)
@@ -114,21 +125,21 @@ public struct JSONDocumentBuilder: JSONNodes {
     private mutating func appendStringLookingUp(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
         let slot = lastKeyOrdinal
-        if let entry = arena.withUnsafeBufferPointer({ valueGuesses.second(at: slot, bytes, arena: $0) }) {
+        if let entry = valueGuesses.second(at: slot, bytes, arena: arenaBytes.buffer) {
             return appendValue(entry)
         }
-        let entry = values.intern(bytes, arena: &arena)
+        let entry = values.intern(bytes, arena: &arenaBytes)
         valueGuesses.remember(entry, at: slot)
         appendValue(entry)
     }
 
     @inline(__always)
     private mutating func appendValue(_ entry: (payload: UInt64, ordinal: Int)) {
-        nodes.append(detached ? Self.ordinalTag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
+        nodeWords.append(detached ? Self.ordinalTag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
     }
 
     private mutating func appendString(raw bytes: UnsafeBufferPointer<UInt8>) {
-        nodes.append(Self.stringTag | appendRaw(bytes))
+        nodeWords.append(Self.stringTag | appendRaw(bytes))
     }
 
     private static let stringTag = UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift
@@ -139,15 +150,14 @@ public struct JSONDocumentBuilder: JSONNodes {
 
     mutating func appendNumber(_ literal: UnsafeBufferPointer<UInt8>, value: Double) {
         let payload = appendRaw(literal)
-        nodes.append(UInt64(JSONDocument.Kind.number.rawValue) << JSONDocument.tagShift | payload)
-        nodes.append(value.bitPattern)
+        nodeWords.append(UInt64(JSONDocument.Kind.number.rawValue) << JSONDocument.tagShift | payload, value.bitPattern)
     }
 
     /// Copies `bytes` to the end of the arena; returns the node payload for them.
     @inline(__always)
     private mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let payload = UInt64(arena.count) << JSONDocument.lengthBits | UInt64(bytes.count)
-        arena.append(contentsOf: bytes)
+        let payload = UInt64(arenaBytes.count) << JSONDocument.lengthBits | UInt64(bytes.count)
+        arenaBytes.append(bytes)
         return payload
     }
 
@@ -155,22 +165,21 @@ public struct JSONDocumentBuilder: JSONNodes {
     @inline(__always)
     mutating func openContainer(_ kind: JSONDocument.Kind) -> Int {
         if kind == .object { keySlot = InternGuesses.slotCount / 2 | (lastKeyOrdinal + 1) & (InternGuesses.slotCount / 2 - 1) }
-        let index = nodes.count
-        nodes.append(UInt64(kind.rawValue) << JSONDocument.tagShift)
-        nodes.append(0)
+        let index = nodeWords.count
+        nodeWords.append(UInt64(kind.rawValue) << JSONDocument.tagShift, 0)
         return index
     }
 
     @inline(__always)
     mutating func closeContainer(at index: Int, count: Int) {
-        closeContainer(at: index, count: count, end: nodes.count)
+        closeContainer(at: index, count: count, end: nodeWords.count)
     }
 
     /// Closes a container whose last nodes came from a detached part, which ends at `end`.
     @inline(__always)
     mutating func closeContainer(at index: Int, count: Int, end: Int) {
-        nodes[index] |= UInt64(count)
-        nodes[index + 1] = UInt64(end)
+        nodeWords[index] |= UInt64(count)
+        nodeWords[index + 1] = UInt64(end)
     }
 
     /// Appends the nodes of a detached builder (which parsed the rest of the same text on
@@ -181,9 +190,11 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// and this builder takes no further text after it.
     mutating func appendDetached(_ part: JSONDocumentBuilder) -> Int {
         precondition(part.detached && !detached, "only a detached part merges into a main builder")
-        let base = nodes.count
-        let shift = UInt64(arena.count) << JSONDocument.lengthBits
-        arena.append(contentsOf: part.arena)
+        let base = nodeWords.count
+        let shift = UInt64(arenaBytes.count) << JSONDocument.lengthBits
+        arenaBytes.reserve(arenaBytes.count + part.arenaBytes.count)
+        arenaBytes.append(part.arenaBytes.buffer)
+        let arena = arenaBytes.buffer
         var keyPayloads = [UInt64](repeating: 0, count: part.keys.count)
         part.keys.forEachEntry { hash, payload, ordinal in
             keyPayloads[ordinal] = keys.adopt(hash: hash, payload: payload + shift, arena: arena)
@@ -195,27 +206,28 @@ public struct JSONDocumentBuilder: JSONNodes {
             valuePayloads[ordinal] = values.existingPayload(hash: hash, payload: payload + shift, arena: arena) ?? payload + shift
         }
         repeatedKeys += part.repeatedKeys.map { RepeatedKey(object: $0.object + base, key: $0.key) }
-        nodes.reserveCapacity(base + part.nodes.count)
-        part.nodes.withUnsafeBufferPointer { source in
+        // Each of the part's words becomes one word here, written in place.
+        nodeWords.extend(by: part.nodeWords.count) { target in
+            let source = part.nodeWords.buffer
             var index = 0
             while index < source.count {
                 let node = source[index]
                 switch node >> JSONDocument.tagShift {
                 case 3:
-                    nodes.append(node + shift)
+                    target[index] = node + shift
                 case 4:
                     let ordinal = Int(node & 0xFFFF_FFFF)
-                    nodes.append(Self.stringTag | (node & Self.keyFlag != 0 ? keyPayloads[ordinal] : valuePayloads[ordinal]))
+                    target[index] = Self.stringTag | (node & Self.keyFlag != 0 ? keyPayloads[ordinal] : valuePayloads[ordinal])
                 case 5:
-                    nodes.append(node + shift)
+                    target[index] = node + shift
                     index += 1
-                    nodes.append(source[index])
+                    target[index] = source[index]
                 case 6, 7:
-                    nodes.append(node)
+                    target[index] = node
                     index += 1
-                    nodes.append(source[index] + UInt64(base))
+                    target[index] = source[index] + UInt64(base)
                 default:
-                    nodes.append(node)
+                    target[index] = node
                 }
                 index += 1
             }

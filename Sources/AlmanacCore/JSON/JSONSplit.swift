@@ -62,8 +62,8 @@ public final class JSONSplit: @unchecked Sendable {
 
     func publish(position: Int, builder: JSONDocumentBuilder) {
         var progress = MainProgress(position: position)
-        builder.nodes.withUnsafeBufferPointer { progress.nodes = (Int(bitPattern: $0.baseAddress), $0.count, builder.nodes.capacity) }
-        builder.arena.withUnsafeBufferPointer { progress.arena = (Int(bitPattern: $0.baseAddress), $0.count, builder.arena.capacity) }
+        progress.nodes = builder.nodeWords.extent
+        progress.arena = builder.arenaBytes.extent
         mainProgress.withLock { $0 = progress }
     }
 
@@ -106,7 +106,7 @@ public final class JSONSplit: @unchecked Sendable {
         }
         suffix = Suffix(builder: builder, levels: levels, deepest: deepest)
         finished.signal()
-        prefaultMainStorage(start: start, partNodes: builder.nodes.count, partArena: builder.arena.count)
+        prefaultMainStorage(start: start, partNodes: builder.nodeCount, partArena: builder.arenaCount)
     }
 
     /// Populates (MADV_POPULATE_WRITE, Linux 5.14) the main builder's storage from where it

@@ -30,7 +30,7 @@ extension JSONDocumentBuilder {
     /// place of its first member and the value of its last; the object is recorded.
     mutating func keepLastOfRepeatedKeys(object index: Int) {
         let members = count(at: index)
-        guard members > 1, Int(nodes[index + 1]) == nodes.count else { return }
+        guard members > 1, Int(nodeWords[index + 1]) == nodeWords.count else { return }
         var starts: [Int] = []
         starts.reserveCapacity(members + 1)
         var child = index + 2
@@ -56,30 +56,30 @@ extension JSONDocumentBuilder {
         guard let repeated else { return }
         let key = text(ofKeyAt: repeated)
         // Written again from a copy: values move, and the containers inside them with them.
-        let old = Array(nodes[(index + 2)...])
+        let old = Array(UnsafeBufferPointer(rebasing: nodeWords.buffer[(index + 2)...]))
         let base = index + 2
-        nodes.removeLast(nodes.count - base)
+        nodeWords.removeLast(nodeWords.count - base)
         var moves: [(from: Range<Int>, by: Int)] = []
         for member in 0..<members {
             guard let taken = source[member] else { continue }
-            nodes.append(old[starts[member] - base])
+            nodeWords.append(old[starts[member] - base])
             let value = (starts[taken] + 1)..<starts[taken + 1]
-            let shift = nodes.count - value.lowerBound
+            let shift = nodeWords.count - value.lowerBound
             moves.append((value, shift))
             var node = value.lowerBound
             while node < value.upperBound {
                 let word = old[node - base]
-                nodes.append(word)
+                nodeWords.append(word)
                 switch word >> JSONDocument.tagShift {
-                case 5: nodes.append(old[node + 1 - base]); node += 2
-                case 6, 7: nodes.append(UInt64(Int(old[node + 1 - base]) + shift)); node += 2
+                case 5: nodeWords.append(old[node + 1 - base]); node += 2
+                case 6, 7: nodeWords.append(UInt64(Int(old[node + 1 - base]) + shift)); node += 2
                 default: node += 1
                 }
             }
         }
         let countMask: UInt64 = (1 << JSONDocument.tagShift) - 1
-        nodes[index] = nodes[index] & ~countMask | UInt64(first.count)
-        nodes[index + 1] = UInt64(nodes.count)
+        nodeWords[index] = nodeWords[index] & ~countMask | UInt64(first.count)
+        nodeWords[index + 1] = UInt64(nodeWords.count)
         // Objects recorded inside this one (the last entries) move with their value, or go with it.
         var inside = repeatedKeys.count
         while inside > 0, repeatedKeys[inside - 1].object > index { inside -= 1 }
@@ -110,14 +110,14 @@ extension JSONDocumentBuilder {
     }
 
     private func identity(ofKeyAt index: Int) -> KeyIdentity {
-        let word = nodes[index]
+        let word = nodeWords[index]
         if word >> JSONDocument.tagShift == 4 { return .word(word) }
         return textRange(at: index).count <= Self.internLimit ? .word(word) : .text(string(at: index))
     }
 
     /// A key's text; a detached part's interned key is found by its ordinal.
     private func text(ofKeyAt index: Int) -> String {
-        let word = nodes[index]
+        let word = nodeWords[index]
         guard word >> JSONDocument.tagShift == 4 else { return string(at: index) }
         let ordinal = Int(word & 0xFFFF_FFFF)
         var text = ""
@@ -125,7 +125,7 @@ extension JSONDocumentBuilder {
             guard entry == ordinal else { return }
             let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
             let offset = Int(payload >> JSONDocument.lengthBits)
-            text = String(decoding: arena[offset..<(offset + length)], as: UTF8.self)
+            text = withArenaBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)]), as: UTF8.self) }
         }
         return text
     }

@@ -25,7 +25,8 @@ enum RowDocument {
     }
 
     static func empty(name: String, layout: Layout, source: String) -> Dataset {
-        let document = JSONDocumentBuilder().finish()
+        var builder = JSONDocumentBuilder()
+        let document = builder.finish()
         return Dataset(name: name, model: GenericModel.self, document: document, extraction: Extraction(records: []),
                        origin: LoadOrigin(source: source, bytes: 0, seconds: 0), layout: layout)
     }

@@ -1,0 +1,54 @@
+import Testing
+@testable import AlmanacCore
+
+/// The builder writes its nodes and arena through pointers into Arrays it sizes itself
+/// (`BuilderStorage`); what it finishes must be exactly what was appended.
+@Suite struct BuilderStorageTests {
+    @Test func everyLengthOfByteCopyLandsExactly() {
+        let source = (0..<80).map { UInt8($0 + 1) }
+        for length in 0...70 {
+            var storage = BuilderStorage<UInt8>(capacity: 1)
+            storage.append(1, 2)
+            source.withUnsafeBufferPointer { storage.append(UnsafeBufferPointer(rebasing: $0[3..<(3 + length)])) }
+            storage.append(255)
+            #expect(storage.elements == [1, 2] + source[3..<(3 + length)] + [255], "length \(length)")
+        }
+    }
+
+    @Test func growingKeepsWhatWasWritten() {
+        var storage = BuilderStorage<UInt64>(capacity: 3)
+        for value in 0..<1000 { storage.append(UInt64(value) * 3) }
+        storage.append(7, 8)
+        #expect(storage.elements == (0..<1000).map { UInt64($0) * 3 } + [7, 8])
+        #expect(storage.capacity >= 1002)
+    }
+
+    @Test func theFinishedArrayStaysAsItWasWhenTheStorageGoesOn() {
+        var storage = BuilderStorage<UInt64>(capacity: 100)
+        storage.append(1, 2)
+        let finished = storage.finished()
+        storage.append(3)
+        storage[0] = 9
+        #expect(finished == [1, 2])
+        #expect(storage.elements == [9, 2, 3])
+        #expect(storage.finished() == [9, 2, 3])
+    }
+
+    @Test func aBuilderFinishedTwiceGivesBothDocumentsTheirOwnNodes() throws {
+        var builder = JSONDocumentBuilder(expectedBytes: 0)
+        let first = Array(#"{"a":"x","n":1.5}"#.utf8)
+        let second = Array(#"["y",2]"#.utf8)
+        _ = try first.withUnsafeBufferPointer { buffer throws(LoadFailure) in try JSONParser.parse(buffer, source: "a", into: &builder) }
+        let one = builder.finish()
+        _ = try second.withUnsafeBufferPointer { buffer throws(LoadFailure) in try JSONParser.parse(buffer, source: "b", into: &builder) }
+        let two = builder.finish()
+        // object (2 words), key, string, key, number (2 words); then array (2), string, number (2).
+        #expect(one.nodes.count == 7)
+        #expect(one.arena == Array("axn1.5".utf8))
+        #expect(two.roots == [0, 7])
+        #expect(two.nodes.count == 7 + 5)
+        #expect(Array(two.nodes.prefix(7)) == one.nodes)
+        #expect(two.string(at: 9) == "y")
+        #expect(two.number(at: 10) == 2)
+    }
+}
