@@ -2,8 +2,7 @@
 #include "Scan.h"
 #include <string.h>
 
-// Counting sixteen bytes a step: each matching byte subtracts -1 from its lane of a byte
-// accumulator, which is summed (psadbw) every 255 steps, before a lane can overflow.
+// The sum of a byte accumulator's lanes (psadbw).
 #if defined(__SSE2__)
 static inline long lane_sum(__m128i lanes) {
     __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
@@ -11,21 +10,34 @@ static inline long lane_sum(__m128i lanes) {
 }
 #endif
 
+// Bytes of bytes[*index..<to] for which `match` sets its lane, sixteen a step: each
+// matching byte subtracts -1 from its lane of a byte accumulator, summed every 255 steps.
+#if defined(__SSE2__)
+static inline long count_matching(const unsigned char *bytes, long *index, long to, __m128i (*match)(__m128i)) {
+    long total = 0;
+    while (*index + 16 <= to) {
+        __m128i lanes = _mm_setzero_si128();
+        long steps = (to - *index) / 16;
+        if (steps > 255) steps = 255;
+        for (long step = 0; step < steps; step++, *index += 16) {
+            lanes = _mm_sub_epi8(lanes, match(_mm_loadu_si128((const __m128i *)(bytes + *index))));
+        }
+        total += lane_sum(lanes);
+    }
+    return total;
+}
+
+static inline __m128i is_newline(__m128i block) { return _mm_cmpeq_epi8(block, _mm_set1_epi8('\n')); }
+
+// Continuation bytes 80–BF are -128…-65 as signed bytes: a character starts above -65.
+static inline __m128i starts_character(__m128i block) { return _mm_cmpgt_epi8(block, _mm_set1_epi8(-65)); }
+#endif
+
 long almanac_count_newlines(const unsigned char *bytes, long from, long to) {
     long total = 0;
     long index = from;
 #if defined(__SSE2__)
-    const __m128i newline = _mm_set1_epi8('\n');
-    while (index + 16 <= to) {
-        __m128i lanes = _mm_setzero_si128();
-        long steps = (to - index) / 16;
-        if (steps > 255) steps = 255;
-        for (long step = 0; step < steps; step++, index += 16) {
-            __m128i block = _mm_loadu_si128((const __m128i *)(bytes + index));
-            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(block, newline));
-        }
-        total += lane_sum(lanes);
-    }
+    total = count_matching(bytes, &index, to, is_newline);
 #endif
     for (; index < to; index++) total += bytes[index] == '\n';
     return total;
@@ -35,18 +47,7 @@ long almanac_count_characters(const unsigned char *bytes, long from, long to) {
     long total = 0;
     long index = from;
 #if defined(__SSE2__)
-    // Continuation bytes 80–BF are -128…-65 as signed bytes: a character starts above -65.
-    const __m128i continuation = _mm_set1_epi8(-65);
-    while (index + 16 <= to) {
-        __m128i lanes = _mm_setzero_si128();
-        long steps = (to - index) / 16;
-        if (steps > 255) steps = 255;
-        for (long step = 0; step < steps; step++, index += 16) {
-            __m128i block = _mm_loadu_si128((const __m128i *)(bytes + index));
-            lanes = _mm_sub_epi8(lanes, _mm_cmpgt_epi8(block, continuation));
-        }
-        total += lane_sum(lanes);
-    }
+    total = count_matching(bytes, &index, to, starts_character);
 #endif
     for (; index < to; index++) total += (bytes[index] & 0xC0) != 0x80;
     return total;

@@ -75,20 +75,8 @@ import Testing
         #expect(mismatches.prefix(20) == [])
     }
 
-    /// SplitMix64: the same million literals on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func aMillionRandomLiteralsHaveStrtodBits() throws {
-        var random = SeededGenerator(state: 15)
+        var random = SplitMix64(seed: 15)  // the same million literals on every run
         var literals: [String] = []
         literals.reserveCapacity(1_000_000)
         for _ in 0..<1_000_000 {
