@@ -15,7 +15,6 @@ struct InternGuesses {
     static let slotCount = 256
     /// No interned string is this long, so an empty guess never matches.
     private static let empty: UInt64 = (1 << JSONDocument.lengthBits) - 1
-    private static let lengthMask: UInt64 = (1 << JSONDocument.lengthBits) - 1
     /// Without remembering, every guess misses: for comparing with a builder without guesses.
     let remembers: Bool
 
@@ -31,7 +30,7 @@ struct InternGuesses {
     func first(at slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>)
         -> (payload: UInt64, ordinal: Int)? {
         let index = 4 * (slot & (Self.slotCount - 1))
-        guard Self.matches(slots[index], bytes, arena) else { return nil }
+        guard InternTable.matches(slots[index], bytes, arena) else { return nil }
         return (slots[index], Int(slots[index + 1]))
     }
 
@@ -40,29 +39,22 @@ struct InternGuesses {
     mutating func second(at slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>)
         -> (payload: UInt64, ordinal: Int)? {
         let index = 4 * (slot & (Self.slotCount - 1))
-        guard Self.matches(slots[index + 2], bytes, arena) else { return nil }
+        guard InternTable.matches(slots[index + 2], bytes, arena) else { return nil }
         let entry = (payload: slots[index + 2], ordinal: Int(slots[index + 3]))
-        slots[index + 2] = slots[index]
-        slots[index + 3] = slots[index + 1]
-        slots[index] = entry.payload
-        slots[index + 1] = UInt64(entry.ordinal)
+        makeFirst(entry, at: index)
         return entry
-    }
-
-    @inline(__always)
-    private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: UnsafeBufferPointer<UInt8>) -> Bool {
-        let length = Int(payload & lengthMask)
-        guard length == bytes.count else { return false }
-        if length == 0 { return true }
-        guard let text = bytes.baseAddress, let stored = arena.baseAddress else { return false }
-        return ShortBytes.equal(stored + Int(payload >> JSONDocument.lengthBits), text, count: length)
     }
 
     /// Remembers the entry the table gave for `slot` as its first guess; the first becomes the second.
     @inline(__always)
     mutating func remember(_ entry: (payload: UInt64, ordinal: Int), at slot: Int) {
         guard remembers else { return }
-        let index = 4 * (slot & (Self.slotCount - 1))
+        makeFirst(entry, at: 4 * (slot & (Self.slotCount - 1)))
+    }
+
+    /// `entry` becomes the first guess at slot word `index`; the first becomes the second.
+    @inline(__always)
+    private mutating func makeFirst(_ entry: (payload: UInt64, ordinal: Int), at index: Int) {
         slots[index + 2] = slots[index]
         slots[index + 3] = slots[index + 1]
         slots[index] = entry.payload

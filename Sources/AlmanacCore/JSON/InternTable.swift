@@ -1,4 +1,3 @@
-
 /// Open-addressing table from short byte strings to their one copy in the arena. Each slot
 /// keeps 32 bits of the hash beside the payload, so probing rarely touches the arena, and
 /// growing never rehashes bytes. (The builder's guesses, `InternGuesses`, answer most
@@ -96,8 +95,9 @@ struct InternTable {
         }
     }
 
+    /// Whether the arena text at `payload` is `bytes` (the builder's guesses check theirs here too).
     @inline(__always)
-    private static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func matches(_ payload: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ arena: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
         guard length == bytes.count else { return false }
         if length == 0 { return true }
