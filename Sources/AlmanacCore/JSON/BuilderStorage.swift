@@ -60,12 +60,12 @@ struct BuilderStorage<Element: BitwiseCopyable> {
         if total > capacity { reallocate(total) }
     }
 
-    /// Appends `added` elements that `body` writes from the pointer it gets (room allocated
-    /// exactly, as Array's reserveCapacity).
-    mutating func extend(by added: Int, _ body: (UnsafeMutablePointer<Element>) -> Void) {
+    /// Counts `added` more elements and returns where they go (room allocated exactly, as
+    /// Array's reserveCapacity): the caller writes them all before anything reads them.
+    mutating func claim(_ added: Int) -> UnsafeMutablePointer<Element> {
         reserve(count + added)
-        body(base + count)
         count += added
+        return base + (count - added)
     }
 
     @inline(never)

@@ -28,10 +28,10 @@ struct InternTable {
         arena.withUnsafeBufferPointer { lookup(hash: Self.hash(bytes) & Self.hashMask, bytes: bytes, arena: $0) }
     }
 
-    /// The payload of the text at `payload` in `arena` (whose `hash` another table kept)
-    /// when this table has it too.
-    func existingPayload(hash: UInt64, payload: UInt64, arena: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        lookup(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: arena), arena: arena)
+    /// The payload of `bytes` (whose `hash` another table kept) when this table has them,
+    /// its texts being in `arena`. Only reads: threads may ask at once.
+    func existingPayload(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        lookup(hash: hash & Self.hashMask, bytes: bytes, arena: arena)
     }
 
     private func lookup(hash: UInt64, bytes: UnsafeBufferPointer<UInt8>, arena: UnsafeBufferPointer<UInt8>) -> UInt64? {
@@ -39,7 +39,7 @@ struct InternTable {
         return entry == 0 ? nil : entry & ~Self.occupied
     }
 
-    private static func slice(_ payload: UInt64, of arena: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    static func slice(_ payload: UInt64, of arena: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         let length = Int(payload & ((1 << JSONDocument.lengthBits) - 1))
         let offset = Int(payload >> JSONDocument.lengthBits)
         return UnsafeBufferPointer(rebasing: arena[offset..<(offset + length)])
@@ -87,9 +87,12 @@ struct InternTable {
         count += 1
     }
 
-    /// Every entry's hash (32 bits), payload and ordinal, in slot order.
-    func forEachEntry(_ body: (_ hash: UInt64, _ payload: UInt64, _ ordinal: Int) -> Void) {
-        for slot in 0...mask where slots[2 * slot + 1] != 0 {
+    /// The number of slots, for visiting the entries a range of them at a time.
+    var slotCount: Int { mask + 1 }
+
+    /// Every entry's hash (32 bits), payload and ordinal, in slot order (of the slots in `range`).
+    func forEachEntry(inSlots range: Range<Int>? = nil, _ body: (_ hash: UInt64, _ payload: UInt64, _ ordinal: Int) -> Void) {
+        for slot in range ?? 0..<(mask + 1) where slots[2 * slot + 1] != 0 {
             let word = slots[2 * slot]
             body(word & Self.hashMask, slots[2 * slot + 1] & ~Self.occupied, Int(word >> 32))
         }

@@ -23,13 +23,17 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     private let interned: InternTable
     /// Objects that named a key twice and kept its last value, by node (see `RepeatedKey`).
     public let repeatedKeys: [RepeatedKey]
+    /// Elements of arrays whose place is known without walking the array (see `ElementMark`).
+    public let elementMarks: [ElementMark]
     /// The storage of `nodes`. The array is never changed after init and lives as long as the
     /// document, so its buffer stays put: hot loops read through this pointer and skip the
     /// reference counting that every array access would otherwise pay.
     private let nodeBase: UnsafePointer<UInt64>
 
-    init(nodes: [UInt64], arena: [UInt8], roots: [Int], interned: InternTable, repeatedKeys: [RepeatedKey] = []) {
+    init(nodes: [UInt64], arena: [UInt8], roots: [Int], interned: InternTable, repeatedKeys: [RepeatedKey] = [],
+         elementMarks: [ElementMark] = []) {
         self.repeatedKeys = repeatedKeys
+        self.elementMarks = elementMarks
         self.nodes = nodes
         self.arena = arena
         self.roots = roots
@@ -39,6 +43,16 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
 
     @inline(__always)
     public func node(_ index: Int) -> UInt64 { nodeBase[index] }
+
+    /// An element of an array known by its place: where a parse on two threads joined (see
+    /// `JSONSplit`), one mark per array around that point. Finding the element at the
+    /// middle of a large array otherwise takes a walk over every element before it.
+    public struct ElementMark: Sendable, Equatable {
+        /// The array's node, the element's place in it (from 0), and the element's node.
+        public var array: Int
+        public var ordinal: Int
+        public var node: Int
+    }
 
     /// The node every occurrence of the string `text` has, when `text` is short enough to be
     /// interned: comparing node words then replaces comparing bytes. Nil when `text` is long

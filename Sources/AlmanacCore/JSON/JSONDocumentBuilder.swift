@@ -14,10 +14,11 @@ public struct JSONDocumentBuilder: JSONNodes {
     var roots: [Int] = []
     /// Objects that named a key twice (see `keepLastOfRepeatedKeys`), in the order they closed.
     var repeatedKeys: [RepeatedKey] = []
+    var elementMarks: [JSONDocument.ElementMark] = []
     /// The ordinal of the last key appended in its table; -1 for a long key (not interned).
     private(set) var lastKeyOrdinal = -1
     var keys = InternTable(capacity: 256)
-    private var values: InternTable
+    var values: InternTable
     /// Next keys guessed by the key before (slot 0: an object's first key), and values by
     /// their key (see `InternGuesses`).
     private var keyGuesses: InternGuesses
@@ -31,7 +32,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     static let internLimit = 64
 
     /// Whether interned strings are written as ordinals (see `appendDetached`).
-    private let detached: Bool
+    let detached: Bool
 
     /// `detached`: for a part of a text parsed on another thread, to be merged into the main
     /// builder with `appendDetached`; its own nodes are not a document.
@@ -55,7 +56,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// taking text: its next node or byte goes to new storage.
     public mutating func finish() -> JSONDocument {
         JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, interned: keys,
-                     repeatedKeys: repeatedKeys.sorted { $0.object < $1.object })
+                     repeatedKeys: repeatedKeys.sorted { $0.object < $1.object }, elementMarks: elementMarks)
     }
 
     public var nodeCount: Int { nodeWords.count }
@@ -142,11 +143,11 @@ public struct JSONDocumentBuilder: JSONNodes {
         nodeWords.append(Self.stringTag | appendRaw(bytes))
     }
 
-    private static let stringTag = UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift
+    static let stringTag = UInt64(JSONDocument.Kind.string.rawValue) << JSONDocument.tagShift
     /// A detached builder's interned string: a tag no document uses, then the key flag and
     /// the ordinal in the key or value table.
-    private static let ordinalTag: UInt64 = 4 << JSONDocument.tagShift
-    private static let keyFlag: UInt64 = 1 << 40
+    static let ordinalTag: UInt64 = 4 << JSONDocument.tagShift
+    static let keyFlag: UInt64 = 1 << 40
 
     mutating func appendNumber(_ literal: UnsafeBufferPointer<UInt8>, value: Double) {
         let payload = appendRaw(literal)
@@ -180,59 +181,6 @@ public struct JSONDocumentBuilder: JSONNodes {
     mutating func closeContainer(at index: Int, count: Int, end: Int) {
         nodeWords[index] |= UInt64(count)
         nodeWords[index + 1] = UInt64(end)
-    }
-
-    /// Appends the nodes of a detached builder (which parsed the rest of the same text on
-    /// another thread) as if this builder had parsed them: its arena goes after this one,
-    /// each of its distinct interned strings is looked up once in this builder's tables (so
-    /// equal strings still share one node value), and its nodes are copied with offsets and
-    /// container ends moved. Returns the index its first node gets. The part ends the text,
-    /// and this builder takes no further text after it.
-    mutating func appendDetached(_ part: JSONDocumentBuilder) -> Int {
-        precondition(part.detached && !detached, "only a detached part merges into a main builder")
-        let base = nodeWords.count
-        let shift = UInt64(arenaBytes.count) << JSONDocument.lengthBits
-        arenaBytes.reserve(arenaBytes.count + part.arenaBytes.count)
-        arenaBytes.append(part.arenaBytes.buffer)
-        let arena = arenaBytes.buffer
-        var keyPayloads = [UInt64](repeating: 0, count: part.keys.count)
-        part.keys.forEachEntry { hash, payload, ordinal in
-            keyPayloads[ordinal] = keys.adopt(hash: hash, payload: payload + shift, arena: arena)
-        }
-        // Values only need the text's payload here; the part's new ones are not added to
-        // this table, which the parse of one text no longer needs (the part ends the text).
-        var valuePayloads = [UInt64](repeating: 0, count: part.values.count)
-        part.values.forEachEntry { hash, payload, ordinal in
-            valuePayloads[ordinal] = values.existingPayload(hash: hash, payload: payload + shift, arena: arena) ?? payload + shift
-        }
-        repeatedKeys += part.repeatedKeys.map { RepeatedKey(object: $0.object + base, key: $0.key) }
-        // Each of the part's words becomes one word here, written in place.
-        nodeWords.extend(by: part.nodeWords.count) { target in
-            let source = part.nodeWords.buffer
-            var index = 0
-            while index < source.count {
-                let node = source[index]
-                switch node >> JSONDocument.tagShift {
-                case 3:
-                    target[index] = node + shift
-                case 4:
-                    let ordinal = Int(node & 0xFFFF_FFFF)
-                    target[index] = Self.stringTag | (node & Self.keyFlag != 0 ? keyPayloads[ordinal] : valuePayloads[ordinal])
-                case 5:
-                    target[index] = node + shift
-                    index += 1
-                    target[index] = source[index]
-                case 6, 7:
-                    target[index] = node
-                    index += 1
-                    target[index] = source[index] + UInt64(base)
-                default:
-                    target[index] = node
-                }
-                index += 1
-            }
-        }
-        return base
     }
 
     mutating func addRoot(_ index: Int) { roots.append(index) }

@@ -13,10 +13,13 @@ extension JSONParser {
         splitPosition = .max
         guard let suffix = split?.waitForSuffix(), suffix.levels.count == depth,
               depth + suffix.deepest <= limits.maximumDepth else { return }
-        let base = builder.appendDetached(suffix.builder)
+        // Prefaulting for the merge would now only take the core the merge can use.
+        split?.abandon()
+        let base = builder.appendDetached(suffix.builder, boundaries: suffix.boundaries,
+                                          twoThreadsFrom: split?.mergeOnTwoThreadsFrom ?? JSONDocumentBuilder.mergeOnTwoThreadsFrom)
         suffix.builder = JSONDocumentBuilder()
         split?.markSpliced()
-        unwinding = (suffix, base, 0)
+        unwinding = (suffix, base, 0, base)
         // The rest was parsed, and its pages given back, by the other thread: counting its
         // lines would read them all in again. An error past here counts from the bytes.
         lines.stopCounting(at: position)
@@ -34,6 +37,10 @@ extension JSONParser {
         // The element the split came in (the next one, at the innermost level) was not counted yet.
         let total = counted + (unwinding.next == 0 ? 0 : 1) + level.count
         builder.closeContainer(at: container, count: total, end: unwinding.base + level.end)
+        // Where the element that held the split is, learnt here for free, saves a walk over
+        // the elements before it to whoever splits work on this array again.
+        if kind == .array { builder.elementMarks.append(JSONDocument.ElementMark(array: container, ordinal: counted, node: unwinding.inner)) }
+        unwinding.inner = container
         // Nodes follow it already, so a repeated key cannot be dropped here: parse on one thread.
         if kind == .object, builder.repeatsAKey(object: container) { throw .splitMismatch }
         unwinding.next += 1

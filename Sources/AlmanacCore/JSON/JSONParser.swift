@@ -38,7 +38,11 @@ public struct JSONParser {
     /// Where the other thread's part starts, once it is known; `Int.max` otherwise.
     var splitPosition = Int.max
     /// Closing the containers around a spliced part: its levels, and the next one to close.
-    var unwinding: (suffix: JSONSplit.Suffix, base: Int, next: Int)?
+    /// `inner`: the container closed last (the element, at the next level out, that held the split).
+    var unwinding: (suffix: JSONSplit.Suffix, base: Int, next: Int, inner: Int)?
+    /// A suffix parse notes where a node starts at each progress report, for the merge to
+    /// split its copy there (see `JSONDocumentBuilder.appendDetached`).
+    var boundaries: [Int]?
 
     /// Parses one JSON text from `bytes` into `builder` and returns the index of its root.
     ///
@@ -68,14 +72,15 @@ public struct JSONParser {
     static func parseSuffix(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, source: String, into builder: inout JSONDocumentBuilder,
         limits: Limits = Limits(), progress: Progress? = nil
-    ) -> (levels: [JSONSplit.Level], deepest: Int)? {
+    ) -> (levels: [JSONSplit.Level], deepest: Int, boundaries: [Int])? {
         guard let base = bytes.baseAddress, start > 0, start < bytes.count else { return nil }
         var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: LineTracker())
         parser.position = start
         parser.nextProgress = start + Self.progressInterval
+        parser.boundaries = []
         do {
             let levels = try parser.parseSuffix(into: &builder)
-            return (levels, parser.deepest)
+            return (levels, parser.deepest, parser.boundaries ?? [])
         } catch {
             return nil
         }
@@ -325,6 +330,7 @@ public struct JSONParser {
 
     mutating func reportProgress(_ builder: JSONDocumentBuilder) throws(ParseFailure) {
         nextProgress = position + Self.progressInterval
+        boundaries?.append(builder.nodeCount)
         if let split {
             split.publish(position: position, builder: builder)
             // The other part's start is learnt here; once passed, it can no longer be used.

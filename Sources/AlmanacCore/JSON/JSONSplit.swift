@@ -29,11 +29,14 @@ public final class JSONSplit: @unchecked Sendable {
         let levels: [Level]
         /// The deepest nesting in the part, relative to the array it starts in.
         let deepest: Int
+        /// Node indices where a node starts, about one per megabyte of text.
+        let boundaries: [Int]
 
-        init(builder: JSONDocumentBuilder, levels: [Level], deepest: Int) {
+        init(builder: JSONDocumentBuilder, levels: [Level], deepest: Int, boundaries: [Int]) {
             self.builder = builder
             self.levels = levels
             self.deepest = deepest
+            self.boundaries = boundaries
         }
     }
 
@@ -47,7 +50,12 @@ public final class JSONSplit: @unchecked Sendable {
     /// Written by the other thread before it signals `finished`.
     private var suffix: Suffix?
 
-    public init() {}
+    /// Parts of at least this many node words merge on two threads (see `appendDetached`).
+    let mergeOnTwoThreadsFrom: Int
+
+    public init() { mergeOnTwoThreadsFrom = JSONDocumentBuilder.mergeOnTwoThreadsFrom }
+
+    init(mergeOnTwoThreadsFrom: Int) { self.mergeOnTwoThreadsFrom = mergeOnTwoThreadsFrom }
 
     /// Where the main builder's storage is and how far the main parser has come, published
     /// as it goes: the other thread, its part done, faults in the pages that the rest of the
@@ -99,12 +107,12 @@ public final class JSONSplit: @unchecked Sendable {
             if abandoned.load(ordering: .relaxed) || shouldStop() { throw CancelledError() }
             if consumed - start > Self.releaseMargin { release(start..<(consumed - Self.releaseMargin)) }
         }
-        guard let (levels, deepest) = JSONParser.parseSuffix(bytes, from: start, source: source, into: &builder,
+        guard let (levels, deepest, boundaries) = JSONParser.parseSuffix(bytes, from: start, source: source, into: &builder,
                                                               limits: limits, progress: progress) else {
             finished.signal()
             return
         }
-        suffix = Suffix(builder: builder, levels: levels, deepest: deepest)
+        suffix = Suffix(builder: builder, levels: levels, deepest: deepest, boundaries: boundaries)
         finished.signal()
         prefaultMainStorage(start: start, partNodes: builder.nodeCount, partArena: builder.arenaCount)
     }

@@ -1,0 +1,69 @@
+import Testing
+@testable import AlmanacCore
+
+/// A large part merges on two threads and leaves marks where it joined: the document must be
+/// the one a single parser makes, and the marks must name the elements that held the split.
+@Suite struct JSONSplitMergeTests {
+    /// A stations file of about `bytes`: one city in `citiesFrom`, the rest in `citiesTo`;
+    /// where each city of `citiesTo`, and each of its stations, starts.
+    static func stationsText(bytes: Int) -> (text: [UInt8], cityStarts: [Int], stationStarts: [[Int]]) {
+        func station(_ id: Int, _ title: String) -> String {
+            #"{"stationId": \#(id), "stationTitle": "\#(title)", "cityId": \#(id / 10), "countryTitle": "Россия", "point": {"latitude": \#(Double(id) / 7), "longitude": -\#(id % 9).5}}"#
+        }
+        var text = Array(#"{"citiesFrom": [{"cityId": -1, "stations": [\#(station(1, "Вена"))]}],\#n "citiesTo": ["#.utf8)
+        var cityStarts: [Int] = []
+        var stationStarts: [[Int]] = []
+        var city = 0
+        while text.count < bytes {
+            if city > 0 { text += Array(",\n  ".utf8) }
+            cityStarts.append(text.count)
+            text += Array(#"{"cityId": \#(city), "cityTitle": "Город \#(city % 50)", "stations": ["#.utf8)
+            var starts: [Int] = []
+            for number in 0..<(1 + city % 3) {
+                if number > 0 { text += Array(", ".utf8) }
+                starts.append(text.count)
+                text += Array(station(city * 10 + number, "Станция \(city) \(number)").utf8)
+            }
+            text += Array("]}".utf8)
+            stationStarts.append(starts)
+            city += 1
+        }
+        text += Array("]}\n".utf8)
+        return (text, cityStarts, stationStarts)
+    }
+
+    static let file = stationsText(bytes: 3 << 20)
+
+    /// The file parsed with the other part from its middle, merged on two threads; and the split.
+    static func parsedInTwo() throws -> (JSONDocument, Int, JSONSplit) {
+        try file.text.withUnsafeBufferPointer { bytes throws(LoadFailure) in
+            var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
+            let split = JSONSplit(mergeOnTwoThreadsFrom: 0)
+            split.parseRest(of: bytes, from: bytes.count / 2, source: "t.json")
+            let root = try JSONParser.parse(bytes, source: "t.json", into: &builder, split: split)
+            return (builder.finish(), root, split)
+        }
+    }
+
+    @Test func aPartMergedOnTwoThreadsGivesTheDocumentOneParserGives() throws {
+        let (document, root, split) = try Self.parsedInTwo()
+        #expect(split.wasSpliced)
+        #expect(JSONSplitTests.parse(Self.file.text).outcome == .document(JSONSplitTests.describe(document, root)))
+    }
+
+    @Test func theMarksNameTheElementsThatHeldTheSplit() throws {
+        let (document, root, split) = try Self.parsedInTwo()
+        let position = try #require(split.publishedPosition)
+        let city = try #require(Self.file.cityStarts.lastIndex { $0 <= position })
+        let citiesTo = try #require(document.member("citiesTo", of: root))
+        let cityNode = document.elements(of: citiesTo)[city]
+        var expected = [JSONDocument.ElementMark(array: citiesTo, ordinal: city, node: cityNode)]
+        if Self.file.cityStarts[city] != position {
+            // The split came between two stations of that city.
+            let station = try #require(Self.file.stationStarts[city].firstIndex(of: position))
+            let stations = try #require(document.member("stations", of: cityNode))
+            expected.insert(JSONDocument.ElementMark(array: stations, ordinal: station, node: document.elements(of: stations)[station]), at: 0)
+        }
+        #expect(document.elementMarks == expected)
+    }
+}
