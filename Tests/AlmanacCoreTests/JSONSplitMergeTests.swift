@@ -2,7 +2,8 @@ import Testing
 @testable import AlmanacCore
 
 /// A large part merges on two threads and leaves marks where it joined: the document must be
-/// the one a single parser makes, and the marks must name the elements that held the split.
+/// the one a single parser makes, the marks must name the elements that held the split, and
+/// the station scan that starts from a mark must find what a walk from the start finds.
 @Suite struct JSONSplitMergeTests {
     /// A stations file of about `bytes`: one city in `citiesFrom`, the rest in `citiesTo`;
     /// where each city of `citiesTo`, and each of its stations, starts.
@@ -65,5 +66,31 @@ import Testing
             expected.insert(JSONDocument.ElementMark(array: stations, ordinal: station, node: document.elements(of: stations)[station]), at: 0)
         }
         #expect(document.elementMarks == expected)
+    }
+
+    @Test func aScanFromTheMarkedCityFindsWhatAWalkFromTheStartFinds() throws {
+        let (marked, root, _) = try Self.parsedInTwo()
+        var builder = JSONDocumentBuilder()
+        _ = try Self.file.text.withUnsafeBufferPointer { bytes throws(LoadFailure) in
+            try JSONParser.parse(bytes, source: "t.json", into: &builder)
+        }
+        let plain = builder.finish()
+        #expect(plain.elementMarks.isEmpty)
+        // The same nodes where they are (string words differ: the arenas are laid out apart).
+        #expect(plain.nodes.count == marked.nodes.count)
+        let lists = [CityList(node: try #require(marked.member("citiesFrom", of: root)), direction: .from),
+                     CityList(node: try #require(marked.member("citiesTo", of: root)), direction: .to)]
+        let scanners = [marked, plain].map { StationScanner(document: $0, specs: StationModel.fieldSpecs, nameField: StationModel.nameField) }
+        let mark = try #require(marked.elementMarks.last)
+        // The middle the two scans meet at is the marked city, which a walk finds at the same place.
+        #expect(StationModel.middle(of: lists, in: marked) == mark.node)
+        for node in [0, lists[1].node, mark.node - 1, mark.node, mark.node + 1, marked.nodes.count / 3, marked.nodes.count - 1] {
+            let (fromMark, fromStart) = (scanners[0].position(of: node, in: lists), scanners[1].position(of: node, in: lists))
+            #expect([fromMark.list, fromMark.node, fromMark.offset] == [fromStart.list, fromStart.node, fromStart.offset], "node \(node)")
+        }
+        let one = try StationModel.extract(from: plain, source: "t.json", cancellation: .never, twoThreadsFrom: .max)
+        let two = try StationModel.extract(from: marked, source: "t.json", cancellation: .never, twoThreadsFrom: 0)
+        #expect(one.records == two.records)
+        #expect(one.records.count == Self.file.stationStarts.joined().count + 1)
     }
 }

@@ -1,3 +1,5 @@
+import CGlibc
+
 /// The row of each station id, for de-duplicating a load's entries: ids are integers, so an
 /// open-addressing table of them, sized once from the entry count, replaces a `Dictionary`
 /// (which hashes each id with SipHash and grows as it fills).
@@ -32,12 +34,25 @@ struct RowByIdTable {
     @inline(__always)
     func row(of id: Int) -> Int? { probe(id).row }
 
+    /// Starts bringing in the slot where `id`'s probe begins: the table is larger than the
+    /// caches, so a probe asked for well before it is made finds its slot there.
+    @inline(__always)
+    func prefetch(_ id: Int) {
+        let index = home(of: id)
+        slots.withUnsafeBufferPointer { almanac_prefetch($0.baseAddress! + index) }
+    }
+
+    /// Fibonacci hashing: the top bits of the product, so consecutive ids spread out.
+    @inline(__always)
+    private func home(of id: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(id)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
     /// The slot of `id` (with its row), or the empty slot where it would go.
     @inline(__always)
     private func probe(_ id: Int) -> (index: Int, row: Int?) {
         let mask = slots.count - 1
-        // Fibonacci hashing: the top bits of the product, so consecutive ids spread out.
-        var index = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(id)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        var index = home(of: id)
         return slots.withUnsafeBufferPointer { slots in
             while true {
                 let slot = slots[index]

@@ -111,7 +111,11 @@ public enum StationModel: RecordModel {
         var entriesBefore = 0
         for scan in scans {
             var warningStart = 0
-            for entry in scan.entries {
+            for index in scan.entries.indices {
+                let entry = scan.entries[index]
+                if index + Self.prefetchDistance < scan.entries.count {
+                    rowByStation.prefetch(scan.entries[index + Self.prefetchDistance].id)
+                }
                 let warningRange = warningStart..<entry.warningEnd
                 warningStart = entry.warningEnd
                 func addWarnings() {
@@ -148,11 +152,20 @@ public enum StationModel: RecordModel {
                           extras: ModelExtras(Extras(directions: directions, cities: cityNodes, cityOfRow: cityOfRow)))
     }
 
-    /// The node halfway between the first city entry and the end of the last.
-    private static func middle(of lists: [CityList], in document: JSONDocument) -> Int? {
+    /// How many entries ahead de-duplication asks for an id's slot: enough probes under way
+    /// to hide the memory's latency.
+    static let prefetchDistance = 16
+
+    /// The node halfway between the first city entry and the end of the last; or a city the
+    /// parse marked (see `JSONDocument.ElementMark`) in the middle half, which the second
+    /// scan finds without walking to it.
+    static func middle(of lists: [CityList], in document: JSONDocument) -> Int? {
         let filled = lists.filter { document.count(at: $0.node) > 0 }
         guard let first = filled.first, let last = filled.last else { return nil }
-        return (first.node + 2 + document.end(of: last.node)) / 2
+        let (start, end) = (first.node + 2, document.end(of: last.node))
+        let middleHalf = (start + (end - start) / 4)...(end - (end - start) / 4)
+        let marked = document.elementMarks.first { mark in lists.contains { $0.node == mark.array } && middleHalf.contains(mark.node) }
+        return marked?.node ?? (start + end) / 2
     }
 
     public static func identities(of record: JSONValue) -> [String] {

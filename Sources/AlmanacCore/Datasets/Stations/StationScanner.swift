@@ -97,9 +97,15 @@ struct StationScanner: @unchecked Sendable {
         }
     }
 
-    /// The first city entry whose node is `node` or later (past the end if none is).
+    /// The first city entry whose node is `node` or later (past the end if none is): a walk
+    /// from the latest city before it whose place the parse marked, or from the start.
     func position(of node: Int, in lists: [CityList]) -> CityPosition {
         var position = CityPosition.start(of: lists)
+        for mark in document.elementMarks where mark.node <= node && mark.node > position.node {
+            if let list = lists.firstIndex(where: { $0.node == mark.array }), list >= position.list {
+                position = CityPosition(list: list, node: mark.node, offset: mark.ordinal)
+            }
+        }
         while position.list < lists.count {
             let count = document.count(at: lists[position.list].node)
             while position.offset < count {
