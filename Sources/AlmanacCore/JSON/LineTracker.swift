@@ -22,30 +22,20 @@ public final class LineTracker: @unchecked Sendable {
     /// Sixteen bytes a step (`almanac_count_newlines`): this runs over every byte of a large file.
     public func advance(to end: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         let end = min(end, limit)
-        guard end > offset, let base = bytes.baseAddress else { return }
-        let newlines = almanac_count_newlines(base, offset, end)
-        // The column: characters (not UTF-8 continuation bytes) after the last line break.
-        let lastNewline = newlines > 0 ? almanac_last_newline(base, offset, end) : -1
-        let characters = almanac_count_characters(base, lastNewline >= 0 ? lastNewline + 1 : offset, end)
-        line += newlines
-        column = (lastNewline >= 0 ? 1 : column) + characters
+        guard end > offset else { return }
+        (line, column) = position(of: end, in: bytes)
         offset = end
     }
 
     /// 1-based line, and column in characters (UTF-8 continuation bytes do not count), of
-    /// `target`, which must be at or after `offset`.
+    /// `target`, which must be at or after `offset`. Counted on from `offset` sixteen bytes a
+    /// step: when a mapped file's lines were not counted ahead, that is from the start.
     public func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        var line = self.line
-        var column = self.column
-        for index in min(offset, target)..<target {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
+        guard target > offset, let base = bytes.baseAddress else { return (line, column) }
+        let newlines = almanac_count_newlines(base, offset, target)
+        // The column: characters (not UTF-8 continuation bytes) after the last line break.
+        let lastNewline = newlines > 0 ? almanac_last_newline(base, offset, target) : -1
+        let characters = almanac_count_characters(base, lastNewline >= 0 ? lastNewline + 1 : offset, target)
+        return (line + newlines, (lastNewline >= 0 ? 1 : column) + characters)
     }
 }

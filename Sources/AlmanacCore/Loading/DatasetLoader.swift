@@ -141,9 +141,10 @@ public struct DatasetLoader: Sendable {
         do throws(LoadFailure) {
             _ = try JSONParser.parse(bytes, source: name, into: &builder, progress: progress, lines: lines, split: split)
         } catch let failure {
-            // A second value on a line of its own: NDJSON after all. The first pass gave back
-            // nothing yet (the second value starts right after the first), unless the file
-            // is large, in which case it is read as one value only.
+            // A second value on a line of its own: NDJSON after all, when the bytes the first
+            // pass gave back can be read again: a mapped file's come back from the file;
+            // memory of our own had its lines counted first (and a large text read that way
+            // is read as one value only).
             guard case let .json(error) = failure, case .trailingContent = error.reason, lines.offset == 0,
                   Self.startsNewLineValue(bytes, at: error.offset) else { throw failure }
             builder = JSONDocumentBuilder(expectedBytes: bytes.count)
