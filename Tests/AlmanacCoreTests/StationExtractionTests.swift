@@ -49,4 +49,37 @@ import Testing
         // Stations listed under both directions get both.
         #expect(oneExtras.directions.contains([.from, .to]))
     }
+
+    @Test func deduplicatingOnTwoThreadsGivesWhatOneGives() throws {
+        var builder = JSONDocumentBuilder()
+        _ = try Array(Self.text.utf8).withUnsafeBufferPointer { bytes throws(LoadFailure) in
+            try JSONParser.parse(bytes, source: "s.json", into: &builder)
+        }
+        let document = builder.finish()
+        let root = try #require(document.roots.first)
+        let lists = [CityList(node: try #require(document.member("citiesFrom", of: root)), direction: .from),
+                     CityList(node: try #require(document.member("citiesTo", of: root)), direction: .to)]
+        let scanner = StationScanner(document: document, specs: StationModel.fieldSpecs, nameField: StationModel.nameField)
+        var scan = StationScanner.Scan()
+        scanner.scan(lists, from: .start(of: lists), before: .max, into: &scan, cancellation: .never)
+        let one = StationDeduplication([scan], twoThreadsFrom: .max)
+        let two = StationDeduplication([scan], twoThreadsFrom: 0)
+        #expect(one.records == two.records)
+        #expect(one.directions == two.directions)
+        #expect(one.cityOfRow == two.cityOfRow)
+        #expect(one.warnings == two.warnings)
+        // Stations 1–3 of each round: a title that is not a string only warns, and the
+        // entries without a numeric id (or repeating one) take no row.
+        let ids = one.records.map { Int(document.value(at: $0)["stationId"]?.number ?? -1) }
+        let expected: [Int] = (0..<40).flatMap { round -> [Int] in [round * 100 + 1, round * 100 + 2, round * 100 + 3] }
+        #expect(ids.sorted() == expected)
+    }
+
+    @Test func theIdTableGrowsPastItsCapacityAndKeepsEveryRow() {
+        var table = RowByIdTable(capacity: 1)
+        for id in 0..<10_000 { #expect(table.rowOrInsert(id * 7919, row: id) == nil) }
+        #expect((0..<10_000).allSatisfy { table.row(of: $0 * 7919) == $0 })
+        #expect(table.rowOrInsert(7919 * 5, row: 99) == 5)
+        #expect(table.row(of: 1) == nil)
+    }
 }

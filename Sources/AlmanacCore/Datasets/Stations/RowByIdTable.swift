@@ -1,8 +1,8 @@
 import CGlibc
 
 /// The row of each station id, for de-duplicating a load's entries: ids are integers, so an
-/// open-addressing table of them, sized once from the entry count, replaces a `Dictionary`
-/// (which hashes each id with SipHash and grows as it fills).
+/// open-addressing table of them, sized from the expected count (it doubles only when that
+/// was too few), replaces a `Dictionary` (which hashes each id with SipHash).
 struct RowByIdTable {
     private struct Slot {
         var id: Int
@@ -11,7 +11,8 @@ struct RowByIdTable {
     }
 
     private var slots: [Slot]
-    private let shift: UInt64
+    private var shift: UInt64
+    private var count = 0
 
     /// Room for `capacity` ids, at most two thirds full.
     init(capacity: Int) {
@@ -27,7 +28,21 @@ struct RowByIdTable {
         let (index, found) = probe(id)
         if let found { return found }
         slots[index] = Slot(id: id, rowPlusOne: row + 1)
+        count += 1
+        if count * 3 > slots.count * 2 { grow() }
         return nil
+    }
+
+    /// Twice the slots, every id placed again: kept at most two thirds full, a probe ends.
+    @inline(never)
+    private mutating func grow() {
+        let old = slots
+        shift -= 1
+        slots = Array(repeating: Slot(id: 0, rowPlusOne: 0), count: old.count * 2)
+        for slot in old where slot.rowPlusOne != 0 {
+            let (index, _) = probe(slot.id)
+            slots[index] = slot
+        }
     }
 
     /// The row of `id`, or nil.

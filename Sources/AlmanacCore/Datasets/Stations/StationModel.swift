@@ -82,8 +82,8 @@ public enum StationModel: RecordModel {
         let cityCount = lists.reduce(0) { $0 + document.count(at: $1.node) }
         // Reading the stations and checking their fields is most of the work, and each city
         // is on its own: two threads scan a half each (by node, about the same bytes); the
-        // second finds its first city on its own, while the first scans. De-duplicating by id
-        // then goes in order.
+        // second starts at the city the parse marked, or finds its first city on its own while
+        // the first scans. Then `StationDeduplication` makes the records.
         let scanner = StationScanner(document: document, specs: fieldSpecs, nameField: nameField)
         let middle = cityCount >= twoThreadsFrom ? Self.middle(of: cityLists, in: document) : nil
         var scans = (middle == nil ? [cityCount] : [cityCount / 2, cityCount - cityCount / 2]).map { StationScanner.Scan(reservingFor: $0) }
@@ -97,64 +97,14 @@ public enum StationModel: RecordModel {
         }
         if scans.contains(where: \.cancelled) || cancellation.isCancelled { throw .cancelled }
 
-        var records: [Int] = []
-        var directions: [Directions] = []
+        let deduplicated = StationDeduplication(scans)
         var cityNodes: [(node: Int, direction: Directions)] = []
-        let entries = scans.reduce(0) { $0 + $1.entries.count }
-        var rowByStation = RowByIdTable(capacity: entries)
-        var cityOfRow: [Int] = []
-        records.reserveCapacity(entries)
-        directions.reserveCapacity(entries)
-        cityOfRow.reserveCapacity(entries)
         cityNodes.reserveCapacity(cityCount)
-        var warnings: [LoadWarning] = []
-        var entriesBefore = 0
-        for scan in scans {
-            var warningStart = 0
-            for index in scan.entries.indices {
-                let entry = scan.entries[index]
-                if index + Self.prefetchDistance < scan.entries.count {
-                    rowByStation.prefetch(scan.entries[index + Self.prefetchDistance].id)
-                }
-                let warningRange = warningStart..<entry.warningEnd
-                warningStart = entry.warningEnd
-                func addWarnings() {
-                    for var warning in scan.warnings[warningRange] {
-                        // Station warnings number entries from the start of the file; city ones count in their list.
-                        if entry.station >= 0, let record = warning.record { warning.record = record + entriesBefore }
-                        warnings.append(warning)
-                    }
-                }
-                guard entry.station >= 0, entry.hasIdentity else {
-                    if !warningRange.isEmpty { addWarnings() }
-                    continue
-                }
-                // A skipped entry takes no row: a later valid one with its id may.
-                if entry.passed {
-                    if let row = rowByStation.rowOrInsert(entry.id, row: records.count) {
-                        directions[row].insert(entry.direction)
-                        continue
-                    }
-                } else if let row = rowByStation.row(of: entry.id) {
-                    directions[row].insert(entry.direction)
-                    continue
-                }
-                if !warningRange.isEmpty { addWarnings() }
-                guard entry.passed else { continue }
-                cityOfRow.append(entry.cityId)
-                records.append(entry.station)
-                directions.append(entry.direction)
-            }
-            entriesBefore += scan.stationEntries
-            cityNodes.append(contentsOf: scan.cities)
-        }
-        return Extraction(records: records, warnings: warnings,
-                          extras: ModelExtras(Extras(directions: directions, cities: cityNodes, cityOfRow: cityOfRow)))
+        for scan in scans { cityNodes.append(contentsOf: scan.cities) }
+        return Extraction(records: deduplicated.records, warnings: deduplicated.warnings,
+                          extras: ModelExtras(Extras(directions: deduplicated.directions, cities: cityNodes,
+                                                     cityOfRow: deduplicated.cityOfRow)))
     }
-
-    /// How many entries ahead de-duplication asks for an id's slot: enough probes under way
-    /// to hide the memory's latency.
-    static let prefetchDistance = 16
 
     /// The node halfway between the first city entry and the end of the last; or a city the
     /// parse marked (see `JSONDocument.ElementMark`) in the middle half, which the second
