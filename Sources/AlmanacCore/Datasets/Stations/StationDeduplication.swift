@@ -31,13 +31,19 @@ struct StationDeduplication {
         let starts = scans.indices.map { index in scans[..<index].reduce(0) { $0 + $1.entries.count } }
         let parts = total >= twoThreadsFrom ? 2 : 1
         var firstEntry = [Int](repeating: Self.noRow, count: total)
+        // Each part's table is sized for its share of the ids (it grows if the share is
+        // larger: counting them first would be another pass over every entry). Made here, not
+        // by the threads: memory a worker thread allocates stays with it after it is freed.
+        var tables = (0..<parts).map { _ in RowByIdTable(capacity: total / parts + total / 64) }
         firstEntry.withUnsafeMutableBufferPointer { firstEntry in
-            nonisolated(unsafe) let firstEntry = firstEntry
-            nonisolated(unsafe) let scans = scans
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                Self.findFirstEntries(scans, starts: starts, part: part, of: parts, into: firstEntry)
+            tables.withUnsafeMutableBufferPointer { tables in
+                nonisolated(unsafe) let (firstEntry, tables, scans) = (firstEntry, tables, scans)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    Self.findFirstEntries(scans, starts: starts, part: part, of: parts, using: &tables[part], into: firstEntry)
+                }
             }
         }
+        tables = []
         records.reserveCapacity(total)
         directions.reserveCapacity(total)
         cityOfRow.reserveCapacity(total)
@@ -80,11 +86,7 @@ struct StationDeduplication {
     /// For each entry with an id of `part`, in order: `isFirst` when it passed and its id has
     /// no passing entry before it, else that entry; `noRow` when it failed and has none.
     private static func findFirstEntries(_ scans: [StationScanner.Scan], starts: [Int], part: Int, of parts: Int,
-                                         into firstEntry: UnsafeMutableBufferPointer<Int>) {
-        // Made by the thread that fills it, for its share of the ids (it grows if the share
-        // is larger): counting them first would be another pass over every entry.
-        let entries = scans.reduce(0) { $0 + $1.entries.count }
-        var firstById = RowByIdTable(capacity: entries / parts + entries / 64)
+                                         using firstById: inout RowByIdTable, into firstEntry: UnsafeMutableBufferPointer<Int>) {
         for (number, scan) in scans.enumerated() {
             scan.entries.withUnsafeBufferPointer { entries in
                 for index in entries.indices {
