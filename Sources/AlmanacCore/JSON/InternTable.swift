@@ -1,3 +1,5 @@
+import CGlibc
+
 /// Open-addressing table from short byte strings to their one copy in the arena. Each slot
 /// keeps 32 bits of the hash beside the payload, so probing rarely touches the arena, and
 /// growing never rehashes bytes. (The builder's guesses, `InternGuesses`, answer most
@@ -46,10 +48,11 @@ struct InternTable {
     }
 
     /// The payload of the one copy of `bytes`, appending them to `arena` when new; and the
-    /// entry's ordinal.
+    /// entry's ordinal. `hash`: `hash(bytes)`, when the caller has it already.
     @inline(__always)
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, arena: inout BuilderStorage<UInt8>) -> (payload: UInt64, ordinal: Int) {
-        let hash = Self.hash(bytes) & Self.hashMask
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil,
+                         arena: inout BuilderStorage<UInt8>) -> (payload: UInt64, ordinal: Int) {
+        let hash = (hash ?? Self.hash(bytes)) & Self.hashMask
         growWhenHalfFull()
         let slot = find(hash: hash, bytes: bytes, arena: arena.buffer)
         if slots[2 * slot + 1] == 0 {
@@ -66,6 +69,13 @@ struct InternTable {
         let slot = find(hash: hash & Self.hashMask, bytes: Self.slice(payload, of: arena), arena: arena)
         if slots[2 * slot + 1] == 0 { fill(slot, hash: hash & Self.hashMask, payload: payload) }
         return slots[2 * slot + 1] & ~Self.occupied
+    }
+
+    /// Starts bringing in the slot where a probe for a text of this `hash` begins.
+    @inline(__always)
+    func prefetch(hash: UInt64) {
+        let slot = Int(truncatingIfNeeded: hash & Self.hashMask) & mask
+        slots.withUnsafeBufferPointer { almanac_prefetch($0.baseAddress! + 2 * slot) }
     }
 
     /// The slot holding `bytes`, or the empty slot where they belong.

@@ -18,6 +18,8 @@ extension JSONDocumentBuilder {
     /// other core is free: its parse ended before this one's.
     mutating func appendDetached(_ part: JSONDocumentBuilder, boundaries: [Int] = [], twoThreadsFrom: Int = mergeOnTwoThreadsFrom) -> Int {
         precondition(part.detached && !detached, "only a detached part merges into a main builder")
+        precondition(part.pending.isEmpty, "a part is merged once its parse is done")
+        resolvePending()
         let base = nodeWords.count
         let arenaStart = arenaBytes.count
         let shift = UInt64(arenaStart) << JSONDocument.lengthBits

@@ -23,6 +23,16 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// their key (see `InternGuesses`).
     private var keyGuesses: InternGuesses
     private var valueGuesses: InternGuesses
+    /// Values waiting for their probe of the value table (see `appendStringLookingUp`).
+    private(set) var pending: [PendingValue] = []
+    struct PendingValue {
+        /// The node to write, the text (a slice of the input, still there), its hash, its guess slot.
+        var node: Int
+        var bytes: UnsafeBufferPointer<UInt8>
+        var hash: UInt64
+        var slot: Int
+    }
+    private static let maximumPending = 4
     /// The key guesses' slot for the next key: the last key's ordinal + 1; in a new object,
     /// the slot after half of them for the key before the object (an object's first key
     /// depends on what holds it: a station's, or its point's).
@@ -50,12 +60,14 @@ public struct JSONDocumentBuilder: JSONNodes {
         self.detached = detached
         keyGuesses = InternGuesses(remembers: guessing)
         valueGuesses = InternGuesses(remembers: guessing)
+        pending.reserveCapacity(Self.maximumPending)
     }
 
     /// The document, in the storage written (not a copy of it). The builder may go on
     /// taking text: its next node or byte goes to new storage.
     public mutating func finish() -> JSONDocument {
-        JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, interned: keys,
+        resolvePending()
+        return JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, interned: keys,
                      repeatedKeys: repeatedKeys.sorted { $0.object < $1.object }, elementMarks: elementMarks)
     }
 
@@ -97,6 +109,7 @@ public struct JSONDocumentBuilder: JSONNodes {
         if let entry = keyGuesses.second(at: slot, bytes, arena: arenaBytes.buffer) {
             return appendKey(entry)
         }
+        resolvePending()
         let entry = keys.intern(bytes, arena: &arenaBytes)
         keyGuesses.remember(entry, at: slot)
         appendKey(entry)
@@ -110,28 +123,59 @@ public struct JSONDocumentBuilder: JSONNodes {
     }
 
     /// Appends a string value, interning short ones. The value its key had last time is
-    /// checked here; the rest is out of line.
+    /// checked here; the rest is out of line. `stable`: the bytes stay where they are until
+    /// the text is parsed (a slice of the input, not of a scratch buffer).
     @inline(__always)
-    mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func appendString(_ bytes: UnsafeBufferPointer<UInt8>, stable: Bool = false) {
         let slot = lastKeyOrdinal
         if bytes.count <= Self.internLimit,
            let entry = valueGuesses.first(at: slot, bytes, arena: arenaBytes.buffer) {
             appendValue(entry)
         } else {
-            appendStringLookingUp(bytes)
+            appendStringLookingUp(bytes, stable: stable)
         }
     }
 
+    /// A value no guess knew: most are new (a station's title), and the table they go to has
+    /// outgrown the caches, so a probe waits on memory. The probe of a stable text is made
+    /// later: its slot is asked for now, its node written when the parser next appends to
+    /// the arena (which keeps the arena, and so every node, as without waiting) or when a
+    /// few wait; meanwhile the parser goes on.
     @inline(never)
-    private mutating func appendStringLookingUp(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func appendStringLookingUp(_ bytes: UnsafeBufferPointer<UInt8>, stable: Bool) {
         guard bytes.count <= Self.internLimit else { return appendString(raw: bytes) }
         let slot = lastKeyOrdinal
         if let entry = valueGuesses.second(at: slot, bytes, arena: arenaBytes.buffer) {
             return appendValue(entry)
         }
-        let entry = values.intern(bytes, arena: &arenaBytes)
-        valueGuesses.remember(entry, at: slot)
-        appendValue(entry)
+        guard stable else {
+            resolvePending()
+            let entry = values.intern(bytes, arena: &arenaBytes)
+            valueGuesses.remember(entry, at: slot)
+            return appendValue(entry)
+        }
+        if pending.count == Self.maximumPending { resolvePendingValues() }
+        let hash = InternTable.hash(bytes)
+        values.prefetch(hash: hash)
+        pending.append(PendingValue(node: nodeWords.count, bytes: bytes, hash: hash, slot: slot))
+        nodeWords.append(0)
+    }
+
+    /// Makes the probes of the values waiting, in order. Before anything else appends to the
+    /// arena or reads value nodes.
+    @inline(__always)
+    mutating func resolvePending() {
+        if !pending.isEmpty { resolvePendingValues() }
+    }
+
+    @inline(never)
+    private mutating func resolvePendingValues() {
+        for value in pending {
+            let entry = values.intern(value.bytes, hash: value.hash, arena: &arenaBytes)
+            valueGuesses.remember(entry, at: value.slot)
+            nodeWords[value.node] = detached ? Self.ordinalTag | UInt64(entry.ordinal) : Self.stringTag | entry.payload
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
@@ -157,6 +201,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// Copies `bytes` to the end of the arena; returns the node payload for them.
     @inline(__always)
     private mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        resolvePending()
         let payload = UInt64(arenaBytes.count) << JSONDocument.lengthBits | UInt64(bytes.count)
         arenaBytes.append(bytes)
         return payload

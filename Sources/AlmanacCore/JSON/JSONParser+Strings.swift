@@ -24,7 +24,7 @@ extension JSONParser {
             return try parseLongString(into: &builder, isKey: isKey)
         }
         let text = UnsafeBufferPointer(start: base + start, count: end - start)
-        if isKey { builder.appendKey(text) } else { builder.appendString(text) }
+        if isKey { builder.appendKey(text) } else { builder.appendString(text, stable: true) }
         position = end + 1
     }
 
@@ -61,7 +61,7 @@ extension JSONParser {
                 let length = index - start
                 if length > limits.maximumStringBytes { throw .syntax(.stringTooLong(limit: limits.maximumStringBytes), offset: opening) }
                 let text = UnsafeBufferPointer(start: base + start, count: length)
-                if isKey { builder.appendKey(text) } else { builder.appendString(text) }
+                if isKey { builder.appendKey(text) } else { builder.appendString(text, stable: true) }
                 position = index + 1
                 return
             }

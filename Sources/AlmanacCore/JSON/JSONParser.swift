@@ -62,7 +62,9 @@ public struct JSONParser {
         parser.split = split
         parser.splitPosition = split?.publishedPosition ?? .max
         defer { split?.abandon() }
-        return try parser.parseDocument(into: &builder)
+        let root = try parser.parseDocument(into: &builder)
+        builder.resolvePending()
+        return root
     }
 
     /// Parses the rest of a text from `start`, an element of an array other than its first,
@@ -80,6 +82,7 @@ public struct JSONParser {
         parser.boundaries = []
         do {
             let levels = try parser.parseSuffix(into: &builder)
+            builder.resolvePending()
             return (levels, parser.deepest, parser.boundaries ?? [])
         } catch {
             return nil
@@ -114,6 +117,7 @@ public struct JSONParser {
         guard !roots.isEmpty else {
             throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
         }
+        builder.resolvePending()
         return roots
     }
 

@@ -29,6 +29,7 @@ extension JSONDocumentBuilder {
     /// For the object just closed at `index` (the last value in `nodes`): each key keeps the
     /// place of its first member and the value of its last; the object is recorded.
     mutating func keepLastOfRepeatedKeys(object index: Int) {
+        resolvePending()
         let members = count(at: index)
         guard members > 1, Int(nodeWords[index + 1]) == nodeWords.count else { return }
         var starts: [Int] = []
