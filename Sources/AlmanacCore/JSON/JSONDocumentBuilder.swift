@@ -51,12 +51,13 @@ public struct JSONDocumentBuilder: JSONNodes {
     }
 
     /// `guessing: false` only for tests, which compare with a builder that always looks up.
-    init(expectedBytes: Int, detached: Bool, guessing: Bool) {
+    /// `valueBytes`: the bytes whose values the value table is sized for (`expectedBytes` if nil).
+    init(expectedBytes: Int, detached: Bool, guessing: Bool, valueBytes: Int? = nil) {
         // Reserved but untouched capacity costs address space, not memory.
         nodeWords = BuilderStorage(capacity: max(64, expectedBytes / 10))
         arenaBytes = BuilderStorage(capacity: max(256, expectedBytes / 3))
         // About one distinct short string per kilobyte in the bundled files; more grows the table.
-        values = InternTable(capacity: max(1024, expectedBytes / 1024))
+        values = InternTable(capacity: max(1024, (valueBytes ?? expectedBytes) / 1024))
         self.detached = detached
         keyGuesses = InternGuesses(remembers: guessing)
         valueGuesses = InternGuesses(remembers: guessing)

@@ -101,7 +101,10 @@ public final class JSONSplit: @unchecked Sendable {
                           shouldStop: @escaping () -> Bool = { false }) {
         guard !abandoned.load(ordering: .relaxed), let start = Self.boundary(in: bytes, from: from) else { return }
         position.store(start, ordering: .releasing)
-        var builder = JSONDocumentBuilder(expectedBytes: bytes.count - start, detached: true)
+        // The value table sized as the main one (for the whole text): the part's distinct values
+        // are about as many, and growing it on the way (a rehash of every entry) costs the
+        // thread whose parse ends last.
+        var builder = JSONDocumentBuilder(expectedBytes: bytes.count - start, detached: true, guessing: true, valueBytes: bytes.count)
         let progress: JSONParser.Progress = { [self] consumed throws(CancelledError) in
             parsed.store(consumed - start, ordering: .relaxed)
             if abandoned.load(ordering: .relaxed) || shouldStop() { throw CancelledError() }
