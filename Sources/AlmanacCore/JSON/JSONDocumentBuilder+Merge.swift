@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +37,7 @@ extension JSONDocumentBuilder {
         nonisolated(unsafe) let valuePayloads = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: part.values.count)
         defer { valuePayloads.deallocate() }
         let values = self.values
-        Self.onThreads(threads) { half in
+        onThreads(threads) { half in
             let bytes = Self.share(half, of: partArena.count, threads)
             Self.populate(arenaTarget + bytes.lowerBound, bytes: bytes.count)
             (arenaTarget + bytes.lowerBound).update(from: partArena.baseAddress! + bytes.lowerBound, count: bytes.count)
@@ -73,7 +72,7 @@ extension JSONDocumentBuilder {
         let ranges = middle.map { [0..<$0, $0..<partNodes.count] } ?? [0..<partNodes.count]
         keyPayloads.withUnsafeBufferPointer { keyPayloads in
             nonisolated(unsafe) let keyPayloads = keyPayloads
-            Self.onThreads(ranges.count) { half in
+            onThreads(ranges.count) { half in
                 Self.populate(nodeTarget + ranges[half].lowerBound, bytes: ranges[half].count * 8)
                 Self.move(partNodes, ranges[half], to: nodeTarget, shift: shift, base: UInt64(base),
                           keys: keyPayloads, values: UnsafeBufferPointer(valuePayloads))
@@ -125,15 +124,5 @@ extension JSONDocumentBuilder {
     /// The `index`th of `parts` nearly equal runs of `0..<count`.
     private static func share(_ index: Int, of count: Int, _ parts: Int) -> Range<Int> {
         (count * index / parts)..<(count * (index + 1) / parts)
-    }
-
-    /// Runs `body(0)`…`body(count - 1)` at once, each on its own thread; `body` only
-    /// writes what its index owns.
-    private static func onThreads(_ count: Int, _ body: (Int) -> Void) {
-        guard count > 1 else { return body(0) }
-        withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let body = body
-            DispatchQueue.concurrentPerform(iterations: count) { body($0) }
-        }
     }
 }

@@ -11,14 +11,13 @@ extension JSONParser {
     /// the rest of the text and fits here; otherwise go on alone.
     mutating func splice(into builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         splitPosition = .max
-        guard let suffix = split?.waitForSuffix(), suffix.levels.count == depth,
+        guard let split, let suffix = split.waitForSuffix(), suffix.levels.count == depth,
               depth + suffix.deepest <= limits.maximumDepth else { return }
         // Prefaulting for the merge would now only take the core the merge can use.
-        split?.abandon()
-        let base = builder.appendDetached(suffix.builder, boundaries: suffix.boundaries,
-                                          twoThreadsFrom: split?.mergeOnTwoThreadsFrom ?? JSONDocumentBuilder.mergeOnTwoThreadsFrom)
+        split.abandon()
+        let base = builder.appendDetached(suffix.builder, boundaries: suffix.boundaries, twoThreadsFrom: split.mergeOnTwoThreadsFrom)
         suffix.builder = JSONDocumentBuilder()
-        split?.markSpliced()
+        split.markSpliced()
         unwinding = (suffix, base, 0, base)
         // The rest was parsed, and its pages given back, by the other thread: counting its
         // lines would read them all in again. An error past here counts from the bytes.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Turns the station entries of the scans, in file order, into records: one per `stationId`,
 /// the first entry that passed its checks; later entries with that id add their direction.
 ///
@@ -37,8 +35,7 @@ struct StationDeduplication {
         var tables = (0..<parts).map { _ in RowByIdTable(capacity: total / parts + total / 64) }
         firstEntry.withUnsafeMutableBufferPointer { firstEntry in
             tables.withUnsafeMutableBufferPointer { tables in
-                nonisolated(unsafe) let (firstEntry, tables, scans) = (firstEntry, tables, scans)
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                onThreads(parts) { part in
                     Self.findFirstEntries(scans, starts: starts, part: part, of: parts, using: &tables[part], into: firstEntry)
                 }
             }

@@ -88,8 +88,7 @@ public enum StationModel: RecordModel {
         let middle = cityCount >= twoThreadsFrom ? Self.middle(of: cityLists, in: document) : nil
         var scans = (middle == nil ? [cityCount] : [cityCount / 2, cityCount - cityCount / 2]).map { StationScanner.Scan(reservingFor: $0) }
         scans.withUnsafeMutableBufferPointer { scans in
-            nonisolated(unsafe) let scans = scans
-            DispatchQueue.concurrentPerform(iterations: scans.count) { half in
+            onThreads(scans.count) { half in
                 let start = half == 0 ? CityPosition.start(of: cityLists) : scanner.position(of: middle ?? 0, in: cityLists)
                 let stop = half == 0 ? middle ?? Int.max : Int.max
                 scanner.scan(cityLists, from: start, before: stop, into: &scans[half], cancellation: cancellation)
