@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CGlibc.h"
 #include <string.h>
+#include <errno.h>
 #include <unistd.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +17,15 @@ const void *almanac_memmem(const void *haystack, size_t haystack_length, const v
 pid_t almanac_gettid(void) { return gettid(); }
 
 int almanac_malloc_trim(void) { return malloc_trim(0); }
+
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+int almanac_move_pages(void *from, size_t length, void *to) {
+    void *moved = mremap(from, length, length, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to);
+    return moved == MAP_FAILED ? errno : 0;
+}
 
 // Guards: a few ranges at once (one per concurrent load). The handler only reads atomics and
 // calls mmap, a system call, so it is safe in a signal handler.

@@ -35,11 +35,12 @@ import Testing
 
     static let file = stationsText(bytes: 3 << 20)
 
-    /// The file parsed with the other part from its middle, merged on two threads; and the split.
-    static func parsedInTwo() throws -> (JSONDocument, Int, JSONSplit) {
+    /// The file parsed with the other part from its middle, merged on two threads (or one),
+    /// its pages moved (or copied); and the split.
+    static func parsedInTwo(mergeOnTwoThreadsFrom: Int = 0, movePagesFrom: Int = JSONDocumentBuilder.movePagesFrom) throws -> (JSONDocument, Int, JSONSplit) {
         try file.text.withUnsafeBufferPointer { bytes throws(LoadFailure) in
             var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
-            let split = JSONSplit(mergeOnTwoThreadsFrom: 0)
+            let split = JSONSplit(mergeOnTwoThreadsFrom: mergeOnTwoThreadsFrom, movePagesFrom: movePagesFrom)
             split.parseRest(of: bytes, from: bytes.count / 2, source: "t.json")
             let root = try JSONParser.parse(bytes, source: "t.json", into: &builder, split: split)
             return (builder.finish(), root, split)
@@ -50,6 +51,18 @@ import Testing
         let (document, root, split) = try Self.parsedInTwo()
         #expect(split.wasSpliced)
         #expect(JSONSplitTests.parse(Self.file.text).outcome == .document(JSONSplitTests.describe(document, root)))
+    }
+
+    /// Moved pages and copied ones, one thread or two: the document is the same. (Where the
+    /// part's nodes are rewritten depends on addresses; several parses vary it.)
+    @Test(arguments: [(0, JSONDocumentBuilder.movePagesFrom), (0, Int.max), (Int.max, JSONDocumentBuilder.movePagesFrom), (Int.max, Int.max)])
+    func aPartMergedByMovingItsPagesGivesTheDocumentACopyGives(threadsFrom: Int, movePagesFrom: Int) throws {
+        let expected = JSONSplitTests.parse(Self.file.text).outcome
+        for _ in 0..<3 {
+            let (document, root, split) = try Self.parsedInTwo(mergeOnTwoThreadsFrom: threadsFrom, movePagesFrom: movePagesFrom)
+            #expect(split.wasSpliced)
+            #expect(expected == .document(JSONSplitTests.describe(document, root)))
+        }
     }
 
     @Test func theMarksNameTheElementsThatHeldTheSplit() throws {

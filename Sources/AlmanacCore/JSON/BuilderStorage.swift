@@ -9,16 +9,20 @@ struct BuilderStorage<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity: Int
+    /// Elements of room before `base`, never counted: a detached builder's nodes move down
+    /// into it when merged (see `JSONDocumentBuilder.appendDetached`).
+    let front: Int
 
-    init(capacity: Int) {
+    init(capacity: Int, front: Int = 0) {
         self.capacity = max(1, capacity)
-        (array, base) = Self.allocate(self.capacity)
+        self.front = front
+        (array, base) = Self.allocate(self.capacity, front: front)
     }
 
-    private static func allocate(_ capacity: Int) -> ([Element], UnsafeMutablePointer<Element>) {
+    private static func allocate(_ capacity: Int, front: Int) -> ([Element], UnsafeMutablePointer<Element>) {
         // Uninitialized: reserved pages stay untouched until written, as with reserveCapacity.
-        var array = [Element](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
-        let base = array.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        var array = [Element](unsafeUninitializedCapacity: front + capacity) { _, initialized in initialized = front + capacity }
+        let base = array.withUnsafeMutableBufferPointer { $0.baseAddress! + front }
         return (array, base)
     }
 
@@ -74,7 +78,7 @@ struct BuilderStorage<Element: BitwiseCopyable> {
     }
 
     private mutating func reallocate(_ newCapacity: Int) {
-        let (newArray, newBase) = Self.allocate(newCapacity)
+        let (newArray, newBase) = Self.allocate(newCapacity, front: front)
         newBase.update(from: base, count: count)
         array = newArray
         base = newBase
@@ -84,6 +88,7 @@ struct BuilderStorage<Element: BitwiseCopyable> {
     /// The Array of the elements written, in the buffer they were written to. The next
     /// append goes to a new buffer, leaving the returned Array as it is.
     mutating func finished() -> [Element] {
+        precondition(front == 0, "storage with room in front is merged, not finished")
         if array.count != count { array.removeLast(array.count - count) }
         // Trimming copied the buffer if it was shared (a copy of the builder still alive).
         if let trimmed = array.withUnsafeBufferPointer({ $0.baseAddress }) { base = UnsafeMutablePointer(mutating: trimmed) }

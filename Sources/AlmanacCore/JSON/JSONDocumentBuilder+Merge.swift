@@ -7,40 +7,51 @@ extension JSONDocumentBuilder {
     /// Parts with fewer node words merge on one thread: a second one costs more than it saves.
     static let mergeOnTwoThreadsFrom = 1 << 20
 
+    /// Parts with fewer bytes of nodes (or of arena) than this copy them; larger ones move
+    /// their pages (see `PageMove`).
+    static let movePagesFrom = 64 << 10
+
     /// Appends the nodes of a detached builder (which parsed the rest of the same text on
     /// another thread) as if this builder had parsed them: its arena goes after this one,
     /// each of its distinct interned strings is looked up once in this builder's tables (so
-    /// equal strings still share one node value), and its nodes are copied with offsets and
-    /// container ends moved. Returns the index its first node gets. The part ends the text,
-    /// and this builder takes no further text after it.
+    /// equal strings still share one node value), and its nodes get offsets and container
+    /// ends moved. Returns the index its first node gets. The part ends the text, and this
+    /// builder takes no further text after it; the part's storage is spent.
+    ///
+    /// A large part's arena and nodes move here page by page rather than being copied: the
+    /// kernel would otherwise clear as many fresh pages as it copies. Its nodes are rewritten
+    /// where they are, a few words down (into the page of room in front of them) to line up
+    /// with their place here within a page; its arena lands a few bytes past this one's end
+    /// (bytes never read) for the same reason.
     ///
     /// `boundaries`: indices in the part where a node starts (noted as it was parsed). A large
-    /// part is copied by two threads, split at the boundary nearest its middle; the arena
-    /// and the value lookups are halved too. The main thread waits here either way, and the
-    /// other core is free: its parse ended before this one's.
-    mutating func appendDetached(_ part: JSONDocumentBuilder, boundaries: [Int] = [], twoThreadsFrom: Int = mergeOnTwoThreadsFrom) -> Int {
+    /// part is rewritten by two threads, split at the boundary nearest its middle; the value
+    /// lookups are halved too. The main thread waits here either way, and the other core is
+    /// free: its parse ended before this one's.
+    mutating func appendDetached(_ part: JSONDocumentBuilder, boundaries: [Int] = [], twoThreadsFrom: Int = mergeOnTwoThreadsFrom,
+                                 movePagesFrom: Int = movePagesFrom) -> Int {
         precondition(part.detached && !detached, "only a detached part merges into a main builder")
         precondition(part.pending.isEmpty, "a part is merged once its parse is done")
         resolvePending()
         let base = nodeWords.count
         let arenaStart = arenaBytes.count
-        let shift = UInt64(arenaStart) << JSONDocument.lengthBits
         let partNodes = part.nodeWords.buffer
         let partArena = part.arenaBytes.buffer
         let threads = partNodes.count >= twoThreadsFrom ? 2 : 1
 
-        // The arena, and the part's distinct values in this builder's table. The part's new
-        // values are not added to it: the parse of one text no longer needs it (the part
-        // ends the text).
-        nonisolated(unsafe) let arenaTarget = arenaBytes.claim(partArena.count)
+        arenaBytes.reserve(arenaStart + PageMove.pageSize + partArena.count)
+        let moveArena = partArena.count >= movePagesFrom
+        let gap = moveArena ? PageMove.gap(to: arenaBytes.base + arenaStart, from: partArena.baseAddress!) : 0
+        let shift = UInt64(arenaStart + gap) << JSONDocument.lengthBits
+
+        // The part's distinct values in this builder's table, read from the part's arena
+        // before it moves. The part's new values are not added to the table: the parse of
+        // one text no longer needs it (the part ends the text).
         nonisolated(unsafe) let mainArena = UnsafeBufferPointer(start: arenaBytes.base, count: arenaStart)
         nonisolated(unsafe) let valuePayloads = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: part.values.count)
         defer { valuePayloads.deallocate() }
         let values = self.values
         onThreads(threads) { half in
-            let bytes = Self.share(half, of: partArena.count, threads)
-            Self.populate(arenaTarget + bytes.lowerBound, bytes: bytes.count)
-            (arenaTarget + bytes.lowerBound).update(from: partArena.baseAddress! + bytes.lowerBound, count: bytes.count)
             // The main table is larger than the caches: each lookup's slot is asked for a
             // batch ahead of it.
             var batch: [(hash: UInt64, payload: UInt64, ordinal: Int)] = []
@@ -59,6 +70,12 @@ extension JSONDocumentBuilder {
             }
             lookUp()
         }
+        let arenaTarget = arenaBytes.claim(gap + partArena.count) + gap
+        (arenaTarget - gap).initialize(repeating: 0, count: gap)
+        if !(moveArena && PageMove.move(UnsafeMutableRawPointer(mutating: partArena.baseAddress!), count: partArena.count, to: arenaTarget)) {
+            Self.copy(partArena, to: arenaTarget, threads: threads)
+        }
+
         // Keys are few, and their table stays with the document: added here, on one thread.
         let arena = arenaBytes.buffer
         var keyPayloads = [UInt64](repeating: 0, count: part.keys.count)
@@ -67,23 +84,80 @@ extension JSONDocumentBuilder {
         }
         repeatedKeys += part.repeatedKeys.map { RepeatedKey(object: $0.object + base, key: $0.key) }
 
-        nonisolated(unsafe) let nodeTarget = nodeWords.claim(partNodes.count)
+        let nodeTarget = nodeWords.claim(partNodes.count)
         let middle = threads == 2 ? boundaries.filter { $0 > 0 && $0 < partNodes.count }.min { abs($0 - partNodes.count / 2) < abs($1 - partNodes.count / 2) } : nil
         let ranges = middle.map { [0..<$0, $0..<partNodes.count] } ?? [0..<partNodes.count]
+        let moveNodes = partNodes.count * 8 >= movePagesFrom && part.nodeWords.front * 8 >= PageMove.pageSize
         keyPayloads.withUnsafeBufferPointer { keyPayloads in
-            nonisolated(unsafe) let keyPayloads = keyPayloads
-            onThreads(ranges.count) { half in
-                Self.populate(nodeTarget + ranges[half].lowerBound, bytes: ranges[half].count * 8)
-                Self.move(partNodes, ranges[half], to: nodeTarget, shift: shift, base: UInt64(base),
-                          keys: keyPayloads, values: UnsafeBufferPointer(valuePayloads))
+            let rewrite = Rewrite(shift: shift, base: UInt64(base), keys: keyPayloads, values: UnsafeBufferPointer(valuePayloads))
+            guard moveNodes else { return rewrite.copy(partNodes, ranges, to: nodeTarget) }
+            let down = PageMove.gap(to: nodeTarget, from: partNodes.baseAddress!) / 8
+            let rewritten = rewrite.inPlace(partNodes, ranges, down: down)
+            if !PageMove.move(UnsafeMutableRawPointer(rewritten), count: partNodes.count * 8, to: nodeTarget) {
+                Self.copy(UnsafeBufferPointer(start: rewritten, count: partNodes.count), to: nodeTarget, threads: threads)
             }
         }
         return base
     }
 
-    /// Writes each of the part's words in `range` as one word at the same index from `target`.
-    private static func move(_ source: UnsafeBufferPointer<UInt64>, _ range: Range<Int>, to target: UnsafeMutablePointer<UInt64>,
-                             shift: UInt64, base: UInt64, keys: UnsafeBufferPointer<UInt64>, values: UnsafeBufferPointer<UInt64>) {
+    /// How a part's node words change as they join this builder's.
+    private struct Rewrite: @unchecked Sendable {
+        // @unchecked: the tables are read only.
+        let shift: UInt64
+        let base: UInt64
+        let keys: UnsafeBufferPointer<UInt64>
+        let values: UnsafeBufferPointer<UInt64>
+
+        /// Writes the rewritten words of `ranges` at the same indices from `target` (a thread a range).
+        func copy(_ source: UnsafeBufferPointer<UInt64>, _ ranges: [Range<Int>], to target: UnsafeMutablePointer<UInt64>) {
+            nonisolated(unsafe) let target = target
+            onThreads(ranges.count) { run in
+                JSONDocumentBuilder.populate(target + ranges[run].lowerBound, bytes: ranges[run].count * 8)
+                JSONDocumentBuilder.move(source, ranges[run], to: target, rewrite: self)
+            }
+        }
+
+        /// Rewrites the words of `source` where they are, each `down` words lower (into the
+        /// storage's room in front), a thread a range; returns where they start.
+        func inPlace(_ source: UnsafeBufferPointer<UInt64>, _ ranges: [Range<Int>], down: Int) -> UnsafeMutablePointer<UInt64> {
+            nonisolated(unsafe) let words = UnsafeMutablePointer(mutating: source.baseAddress!) - down
+            // The second range's first words land on the last ones the first range reads: they
+            // wait in a buffer until both are done. Its first node at least `down` on is where
+            // writing in place is safe.
+            var held = 0..<0
+            if ranges.count == 2, down > 0 {
+                var end = ranges[1].lowerBound
+                while end < min(ranges[1].lowerBound + down, ranges[1].upperBound) { end += JSONDocumentBuilder.words(source[end]) }
+                held = ranges[1].lowerBound..<end
+            }
+            nonisolated(unsafe) let buffer = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, held.count))
+            defer { buffer.deallocate() }
+            onThreads(ranges.count) { run in
+                var range = ranges[run]
+                if run == 1, !held.isEmpty {
+                    // Index `held.lowerBound` is written to the buffer's first word.
+                    JSONDocumentBuilder.move(source, held, to: buffer - held.lowerBound, rewrite: self)
+                    range = held.upperBound..<range.upperBound
+                }
+                JSONDocumentBuilder.move(source, range, to: words, rewrite: self)
+            }
+            (words + held.lowerBound).update(from: buffer, count: held.count)
+            return words
+        }
+    }
+
+    /// The words of the node whose first word is `word`.
+    private static func words(_ word: UInt64) -> Int {
+        switch word >> JSONDocument.tagShift {
+        case 5, 6, 7: 2
+        default: 1
+        }
+    }
+
+    /// Writes each of the part's words in `range`, rewritten, at the same index from `target`.
+    /// `target` may be the source a few words down: each word is read before one is written there.
+    private static func move(_ source: UnsafeBufferPointer<UInt64>, _ range: Range<Int>, to target: UnsafeMutablePointer<UInt64>, rewrite: Rewrite) {
+        let (shift, base, keys, values) = (rewrite.shift, rewrite.base, rewrite.keys, rewrite.values)
         var index = range.lowerBound
         while index < range.upperBound {
             let node = source[index]
@@ -112,6 +186,16 @@ extension JSONDocumentBuilder {
 
     /// Faults in the fresh pages a thread is about to write in one call (MADV_POPULATE_WRITE,
     /// Linux 5.14), cheaper than a fault per page. Populating never changes what a page holds.
+    /// Copies `source` to `target` (fresh storage), in halves on two threads when `threads` is 2.
+    private static func copy<Element>(_ source: UnsafeBufferPointer<Element>, to target: UnsafeMutablePointer<Element>, threads: Int) {
+        nonisolated(unsafe) let target = target
+        onThreads(threads) { half in
+            let range = share(half, of: source.count, threads)
+            populate(target + range.lowerBound, bytes: range.count * MemoryLayout<Element>.stride)
+            (target + range.lowerBound).update(from: source.baseAddress! + range.lowerBound, count: range.count)
+        }
+    }
+
     private static func populate<Element>(_ start: UnsafeMutablePointer<Element>, bytes: Int) {
         #if os(Linux)
         let from = Int(bitPattern: start) & ~4095

@@ -15,7 +15,8 @@ extension JSONParser {
               depth + suffix.deepest <= limits.maximumDepth else { return }
         // Prefaulting for the merge would now only take the core the merge can use.
         split.abandon()
-        let base = builder.appendDetached(suffix.builder, boundaries: suffix.boundaries, twoThreadsFrom: split.mergeOnTwoThreadsFrom)
+        let base = builder.appendDetached(suffix.builder, boundaries: suffix.boundaries, twoThreadsFrom: split.mergeOnTwoThreadsFrom,
+                                          movePagesFrom: split.movePagesFrom)
         suffix.builder = JSONDocumentBuilder()
         split.markSpliced()
         unwinding = (suffix, base, 0, base)

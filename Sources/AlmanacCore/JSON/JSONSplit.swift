@@ -50,12 +50,17 @@ public final class JSONSplit: @unchecked Sendable {
     /// Written by the other thread before it signals `finished`.
     private var suffix: Suffix?
 
-    /// Parts of at least this many node words merge on two threads (see `appendDetached`).
+    /// Parts of at least this many node words merge on two threads, and parts of at least
+    /// this many bytes of nodes or arena move their pages (see `appendDetached`).
     let mergeOnTwoThreadsFrom: Int
+    let movePagesFrom: Int
 
-    public init() { mergeOnTwoThreadsFrom = JSONDocumentBuilder.mergeOnTwoThreadsFrom }
+    public convenience init() { self.init(mergeOnTwoThreadsFrom: JSONDocumentBuilder.mergeOnTwoThreadsFrom) }
 
-    init(mergeOnTwoThreadsFrom: Int) { self.mergeOnTwoThreadsFrom = mergeOnTwoThreadsFrom }
+    init(mergeOnTwoThreadsFrom: Int, movePagesFrom: Int = JSONDocumentBuilder.movePagesFrom) {
+        self.mergeOnTwoThreadsFrom = mergeOnTwoThreadsFrom
+        self.movePagesFrom = movePagesFrom
+    }
 
     /// Where the main builder's storage is and how far the main parser has come, published
     /// as it goes: the other thread, its part done, faults in the pages that the rest of the
@@ -117,7 +122,9 @@ public final class JSONSplit: @unchecked Sendable {
         }
         suffix = Suffix(builder: builder, levels: levels, deepest: deepest, boundaries: boundaries)
         finished.signal()
-        prefaultMainStorage(start: start, partNodes: builder.nodeCount, partArena: builder.arenaCount)
+        // Where a part's pages will move, populating is wasted.
+        func copied(_ bytes: Int) -> Int { bytes >= movePagesFrom ? 0 : bytes }
+        prefaultMainStorage(start: start, partNodes: copied(builder.nodeCount * 8) / 8, partArena: copied(builder.arenaCount))
     }
 
     /// Populates (MADV_POPULATE_WRITE, Linux 5.14) the main builder's storage from where it

@@ -95,6 +95,11 @@ pid_t almanac_gettid(void);
 // malloc_trim: hands the allocator's free memory back to the system.
 int almanac_malloc_trim(void);
 
+// Moves the pages [from, from + length) to `to` (both page-aligned): mremap with
+// MREMAP_FIXED | MREMAP_DONTUNMAP, so whatever was at `to` is replaced and `from` stays
+// mapped, empty (it reads as zeros). 0, or the errno (EINVAL before Linux 5.7).
+int almanac_move_pages(void *from, size_t length, void *to);
+
 // Mapped files that may shrink while they are read. Touching a mapped page past a file's new
 // end raises SIGBUS; inside a guarded range the handler maps a page of zeros there instead
 // (zeros are never valid JSON, so the parse fails) and records the hit, so the reader can
