@@ -98,7 +98,9 @@ struct TypingDuringLoadTests {
         chmod(script, 0o755)
         let session = try PseudoTerminalSession(environment: home.environment().with("EDITOR", script), rows: 30, columns: 100)
         try session.waitForPrompt()
+        // The edited command is shown after a prompt's text: the prompt to type at is the next one.
         try session.enter("edit")
+        try session.waitForPrompt()
         let words = (home.read(modes) ?? "").split(whereSeparator: \.isWhitespace)
         #expect(words.contains("icanon") && words.contains("echo") && words.contains("isig"), "\(words)")
         #expect(try session.enter("set pagesize").contains("9"), "what the editor saved ran")

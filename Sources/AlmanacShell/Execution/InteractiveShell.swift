@@ -39,12 +39,20 @@ final class InteractiveShell {
             session.output.print("almanac \(AlmanacVersion.current) — type 'help' for commands, Ctrl-D to leave")
             session.output.flush()
         }
+        // Keys typed while a command runs (a Ctrl-D too) wait for the next prompt. The line
+        // editor takes the terminal over from typeahead's modes: put back to canonical mode in
+        // between, a Ctrl-D typed just then would be an end of file, read at the prompt as NUL.
+        var typeahead: Typeahead?
+        defer { typeahead?.end() }
         while !session.shouldQuit {
             showMessages()
+            typeahead?.handOver()
             switch readCommand(with: editor) {
             case let .line(text):
+                typeahead = Typeahead()
                 run(text, editor: editor)
             case let .edited(commands):
+                typeahead = Typeahead()
                 // Shown as if typed at the prompt, so the screen says what ran.
                 for command in commands where !session.shouldQuit && !session.interruption.terminationRequested {
                     session.output.print(prompt(colored: false) + SafeText.escape(command))
@@ -84,9 +92,6 @@ final class InteractiveShell {
     /// Remembers `text` (one history entry, whatever lines it was typed on), runs it, then runs
     /// what `edit` asked for.
     private func run(_ text: String, editor: LineEditor) {
-        // Keys typed while the command runs (a Ctrl-D too) wait for the next prompt.
-        var typeahead = Typeahead()
-        defer { typeahead.end() }
         let history = editor.store
         let warnings = history.warnings.count
         // Without passwords: history is a file, and hints show its lines.

@@ -36,6 +36,13 @@ struct Typeahead {
         Self.found = nil
     }
 
+    /// Leaves the terminal as it is to the line editor, which sets its own modes and puts
+    /// back the canonical ones when it returns a line: nothing to restore here then.
+    mutating func handOver() {
+        saved = nil
+        Self.found = nil
+    }
+
     /// Runs `program` (a pager, an editor) with the terminal as the shell found it before
     /// typeahead began, and keeps typed keys again afterwards.
     static func lendingTerminal<Result>(to program: () -> Result) -> Result {
