@@ -1,5 +1,8 @@
 import Testing
 @testable import AlmanacCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The builder writes its nodes and arena through pointers into Arrays it sizes itself
 /// (`BuilderStorage`); what it finishes must be exactly what was appended.
@@ -13,6 +16,30 @@ import Testing
             storage.append(255)
             #expect(storage.elements == [1, 2] + source[3..<(3 + length)] + [255], "length \(length)")
         }
+    }
+
+    /// Populating makes the pages the next appends write resident, and only those: what is
+    /// written stays, and storage past the stretch (or past the capacity) is not touched.
+    @Test func populatingAheadFaultsInTheNextStretchOnly() throws {
+        #if os(Linux)
+        var storage = BuilderStorage<UInt64>(capacity: 1 << 20)  // 8 MB
+        for value in 0..<1000 { storage.append(UInt64(value)) }
+        // Untouched past what was written, even where malloc gave back memory used before.
+        let written = (Int(bitPattern: storage.base + 1000) + 4095) & ~4095
+        let end = Int(bitPattern: storage.base + (1 << 20)) & ~4095
+        #expect(madvise(UnsafeMutableRawPointer(bitPattern: written), end - written, MADV_DONTNEED) == 0)
+        storage.populate(ahead: 1 << 15)  // 256 KB
+        func resident(_ element: Int) -> Bool {
+            let page = Int(bitPattern: storage.base + element) & ~4095
+            var flag: UInt8 = 0
+            return mincore(UnsafeMutableRawPointer(bitPattern: page), 4096, &flag) == 0 && flag & 1 == 1
+        }
+        #expect(resident(1000 + 512) && resident(1000 + (1 << 15) - 1024))
+        #expect(!resident(1 << 17) && !resident((1 << 20) - 600))
+        #expect(storage.elements == (0..<1000).map { UInt64($0) })
+        storage.populate(ahead: 1 << 30)  // capped at the capacity
+        #expect(resident((1 << 20) - 513))
+        #endif
     }
 
     @Test func growingKeepsWhatWasWritten() {

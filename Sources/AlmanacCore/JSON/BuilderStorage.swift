@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A growing run of elements that the builder writes through a pointer: appends skip the
 /// uniqueness and capacity checks (and the generic copy) that Array pays on each call, yet
 /// the finished Array is the very buffer written, trimmed, not a copy of it.
@@ -72,6 +76,24 @@ struct BuilderStorage<Element: BitwiseCopyable> {
         return base + (count - added)
     }
 
+    /// Elements from `count` whose pages are populated already (see `populate(ahead:)`).
+    private var populatedEnd = 0
+
+    /// Faults in, with one call, the pages of the next `ahead` elements not populated yet:
+    /// cheaper than a page fault for each as the appends reach them.
+    mutating func populate(ahead: Int) {
+        #if os(Linux)
+        let end = min(capacity, count + ahead)
+        let from = max(populatedEnd, count)
+        guard end - from >= 4096 / MemoryLayout<Element>.stride else { return }
+        let start = (Int(bitPattern: base + from) + 4095) & ~4095
+        let stop = Int(bitPattern: base + end) & ~4095
+        populatedEnd = end
+        guard stop > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), stop - start, 23 /* MADV_POPULATE_WRITE */)
+        #endif
+    }
+
     @inline(never)
     mutating func grow(minimum: Int) {
         reallocate(max(minimum, capacity * 2))
@@ -83,6 +105,7 @@ struct BuilderStorage<Element: BitwiseCopyable> {
         array = newArray
         base = newBase
         capacity = newCapacity
+        populatedEnd = 0
     }
 
     /// The Array of the elements written, in the buffer they were written to. The next

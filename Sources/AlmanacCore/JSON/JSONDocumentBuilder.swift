@@ -76,6 +76,13 @@ public struct JSONDocumentBuilder: JSONNodes {
 
     public var nodeCount: Int { nodeWords.count }
 
+    /// Populates the storage the next stretch of text will write (see `BuilderStorage.populate`),
+    /// about a megabyte of text's worth, called at each progress report.
+    mutating func populateAhead() {
+        nodeWords.populate(ahead: 1 << 17)
+        arenaBytes.populate(ahead: 1 << 19)
+    }
+
     public var arenaCount: Int { arenaBytes.count }
 
     @inline(__always)

@@ -71,7 +71,7 @@ extension JSONParser {
                     }
                     _ = try parseValue(into: &builder)
                     items += 1
-                    if position >= nextProgress { try reportProgress(builder) }
+                    if position >= nextProgress { try reportProgress(&builder) }
                 }
                 skipWhitespace()
                 guard position < count else { throw .syntax(.unexpectedEnd(expected: "',' or a closing bracket"), offset: position) }

@@ -303,7 +303,7 @@ public struct JSONParser {
                     if position == splitPosition { try splice(into: &builder) }
                     _ = try parseValue(into: &builder)
                     elements += 1
-                    if position >= nextProgress { try reportProgress(builder) }
+                    if position >= nextProgress { try reportProgress(&builder) }
                     if try endsContainer(UInt8(ascii: "]"), expected: "',' or ']'") { break }
                 }
             } catch .spliced {
@@ -332,8 +332,9 @@ public struct JSONParser {
         if depth > limits.maximumDepth { throw .syntax(.tooDeep(limit: limits.maximumDepth), offset: position) }
     }
 
-    mutating func reportProgress(_ builder: JSONDocumentBuilder) throws(ParseFailure) {
+    mutating func reportProgress(_ builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         nextProgress = position + Self.progressInterval
+        builder.populateAhead()
         boundaries?.append(builder.nodeCount)
         if let split {
             split.publish(position: position, builder: builder)
