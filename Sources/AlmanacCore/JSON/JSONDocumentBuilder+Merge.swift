@@ -53,22 +53,27 @@ extension JSONDocumentBuilder {
         let values = self.values
         onThreads(threads) { half in
             // The main table is larger than the caches: each lookup's slot is asked for a
-            // batch ahead of it.
-            var batch: [(hash: UInt64, payload: UInt64, ordinal: Int)] = []
-            batch.reserveCapacity(Self.lookupBatch)
-            func lookUp() {
-                for entry in batch {
+            // batch ahead of it. (A buffer, not an Array a nested function appends to: that
+            // one's every access was checked for exclusivity.)
+            let batch = UnsafeMutableBufferPointer<(hash: UInt64, payload: UInt64, ordinal: Int)>.allocate(capacity: Self.lookupBatch)
+            defer { batch.deallocate() }
+            var waiting = 0
+            let lookUp = { (count: Int) in
+                for entry in batch[..<count] {
                     let text = InternTable.slice(entry.payload, of: partArena)
                     valuePayloads[entry.ordinal] = values.existingPayload(hash: entry.hash, bytes: text, arena: mainArena) ?? entry.payload + shift
                 }
-                batch.removeAll(keepingCapacity: true)
             }
             part.values.forEachEntry(inSlots: Self.share(half, of: part.values.slotCount, threads)) { hash, payload, ordinal in
                 values.prefetch(hash: hash)
-                batch.append((hash, payload, ordinal))
-                if batch.count == Self.lookupBatch { lookUp() }
+                batch[waiting] = (hash, payload, ordinal)
+                waiting += 1
+                if waiting == Self.lookupBatch {
+                    lookUp(waiting)
+                    waiting = 0
+                }
             }
-            lookUp()
+            lookUp(waiting)
         }
         let arenaTarget = arenaBytes.claim(gap + partArena.count) + gap
         (arenaTarget - gap).initialize(repeating: 0, count: gap)
