@@ -14,12 +14,20 @@ struct RowByIdTable {
     private var shift: UInt64
     private var count = 0
 
-    /// Room for `capacity` ids, at most two thirds full.
-    init(capacity: Int) {
+    /// Room for `capacity` ids, at most two thirds full. `emptied`: false leaves the slots
+    /// as allocated, for `empty()` to clear on the thread that uses the table.
+    init(capacity: Int, emptied: Bool = true) {
         var bits: UInt64 = 4
         while 1 << bits < capacity + capacity / 2 { bits += 1 }
-        slots = Array(repeating: Slot(id: 0, rowPlusOne: 0), count: 1 << bits)
+        slots = Array(unsafeUninitializedCapacity: 1 << bits) { _, count in count = 1 << bits }
         shift = 64 - bits
+        if emptied { empty() }
+    }
+
+    /// Every slot empty.
+    mutating func empty() {
+        slots.withUnsafeMutableBufferPointer { $0.initialize(repeating: Slot(id: 0, rowPlusOne: 0)) }
+        count = 0
     }
 
     /// The row of `id`; when it has none yet, `row` becomes its row and the answer is nil.

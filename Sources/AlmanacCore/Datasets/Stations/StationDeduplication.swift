@@ -28,14 +28,17 @@ struct StationDeduplication {
         // Where each scan's entries start in the numbering over all of them.
         let starts = scans.indices.map { index in scans[..<index].reduce(0) { $0 + $1.entries.count } }
         let parts = total >= twoThreadsFrom ? 2 : 1
-        var firstEntry = [Int](repeating: Self.noRow, count: total)
+        // Written for each entry with an id, by the thread that owns it; read for those only.
+        var firstEntry = [Int](unsafeUninitializedCapacity: total) { _, count in count = total }
         // Each part's table is sized for its share of the ids (it grows if the share is
-        // larger: counting them first would be another pass over every entry). Made here, not
-        // by the threads: memory a worker thread allocates stays with it after it is freed.
-        var tables = (0..<parts).map { _ in RowByIdTable(capacity: total / parts + total / 64) }
+        // larger: counting them first would be another pass over every entry). Allocated
+        // here, not by the threads (memory a worker thread allocates stays with it after it
+        // is freed), and emptied by them, each its own, at once.
+        var tables = (0..<parts).map { _ in RowByIdTable(capacity: total / parts + total / 64, emptied: false) }
         firstEntry.withUnsafeMutableBufferPointer { firstEntry in
             tables.withUnsafeMutableBufferPointer { tables in
                 onThreads(parts) { part in
+                    tables[part].empty()
                     Self.findFirstEntries(scans, starts: starts, part: part, of: parts, using: &tables[part], into: firstEntry)
                 }
             }
