@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A growing run of elements that the builder writes through a pointer: appends skip the
 /// uniqueness and capacity checks (and the generic copy) that Array pays on each call, yet
 /// the finished Array is the very buffer written, trimmed, not a copy of it.
@@ -82,16 +78,11 @@ struct BuilderStorage<Element: BitwiseCopyable> {
     /// Faults in, with one call, the pages of the next `ahead` elements not populated yet:
     /// cheaper than a page fault for each as the appends reach them.
     mutating func populate(ahead: Int) {
-        #if os(Linux)
         let end = min(capacity, count + ahead)
         let from = max(populatedEnd, count)
-        guard end - from >= 4096 / MemoryLayout<Element>.stride else { return }
-        let start = (Int(bitPattern: base + from) + 4095) & ~4095
-        let stop = Int(bitPattern: base + end) & ~4095
+        guard end - from >= Pages.size / MemoryLayout<Element>.stride else { return }
         populatedEnd = end
-        guard stop > start else { return }
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), stop - start, 23 /* MADV_POPULATE_WRITE */)
-        #endif
+        Pages.populate(base + from, bytes: (end - from) * MemoryLayout<Element>.stride)
     }
 
     @inline(never)

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Taking in the part of a text that another thread parsed (see `JSONSplit`).
 extension JSONDocumentBuilder {
     /// Parts with fewer node words merge on one thread: a second one costs more than it saves.
     static let mergeOnTwoThreadsFrom = 1 << 20
 
     /// Parts with fewer bytes of nodes (or of arena) than this copy them; larger ones move
-    /// their pages (see `PageMove`).
+    /// their pages (see `Pages.move`).
     static let movePagesFrom = 64 << 10
 
     /// Appends the nodes of a detached builder (which parsed the rest of the same text on
@@ -39,9 +35,9 @@ extension JSONDocumentBuilder {
         let partArena = part.arenaBytes.buffer
         let threads = partNodes.count >= twoThreadsFrom ? 2 : 1
 
-        arenaBytes.reserve(arenaStart + PageMove.pageSize + partArena.count)
+        arenaBytes.reserve(arenaStart + Pages.size + partArena.count)
         let moveArena = partArena.count >= movePagesFrom
-        let gap = moveArena ? PageMove.gap(to: arenaBytes.base + arenaStart, from: partArena.baseAddress!) : 0
+        let gap = moveArena ? Pages.gap(to: arenaBytes.base + arenaStart, from: partArena.baseAddress!) : 0
         let shift = UInt64(arenaStart + gap) << JSONDocument.lengthBits
 
         // The part's distinct values in this builder's table, read from the part's arena
@@ -77,7 +73,7 @@ extension JSONDocumentBuilder {
         }
         let arenaTarget = arenaBytes.claim(gap + partArena.count) + gap
         (arenaTarget - gap).initialize(repeating: 0, count: gap)
-        if !(moveArena && PageMove.move(UnsafeMutableRawPointer(mutating: partArena.baseAddress!), count: partArena.count, to: arenaTarget)) {
+        if !(moveArena && Pages.move(UnsafeMutableRawPointer(mutating: partArena.baseAddress!), count: partArena.count, to: arenaTarget)) {
             Self.copy(partArena, to: arenaTarget, threads: threads)
         }
 
@@ -92,13 +88,13 @@ extension JSONDocumentBuilder {
         let nodeTarget = nodeWords.claim(partNodes.count)
         let middle = threads == 2 ? boundaries.filter { $0 > 0 && $0 < partNodes.count }.min { abs($0 - partNodes.count / 2) < abs($1 - partNodes.count / 2) } : nil
         let ranges = middle.map { [0..<$0, $0..<partNodes.count] } ?? [0..<partNodes.count]
-        let moveNodes = partNodes.count * 8 >= movePagesFrom && part.nodeWords.front * 8 >= PageMove.pageSize
+        let moveNodes = partNodes.count * 8 >= movePagesFrom && part.nodeWords.front * 8 >= Pages.size
         keyPayloads.withUnsafeBufferPointer { keyPayloads in
             let rewrite = Rewrite(shift: shift, base: UInt64(base), keys: keyPayloads, values: UnsafeBufferPointer(valuePayloads))
             guard moveNodes else { return rewrite.copy(partNodes, ranges, to: nodeTarget) }
-            let down = PageMove.gap(to: nodeTarget, from: partNodes.baseAddress!) / 8
+            let down = Pages.gap(to: nodeTarget, from: partNodes.baseAddress!) / 8
             let rewritten = rewrite.inPlace(partNodes, ranges, down: down)
-            if !PageMove.move(UnsafeMutableRawPointer(rewritten), count: partNodes.count * 8, to: nodeTarget) {
+            if !Pages.move(UnsafeMutableRawPointer(rewritten), count: partNodes.count * 8, to: nodeTarget) {
                 Self.copy(UnsafeBufferPointer(start: rewritten, count: partNodes.count), to: nodeTarget, threads: threads)
             }
         }
@@ -117,7 +113,7 @@ extension JSONDocumentBuilder {
         func copy(_ source: UnsafeBufferPointer<UInt64>, _ ranges: [Range<Int>], to target: UnsafeMutablePointer<UInt64>) {
             nonisolated(unsafe) let target = target
             onThreads(ranges.count) { run in
-                JSONDocumentBuilder.populate(target + ranges[run].lowerBound, bytes: ranges[run].count * 8)
+                Pages.populate(target + ranges[run].lowerBound, bytes: ranges[run].count * 8)
                 JSONDocumentBuilder.move(source, ranges[run], to: target, rewrite: self)
             }
         }
@@ -189,25 +185,14 @@ extension JSONDocumentBuilder {
 
     static let lookupBatch = 16
 
-    /// Faults in the fresh pages a thread is about to write in one call (MADV_POPULATE_WRITE,
-    /// Linux 5.14), cheaper than a fault per page. Populating never changes what a page holds.
     /// Copies `source` to `target` (fresh storage), in halves on two threads when `threads` is 2.
     private static func copy<Element>(_ source: UnsafeBufferPointer<Element>, to target: UnsafeMutablePointer<Element>, threads: Int) {
         nonisolated(unsafe) let target = target
         onThreads(threads) { half in
             let range = share(half, of: source.count, threads)
-            populate(target + range.lowerBound, bytes: range.count * MemoryLayout<Element>.stride)
+            Pages.populate(target + range.lowerBound, bytes: range.count * MemoryLayout<Element>.stride)
             (target + range.lowerBound).update(from: source.baseAddress! + range.lowerBound, count: range.count)
         }
-    }
-
-    private static func populate<Element>(_ start: UnsafeMutablePointer<Element>, bytes: Int) {
-        #if os(Linux)
-        let from = Int(bitPattern: start) & ~4095
-        let to = (Int(bitPattern: start) + bytes + 4095) & ~4095
-        guard to > from else { return }
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: from), to - from, 23 /* MADV_POPULATE_WRITE */)
-        #endif
     }
 
     /// The `index`th of `parts` nearly equal runs of `0..<count`.

@@ -56,7 +56,7 @@ public struct JSONDocumentBuilder: JSONNodes {
         // Reserved but untouched capacity costs address space, not memory.
         // A part keeps a page of room in front of its nodes, to line them up with a page
         // offset of the main builder's when merged (see `appendDetached`).
-        nodeWords = BuilderStorage(capacity: max(64, expectedBytes / 10), front: detached ? PageMove.pageSize / 8 : 0)
+        nodeWords = BuilderStorage(capacity: max(64, expectedBytes / 10), front: detached ? Pages.size / 8 : 0)
         arenaBytes = BuilderStorage(capacity: max(256, expectedBytes / 3))
         // About one distinct short string per kilobyte in the bundled files; more grows the table.
         values = InternTable(capacity: max(1024, (valueBytes ?? expectedBytes) / 1024))

@@ -142,11 +142,12 @@ public final class JSONSplit: @unchecked Sendable {
             func next(_ storage: (address: Int, count: Int, capacity: Int), part: Int, element: Int, done: inout Int) -> Bool {
                 guard storage.address != 0 else { return false }
                 let expected = storage.count + Int(Double(storage.count) * remaining * 1.02) + part
-                let end = (storage.address + min(storage.capacity, expected) * element + 4095) & ~4095
-                let from = max(done, (storage.address + storage.count * element) & ~4095)
+                let mask = Pages.size - 1
+                let end = (storage.address + min(storage.capacity, expected) * element + mask) & ~mask
+                let from = max(done, (storage.address + storage.count * element) & ~mask)
                 guard from < end else { return false }
                 let length = min(chunk, end - from)
-                if madvise(UnsafeMutableRawPointer(bitPattern: from), length, 23 /* MADV_POPULATE_WRITE */) != 0 {
+                if !Pages.populate(UnsafeRawPointer(bitPattern: from)!, bytes: length) {
                     done = Int.max
                     return false
                 }
