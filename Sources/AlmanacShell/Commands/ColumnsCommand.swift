@@ -44,7 +44,7 @@ public enum ColumnsCommand: Command {
         guard !given.isEmpty else { return shown(owner, in: session) }
         var chosen = current ?? owner.defaults
         if given.count == 1, !given[0].word.isQuoted, given[0].text.lowercased() == "reset" {
-            session.undoable.append(.columns(dataset: owner.name, previous: current))
+            session.remember(.columns(dataset: owner.name, previous: current))
             session.chosenColumns[owner.name] = nil
             return try owner.relist()
         }
@@ -78,7 +78,7 @@ public enum ColumnsCommand: Command {
             chosen = try given.map { try field($0, dropping: false) }
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
-        session.undoable.append(.columns(dataset: owner.name, previous: current))
+        session.remember(.columns(dataset: owner.name, previous: current))
         session.chosenColumns[owner.name] = chosen
         return try owner.relist()
     }

@@ -30,6 +30,8 @@ public final class Session {
     public var chosenColumns: [String: [String]] = [:]
     /// What `back` undoes, the last change last.
     public var undoable: [Undoable] = []
+    /// Whether the note that `back` forgets the oldest changes was given.
+    var saidUndoIsBounded = false
     /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
     public var lastGroups: GroupAnswer?
     /// The page of `results` last shown (1-based).
