@@ -3,7 +3,7 @@ import Synchronization
 /// Failures for a test to inject into `SystemCalls`: which call fails how, the nth time.
 ///
 /// A plan covers the files under one folder the test owns — calls that name a path there,
-/// and calls on descriptors opened for such paths — so that tests running in parallel (Swift
+/// and calls on descriptors opened for such paths while it is in force — so that tests running in parallel (Swift
 /// Testing's default) never meet each other's faults, whatever thread does the work (a load's
 /// second half, the catalog's loading thread). Plain values, never closures.
 package struct FaultPlan: Sendable, Equatable {
