@@ -10,9 +10,9 @@ public enum ColumnsCommand: Command {
         parameters: [Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))],
         examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
         discussion: """
-        The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
-        otherwise write whole records); export always writes whole records. A field the current sort \
-        or filter uses is shown too. back undoes a change.
+        The chosen columns are every format's (the programs' formats otherwise write whole records); \
+        export always writes whole records. A field the current sort or filter uses is shown too. back \
+        undoes a change.
         """
     )
 
