@@ -101,6 +101,20 @@ import Glibc
         #expect(everything() == ["history"])
     }
 
+    @Test("a history file whose read fails (EIO): one warning, the session goes on in memory, the file is never written")
+    func historyUnreadable() throws {
+        let path = folder + "/history"
+        try "use countries\ncount\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let faults = FaultPlan(folder: folder, [.failing(.read, EIO)]).install()
+        defer { faults.remove() }
+        let store = HistoryStore(path: path)
+        #expect(store.warnings == ["cannot read history file \(path): Input/output error; this session's history will not be saved"])
+        #expect(store.add("group region"))
+        #expect(store.entries == ["group region"])
+        #expect(faults.calls(.write) == 0)
+        #expect(bytes(path) == Data("use countries\ncount\n".utf8))
+    }
+
     @Test("compacting an overgrown history file on a full disk: every kept line loads, the file stays whole, no temporary file")
     func historyCompactionFails() throws {
         let path = folder + "/history"
