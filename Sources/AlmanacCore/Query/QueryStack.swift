@@ -11,6 +11,10 @@ public enum QueryStep: Sendable, Equatable {
     case drill(GroupSpec, Group.Row)
     /// `filter clear`: every record of the scope again.
     case clear
+    /// `limit N`: the first N results, in their order.
+    case limit(Int)
+    /// `limit` alone: the results as the steps since the last search make them without their limits.
+    case clearLimits
 }
 
 /// The current results as steps over the datasets in scope, each step's results kept: `back`
@@ -33,7 +37,8 @@ public struct QueryStack: Sendable {
     /// Evaluates `step` on the current results and makes its results current.
     @discardableResult
     public mutating func apply(_ step: QueryStep, cancellation: Cancellation = .never) throws -> ResultSet {
-        let results = try Self.evaluate(step, on: self.results, everything: everything, cancellation: cancellation)
+        let results = step == .clearLimits ? try withoutLimits(cancellation: cancellation)
+            : try Self.evaluate(step, on: self.results, everything: everything, cancellation: cancellation)
         steps.append((step, results))
         return results
     }
@@ -52,6 +57,7 @@ public struct QueryStack: Sendable {
             case let .filter(expression): filterFields = expression.fields + filterFields
             case let .drill(spec, _): filterFields = spec.fields + filterFields
             case .search, .clear: return unique(sortFields + filterFields)
+            case .limit, .clearLimits: continue
             }
         }
         return unique(sortFields + filterFields)
@@ -71,6 +77,23 @@ public struct QueryStack: Sendable {
         case let .sort(keys): return try Sort.run(results, by: keys, cancellation: cancellation)
         case let .drill(spec, row): return try Group.members(of: row, by: spec, in: results, cancellation: cancellation)
         case .clear: return everything
+        case let .limit(count): return results.with(Array(results.items.prefix(count)))
+        case .clearLimits: return results
         }
+    }
+
+    /// The steps since the last search or clear evaluated again, from its results, without
+    /// their limits (a `limit` alone undoes every `limit` since, the later steps kept).
+    private func withoutLimits(cancellation: Cancellation) throws -> ResultSet {
+        let start = steps.lastIndex { if case .search = $0.step { true } else { $0.step == .clear } }
+        guard steps[(start.map { $0 + 1 } ?? 0)...].contains(where: { if case .limit = $0.step { true } else { false } }) else {
+            throw QueryError.invalid("the results have no limit to clear")
+        }
+        var results = start.map { steps[$0].results } ?? everything
+        for (step, _) in steps[(start.map { $0 + 1 } ?? 0)...] {
+            if case .limit = step { continue }
+            results = try Self.evaluate(step, on: results, everything: everything, cancellation: cancellation)
+        }
+        return results
     }
 }

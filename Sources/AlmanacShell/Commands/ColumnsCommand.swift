@@ -15,7 +15,7 @@ public enum ColumnsCommand: Command {
         otherwise write whole records); export always writes whole records. A field the current sort \
         or filter uses is shown too. back undoes a change.
         """
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     /// What the columns belong to: a dataset in memory, or the attached table in use.
     struct Owner {

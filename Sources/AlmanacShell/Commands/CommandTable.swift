@@ -27,6 +27,7 @@ public struct CommandTable: Sendable {
         FilterCommand.self,
         SortCommand.self,
         ColumnsCommand.self,
+        LimitCommand.self,
         BackCommand.self,
         PageCommand.self,
         ShowCommand.self,

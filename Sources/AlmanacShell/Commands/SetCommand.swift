@@ -4,10 +4,10 @@ import AlmanacCore
 public enum SetCommand: Command {
     public static let spec = CommandSpec(
         name: "set",
-        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight, maxpages, maxbytes, expanded, timer)",
+        summary: "Show or change a setting (format, pagesize, color, pager, hints, highlight, maxpages, maxbytes, expanded, timer, echo)",
         parameters: [Parameter("NAME", .text(.settings), .optional), Parameter("VALUE", .text(.settingValues), .optional)],
         examples: ["set", "set format json", "set format markdown", "set pagesize 20", "set color off", "set pager off",
-                   "set hints off", "set expanded auto", "set timer on"],
+                   "set hints off", "set expanded auto", "set timer on", "set echo on"],
         discussion: """
         format: table, expanded, json, ndjson, csv, tsv or markdown. pagesize: rows per page, from 1 to \
         1,000,000, or auto (the terminal's height; everything when output is not a terminal). color: on \
@@ -15,9 +15,10 @@ public enum SetCommand: Command {
         cursor). highlight: on or off (colours as you type; off without colour). maxpages: how many pages \
         a load from a URL follows (1000); maxbytes: how much it reads in all (1G; sizes like 64M). \
         expanded: on (one line per field for each record), off, or auto (expanded when a table is wider \
-        than the terminal). timer: on prints each command's time on standard error.
+        than the terminal). timer: on prints each command's time on standard error. echo: on lists \
+        the results in a script after every command that shapes them, not only the last (--echo).
         """
-    )
+    ).role(.shapes(answeringBelow: 2))
 
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.enumerated().map { index, word in

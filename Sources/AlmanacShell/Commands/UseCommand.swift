@@ -8,7 +8,7 @@ public enum UseCommand: Command {
         summary: "Choose the dataset commands work on",
         parameters: [Parameter("NAME", .dataset(all: true), .optional)],
         examples: ["use countries", "use all", "use"]
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard let given = try arguments.parse()[0].first else {

@@ -80,6 +80,10 @@ extension Session {
             let fields = Set(keys.map(\.field))
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
+        case let .limit(count): query = query.limited(to: count)
+        case .clearLimits:
+            guard query.isLimited else { throw QueryError.invalid("the results have no limit to clear") }
+            query = query.withoutLimits()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
         }
         let answer = try TableListing.show(table.asking(query), in: self)

@@ -14,11 +14,13 @@ public struct Settings: Sendable, Equatable {
     public var expanded: ExpandedMode = .off
     /// After each command, how long it took, on standard error.
     public var timer = false
+    /// In a script, every shaping command's listing too, not only the last command's (`ScriptAnswer`).
+    public var echo = false
 
     public init(color: Bool) { self.color = color }
 
     /// Every setting, in the order `set` lists them.
-    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight", "maxpages", "maxbytes", "expanded", "timer"]
+    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight", "maxpages", "maxbytes", "expanded", "timer", "echo"]
 
     public func value(of name: String) -> String? {
         switch name {
@@ -32,6 +34,7 @@ public struct Settings: Sendable, Equatable {
         case "maxbytes": Self.sizeText(fetchBounds.maximumBytes)
         case "expanded": expanded.rawValue
         case "timer": timer ? "on" : "off"
+        case "echo": echo ? "on" : "off"
         default: nil
         }
     }
@@ -41,7 +44,7 @@ public struct Settings: Sendable, Equatable {
         switch name {
         case "format": OutputFormat.all.map(\.name)
         case "pagesize": ["auto"]
-        case "color", "pager", "hints", "highlight", "timer": ["on", "off"]
+        case "color", "pager", "hints", "highlight", "timer", "echo": ["on", "off"]
         case "expanded": ExpandedMode.allCases.map(\.rawValue)
         default: []
         }
@@ -87,6 +90,8 @@ public struct Settings: Sendable, Equatable {
             expanded = mode
         case "timer":
             timer = try Self.onOff(value, for: "timer")
+        case "echo":
+            echo = try Self.onOff(value, for: "echo")
         default:
             let suggestion = Suggestion.closest(to: name, among: Self.names)
             throw .invalid("unknown setting '\(SafeText.escape(name))'"
