@@ -39,6 +39,7 @@ public struct CommandTable: Sendable {
         CountCommand.self,
         RandomCommand.self,
         ExportCommand.self,
+        SaveCommand.self,
         TripCommand.self,
         SetCommand.self,
         HistoryCommand.self,

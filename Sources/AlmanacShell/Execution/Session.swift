@@ -29,6 +29,8 @@ public final class Session {
     public var chosenColumns: [String: [String]] = [:]
     /// What `back` undoes, the last change last.
     public var undoable: [Undoable] = []
+    /// The lines that built the current results, for `save`.
+    public var commandLog = CommandLog()
     /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
     public var lastGroups: GroupListing?
     /// The page of `results` last shown (1-based).
