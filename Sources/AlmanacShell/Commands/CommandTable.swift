@@ -40,6 +40,7 @@ public struct CommandTable: Sendable {
         RandomCommand.self,
         ExportCommand.self,
         SaveCommand.self,
+        WatchCommand.self,
         TripCommand.self,
         SetCommand.self,
         HistoryCommand.self,
