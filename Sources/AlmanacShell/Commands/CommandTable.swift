@@ -41,6 +41,7 @@ public struct CommandTable: Sendable {
         ExportCommand.self,
         SaveCommand.self,
         WatchCommand.self,
+        LinkCommand.self,
         TripCommand.self,
         SetCommand.self,
         HistoryCommand.self,

@@ -49,7 +49,8 @@ public enum HelpCommand: Command {
         } catch {
             throw ShellError.at(column: given.word.column, width: TextWidth.of(given.text), error)
         }
-        let spec = command.spec
+        var spec = command.spec
+        spec.discussion = command.discussion(settings: session.settingTable)
         lines.append("usage: \(spec.usage)")
         lines.append("")
         lines.append(spec.summary + ".")

@@ -10,7 +10,7 @@ public enum SaveCommand: Command {
         parameters: [Parameter("FILE", .text(.files)), .flag("--force")],
         examples: ["save europe.almanac", "save europe.almanac --force"],
         discussion: """
-        The script holds the load, use, search, filter, sort, limit, columns and set lines that \
+        The script holds the load, link, use, search, filter, sort, limit, columns and set lines that \
         made the current results (a drill-down as its group and show #N), in order, without those \
         that failed or that back undid, and without passwords in URLs (give them again with \
         PGPASSWORD or ~/.pgpass). An existing file is replaced only with --force; the file \

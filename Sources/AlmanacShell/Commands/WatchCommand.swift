@@ -119,10 +119,8 @@ struct WatchedSources {
             try session.wait(for: load)
             if LoadCommand.report(load, in: session) != nil { reloaded = true }
         }
-        guard reloaded, let query = session.query else { return }
-        var stack = QueryStack(datasets: try session.datasetsInScope())
-        for (step, _) in query.steps { try stack.apply(step, cancellation: session.cancellation) }
-        session.query = stack
+        guard reloaded, let memory = session.source as? MemoryResults else { return }
+        session.keep(try memory.replayed(on: try session.datasetsInScope(), cancellation: session.cancellation))
     }
 }
 

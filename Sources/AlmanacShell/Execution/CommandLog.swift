@@ -1,7 +1,7 @@
 import AlmanacCore
 
 /// The session's working commands, as `save` writes them: the lines that built the current
-/// results (VisiData's command log). Kept as commands succeed: `load`s; the last `use` and
+/// results (VisiData's command log). Kept as commands succeed: `load`s and `link`s; the last `use` and
 /// the search, filter, sort, limit and drill-down steps since it; `columns` changes; the last
 /// value of each setting. A step `back` undoes is taken out again, as is a line that failed
 /// (never added). Lines are kept as the tokenizer read them, quoted again where needed, and
@@ -38,46 +38,42 @@ public struct CommandLog: Sendable {
     /// The lines to save, in order.
     public var lines: [String] { entries.flatMap(\.lines) }
 
-    /// Notes a statement that succeeded: `words` after the command's name, and how many
-    /// changes `back` could undo before and after it.
-    mutating func record(_ command: any Command.Type, _ words: [Word], undoableBefore before: Int, after: Int) {
+    /// Notes a statement that succeeded: `words` after the command's name; whether a group
+    /// listing was the last listing before it (then `show #N` drills into a group); how many
+    /// changes `back` can undo after it (the session keeps a bounded number).
+    mutating func record(_ command: any Command.Type, _ words: [Word], afterGroups: Bool, undoable: Int) {
+        defer { if self.undoable.count > undoable { self.undoable.removeFirst(self.undoable.count - undoable) } }
         let name = command.spec.name
         let line = Self.line(name, words)
         if name == "back" {
-            if after < before, let id = undoable.popLast() { entries.removeAll { $0.id == id } }
+            if let id = self.undoable.popLast() { entries.removeAll { $0.id == id } }
             return
         }
         if name == "group" { lastGroup = line }
         var kind: Kind?
         var lines = [line]
         switch name {
-        case "load", "link": kind = .load
+        case "load" where !words.isEmpty, "link" where !words.isEmpty: kind = .load
         case "use" where !words.isEmpty:
             entries.removeAll { $0.kind == .use || $0.kind == .step }
+            self.undoable = []
             kind = .use
         case "set" where words.count >= 2:
             let setting = Kind.setting(words[0].text.lowercased())
             entries.removeAll { $0.kind == setting }
             kind = setting
-        case "columns" where after > before: kind = .columns
-        case "show" where after > before:
+        case "columns" where !words.isEmpty: kind = .columns
+        case "show" where afterGroups && words.first?.text.hasPrefix("#") == true:
             // A drill-down into a group listing: the group first, then its number.
             if let lastGroup { lines = [lastGroup, line] }
             kind = .step
-        case _ where after > before || command.spec.role.shapes(given: words.count): kind = .step
+        case _ where command.spec.role.shapes(given: words.count): kind = .step
         default: break
-        }
-        if after < before {
-            // `use` (or a search over reloaded data) forgot what back could undo: its steps are
-            // gone; columns stay chosen, no longer undoable.
-            let forgotten = Set(undoable)
-            entries.removeAll { forgotten.contains($0.id) && $0.kind == .step }
-            undoable = Array(undoable.filter { id in entries.contains { $0.id == id && $0.kind == .columns } }.suffix(after))
         }
         guard let kind else { return }
         nextID += 1
         entries.append(Entry(id: nextID, kind: kind, lines: lines.map { redacted($0) }))
-        if after > before { undoable.append(nextID) }
+        if kind == .step || kind == .columns { self.undoable.append(nextID) }
     }
 
     private mutating func redacted(_ line: String) -> String {

@@ -42,9 +42,9 @@ public struct Executor {
                 let command = try session.commands.resolve(statement.words[0].text)
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
                 let arguments = Arguments(Array(statement.words.dropFirst()), spec: command.spec)
-                let undoable = session.undoable.count
+                let afterGroups = session.lastGroups != nil
                 let result = try session.perform(command, arguments)
-                session.commandLog.record(command, arguments.words, undoableBefore: undoable, after: session.undoable.count)
+                session.commandLog.record(command, arguments.words, afterGroups: afterGroups, undoable: session.undoable.count)
                 if let result {
                     if let scriptAnswer {
                         scriptAnswer.deliver(result, role: command.spec.role, words: arguments.words.count, in: session)
