@@ -121,6 +121,8 @@ struct ScriptAnswerTests {
         try session.waitForPrompt()
         try session.enter("set pager off")
         try session.enter("use species", prompt: "species> ")
+        session.settle()
+        session.skipReceived()
         let listed = try session.enter("filter classification = mammal")
         for name in Self.mammals.prefix(5) { #expect(listed.contains(name), "\(listed.visible)") }
         let sorted = try session.enter("sort name")
