@@ -3,11 +3,13 @@ import AlmanacCore
 /// `link` lists the links paths may cross; `link A.FIELD to B.KEY` declares one between any two
 /// datasets (loaded files, bundled ones, attached tables); `link drop A.FIELD` forgets it.
 public enum LinkCommand: Command {
+    static let field = Parameter("DATASET.FIELD", .text(.nothing, or: ["drop"]), .optionalWords)
+    static let key = Parameter("DATASET.KEY", .text(.nothing), .optional, after: "to")
+
     public static let spec = CommandSpec(
         name: "link",
         summary: "List the links between datasets, or declare one: link pets.owner_id to owners.id",
-        parameters: [Parameter("DATASET.FIELD", .text(.nothing, or: ["drop"]), .optionalWords),
-                     Parameter("DATASET.KEY", .text(.nothing), .optional, after: "to")],
+        parameters: [field, key],
         examples: ["link", "link pets.owner_id to owners.id", "link drop pets.owner_id"],
         discussion: """
         A path may cross a link wherever a field may stand: use people; filter homeworld.climate ~ arid \
@@ -21,10 +23,10 @@ public enum LinkCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let words = parsed[0]
+        let words = parsed[field]
         guard let first = words.first else { return listing(in: session) }
         if first.text.lowercased() == "drop", !first.word.isQuoted {
-            guard words.count == 2, parsed[1].isEmpty else { throw arguments.usageError("link drop DATASET.FIELD") }
+            guard words.count == 2, parsed[key].isEmpty else { throw arguments.usageError("link drop DATASET.FIELD") }
             let (dataset, field) = try split(words[1], arguments)
             guard session.catalog.dropLink(from: dataset, named: field) else {
                 throw ShellError.invalid("no declared link \(SafeText.escape(words[1].text)) — 'link' lists the links")
@@ -32,7 +34,7 @@ public enum LinkCommand: Command {
             }
             return nil
         }
-        guard words.count == 1, let target = parsed[1].first else {
+        guard words.count == 1, let target = parsed[key].first else {
             throw arguments.usageError("link DATASET.FIELD to DATASET.KEY", after: words.last?.word)
         }
         let (from, field) = try split(first, arguments)

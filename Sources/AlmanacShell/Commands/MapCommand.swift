@@ -3,10 +3,13 @@ import AlmanacCore
 /// `map [world] [--size COLUMNSxROWS]` draws the current results in braille over the country
 /// outlines; under `--format json` it prints them as a GeoJSON FeatureCollection instead.
 public enum MapCommand: Command {
+    static let world = Parameter.flag("world")
+    static let size = Parameter("COLUMNSxROWS", .text(.nothing), .optional, after: "--size")
+
     public static let spec = CommandSpec(
         name: "map",
         summary: "Draw the results on a map of braille dots (GeoJSON under --format json)",
-        parameters: [.flag("world"), Parameter("COLUMNSxROWS", .text(.nothing), .optional, after: "--size")],
+        parameters: [world, size],
         examples: ["map", "map world", "map --size 60x20", "filter region = Europe; map", "filter cityTitle ~ Москва; map"],
         discussion: """
         Stations and other records with coordinates are points; countries in the results are \
@@ -35,8 +38,8 @@ public enum MapCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let world = parsed.has(0)
-        let size = parsed[1].first
+        let world = parsed.has(Self.world)
+        let size = parsed[Self.size].first
         let results = try session.currentResults()
         let (outlines, outlineProblem) = outlines(in: session)
         let output = session.output

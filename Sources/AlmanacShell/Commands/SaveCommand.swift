@@ -4,10 +4,13 @@ import Foundation
 /// `save FILE [--force]` writes the session's working commands as a script: the lines that
 /// built the current results, which `almanac -f FILE` replays (`CommandLog`).
 public enum SaveCommand: Command {
+    static let file = Parameter("FILE", .text(.files))
+    static let force = Parameter.flag("--force")
+
     public static let spec = CommandSpec(
         name: "save",
         summary: "Write the commands that built the current results to a script (almanac -f FILE replays it)",
-        parameters: [Parameter("FILE", .text(.files)), .flag("--force")],
+        parameters: [file, force],
         examples: ["save europe.almanac", "save europe.almanac --force"],
         discussion: """
         The script holds the load, link, use, search, filter, sort, limit, columns and set lines that \
@@ -20,13 +23,13 @@ public enum SaveCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        var path = parsed[0][0].text
+        guard var path = parsed[Self.file].first?.text else { throw arguments.usageError() }
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
         let log = session.commandLog
         var text = "# almanac \(AlmanacVersion.current): replay with  almanac -f \(Self.quoted(path))\n"
         if log.leftOutPassword { text += "# passwords were left out of URLs: give them with PGPASSWORD or ~/.pgpass\n" }
         text += log.lines.map { $0 + "\n" }.joined()
-        try AtomicFile.write(Array(text.utf8), to: path, overwrite: parsed.has(1), cancellation: session.cancellation)
+        try AtomicFile.write(Array(text.utf8), to: path, overwrite: parsed.has(Self.force), cancellation: session.cancellation)
         guard session.isInteractive || session.verbose else { return nil }
         let count = log.lines.count
         let saved = ResultTable(columns: [ResultColumn("commands", .integer), ResultColumn("path")], rows: [[.integer(count), .text(path)]])

@@ -2,10 +2,13 @@ import AlmanacCore
 
 /// `set` lists the settings; `set NAME VALUE` changes one.
 public enum SetCommand: Command {
+    static let name = Parameter("NAME", .text(.settings), .optional)
+    static let value = Parameter("VALUE", .text(.settingValues), .optional)
+
     public static let spec = CommandSpec(
         name: "set",
         summary: "Show or change a setting (\(SettingTable.standard.names.joined(separator: ", ")))",
-        parameters: [Parameter("NAME", .text(.settings), .optional), Parameter("VALUE", .text(.settingValues), .optional)],
+        parameters: [name, value],
         examples: ["set", "set format json", "set format markdown", "set pagesize 20", "set color off", "set pager off",
                    "set hints off", "set expanded auto", "set timer on", "set echo on"],
         discussion: SettingTable.standard.discussion
@@ -25,7 +28,7 @@ public enum SetCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         let table = session.settingTable
-        guard let name = parsed[0].first else {
+        guard let name = parsed[Self.name].first else {
             let width = (table.names.map(\.count).max() ?? 0) + 2
             let values = table.settings.map { $0.value(in: session.settings) }
             let lines = zip(table.names, values).map { TextWidth.pad($0, to: width) + $1 }
@@ -36,7 +39,7 @@ public enum SetCommand: Command {
         guard let setting = table.setting(name.text) else {
             throw ShellError.at(column: name.word.column, width: TextWidth.of(name.text), table.unknown(name.text))
         }
-        guard let value = parsed[1].first else {
+        guard let value = parsed[Self.value].first else {
             let shown = setting.value(in: session.settings)
             return .value(setting.name, .text(shown), text: shown)
         }

@@ -10,11 +10,14 @@ import Foundation
 /// from a URL, or from a file that changed, is loaded again before each run; an attached
 /// table is asked again each time.
 public enum WatchCommand: Command {
+    static let seconds = Parameter("SECONDS", .text(.nothing))
+    static let count = Parameter("N", .number(1...Int.max, or: []), .optional, after: "--count")
+    static let command = Parameter("COMMAND", .text(.commands), .words)
+
     public static let spec = CommandSpec(
         name: "watch",
         summary: "Run a command again every few seconds, showing what changed (Ctrl-C stops)",
-        parameters: [Parameter("SECONDS", .text(.nothing)), Parameter("N", .number(1...Int.max, or: []), .optional, after: "--count"),
-                     Parameter("COMMAND", .text(.commands), .words)],
+        parameters: [seconds, count, command],
         examples: ["watch 5 count", "watch 2 group region", "watch 10 --count 3 count", "watch 1 page"],
         discussion: """
         COMMAND is one that answers (count, page, group, show, describe…). At the prompt the \
@@ -32,13 +35,13 @@ public enum WatchCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let first = parsed[0][0].word
+        guard let first = parsed[Self.seconds].first?.word else { throw arguments.usageError() }
         guard let seconds = Double(first.text), seconds.isFinite, (0.1...86400).contains(seconds) else {
             throw arguments.usageError("SECONDS is a number from 0.1 to 86400, not '\(SafeText.excerpt(first.text))'", at: first)
         }
-        let count = parsed[1].first?.number
-        let rest = parsed[2].map(\.word)
-        let name = rest[0]
+        let count = parsed[Self.count].first?.number
+        let rest = parsed[Self.command].map(\.word)
+        guard let name = rest.first else { throw arguments.usageError() }
         let command = try session.commands.resolve(name.text)
         guard command.spec.role == .answers, !unwatchable.contains(command.spec.name) else {
             throw ShellError.at(column: name.column, width: TextWidth.of(name.text),
@@ -101,7 +104,7 @@ struct WatchedSources {
     private func stamp(of name: String) -> String? {
         guard case let .file(path)? = session.catalog.request(for: name)?.source else { return nil }
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard SystemCalls.stat(path, &info) == 0 else { return nil }
         return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
