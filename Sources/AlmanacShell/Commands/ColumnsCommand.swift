@@ -16,7 +16,7 @@ public enum ColumnsCommand: Command {
         export always writes whole records. A field the current sort or filter uses is shown too. back \
         undoes a change.
         """
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     /// What the columns belong to: the one dataset (or attached table) of the results.
     struct Owner {
