@@ -11,6 +11,14 @@ public enum QueryStep: Sendable, Equatable {
     case drill(GroupSpec, Group.Row)
     /// `filter clear`: every record of the scope again.
     case clear
+    /// `near REF within N km`: from every record of the scope, those within N km, nearest first.
+    case near(NearSpec)
+    /// `within COUNTRY`: from every record of the scope, those inside the country's outline.
+    case within(WithinSpec)
+    /// `outside`: from every record of the scope, those outside their own country's outline.
+    case outside(OutsideSpec)
+    /// `reach COUNTRY N`: the countries within N borders.
+    case reach(ReachSpec)
 }
 
 /// The current results as steps over the datasets in scope, each step's results kept: `back`
@@ -51,7 +59,7 @@ public struct QueryStack: Sendable {
             case let .sort(keys): if sortFields.isEmpty { sortFields = keys.map(\.field) }
             case let .filter(expression): filterFields = expression.fields + filterFields
             case let .drill(spec, _): filterFields = spec.fields + filterFields
-            case .search, .clear: return unique(sortFields + filterFields)
+            case .search, .clear, .near, .within, .outside, .reach: return unique(sortFields + filterFields)
             }
         }
         return unique(sortFields + filterFields)
@@ -71,6 +79,10 @@ public struct QueryStack: Sendable {
         case let .sort(keys): return try Sort.run(results, by: keys, cancellation: cancellation)
         case let .drill(spec, row): return try Group.members(of: row, by: spec, in: results, cancellation: cancellation)
         case .clear: return everything
+        case let .near(spec): return try GeoSteps.near(spec, in: everything, cancellation: cancellation)
+        case let .within(spec): return try GeoSteps.within(spec, in: everything, cancellation: cancellation)
+        case let .outside(spec): return try GeoSteps.outside(spec, in: everything, cancellation: cancellation)
+        case let .reach(spec): return try GeoSteps.reach(spec, in: everything)
         }
     }
 }

@@ -46,6 +46,8 @@ public enum ColumnsCommand: Command {
         var fields: FieldCatalog?
         return Owner(name: dataset.name, defaults: dataset.layout.listFields, fieldsInUse: session.query?.fieldsInUse ?? [],
                      check: { name in
+                         // A column the results computed (near's distance) is one too.
+                         if let column = session.query?.results.computedColumn(name) { return column.name }
                          if fields == nil { fields = try dataset.fields(cancellation: session.cancellation) }
                          guard !name.isEmpty, FieldLookup.field(name, in: fields!) != nil else {
                              throw QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: FieldLookup.names(in: fields!)))

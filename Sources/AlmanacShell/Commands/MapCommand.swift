@@ -49,7 +49,8 @@ public enum MapCommand: Command {
             let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
             for item in results.items {
                 var writer = JSONWriter()
-                GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer)
+                GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer,
+                                      computed: GeoJSONWriter.computedMembers(results, item))
                 output.print(String(decoding: writer.bytes, as: UTF8.self))
             }
             return nil

@@ -81,6 +81,7 @@ extension Session {
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
+        case .near, .within, .outside, .reach: throw notForTables("this geographic question")
         }
         let answer = try TableListing.show(table.asking(query), in: self)
         undoable.append(.table(previous: table.query))

@@ -19,9 +19,10 @@ enum DelimitedRenderer: ResultRenderer {
             return
         }
         let keys = SourceKeys(records, rows: rows)
-        write(dataset + keys.names)
+        write(dataset + keys.names + ComputedFields.names(records))
         for row in rows where !sink.isCut {
-            write((table.section(of: row).map { [$0] } ?? []) + keys.values(of: records.record(row)).map(ResultText.plain))
+            write((table.section(of: row).map { [$0] } ?? []) + (keys.values(of: records.record(row)) + ComputedFields.cells(records, row: row))
+                .map(ResultText.plain))
         }
     }
 

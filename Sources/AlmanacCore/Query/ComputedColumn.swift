@@ -1,0 +1,62 @@
+/// A value a step computed for each record of its results (`near`'s distance in km, `reach`'s
+/// distance in borders), carried with the results: filter and sort keep it (they keep the
+/// records), the listing shows it as a column, `sort` and `columns` name it, exports write it
+/// beside the record's own fields. Values are kept per dataset by row, so any reordering or
+/// narrowing of the items keeps each record's value.
+public struct ComputedColumn: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Written with `places` decimals (`12.3`).
+        case decimal(places: Int)
+        case integer
+    }
+
+    public let name: String
+    public let kind: Kind
+    /// What the values measure, for help and legends (`km`, `borders`).
+    public let unit: String
+    /// Per dataset of the results, by row: the value, NaN where the step gave none.
+    private let values: [[Double]]
+
+    /// `values`: per dataset (as the results' `datasets`), a row and its value.
+    public init(name: String, kind: Kind, unit: String, datasetSizes: [Int], values: [(item: ResultSet.Item, value: Double)]) {
+        var columns = datasetSizes.map { [Double](repeating: .nan, count: $0) }
+        for (item, value) in values where item.dataset < columns.count && item.row < columns[item.dataset].count {
+            columns[item.dataset][item.row] = value
+        }
+        self.name = name
+        self.kind = kind
+        self.unit = unit
+        self.values = columns
+    }
+
+    /// The value of a record, nil when it has none.
+    @inline(__always)
+    public func value(of item: ResultSet.Item) -> Double? {
+        guard item.dataset < values.count, item.row < values[item.dataset].count else { return nil }
+        let value = values[item.dataset][item.row]
+        return value.isNaN ? nil : value
+    }
+
+    /// The value as a result cell.
+    public func cell(of item: ResultSet.Item) -> ResultValue {
+        guard let text = text(of: item) else { return .absent }
+        // A literal keeps its decimals: 12.0 km reads as 12.0, in a table and in JSON.
+        return .literal(text)
+    }
+
+    /// How the value reads in text (CSV, a GeoJSON property): `12.3`, `2`.
+    public func text(of item: ResultSet.Item) -> String? {
+        guard let value = value(of: item) else { return nil }
+        switch kind {
+        case .integer: return String(Int(value))
+        case let .decimal(places): return NumberFormat.fixed(value, decimals: places)
+        }
+    }
+}
+
+extension ResultSet {
+    /// The computed column called `name` (ignoring case), if the results carry one.
+    public func computedColumn(_ name: String) -> ComputedColumn? {
+        computed.first { $0.name.lowercased() == name.lowercased() }
+    }
+}
