@@ -10,6 +10,10 @@ public struct ComputedColumn: Sendable {
         case integer
     }
 
+    /// The names steps give their columns (near, outside, reach: `distance`): a listing's
+    /// columns may name them before such a step runs.
+    public static let stepNames = ["distance"]
+
     public let name: String
     public let kind: Kind
     /// What the values measure, for help and legends (`km`, `borders`).

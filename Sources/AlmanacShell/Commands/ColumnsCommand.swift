@@ -48,6 +48,7 @@ public enum ColumnsCommand: Command {
                      check: { name in
                          // A column the results computed (near's distance) is one too.
                          if let column = session.query?.results.computedColumn(name) { return column.name }
+                         if let known = ComputedColumn.stepNames.first(where: { $0 == name.lowercased() }) { return known }
                          if fields == nil { fields = try dataset.fields(cancellation: session.cancellation) }
                          guard !name.isEmpty, FieldLookup.field(name, in: fields!) != nil else {
                              throw QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: FieldLookup.names(in: fields!)))

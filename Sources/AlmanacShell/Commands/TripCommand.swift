@@ -9,9 +9,10 @@ public enum TripCommand: Command {
         summary: "Plan a trip between two stations",
         parameters: [Parameter("STATION", .text(.stations(.from)), .words, after: "from"),
                      Parameter("STATION", .text(.stations(.to)), .words, after: "to"),
-                     Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on"), .flag("--map")],
+                     Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on"), .flag("--map"),
+                     .flag("--countries")],
         examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
-                   "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map"],
+                   "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map", "trip from 9864 to 9362 --countries"],
         discussion: """
         STATION is anything show accepts: an id, a name, or a row (#3). The departure must serve \
         departures (from) and the arrival arrivals (to); they must differ. DATE is today, tomorrow, \
@@ -20,7 +21,10 @@ public enum TripCommand: Command {
         12 or below 1 rolls into the next or the previous year (2026-13-01 is 1 January 2027; in \
         01.13.2026 it is an error); the year 0 reads as 1; a day the month does not have is an error. A date in the past is answered with a note. \
         --map draws both stations and the great-circle route between them (as map does; under \
-        --format json, a GeoJSON FeatureCollection of the two stations and the route).
+        --format json, a GeoJSON FeatureCollection of the two stations and the route). \
+        --countries lists the countries the great circle crosses, in order, with the km from the \
+        departure where it enters and leaves each (outlines of world.geojson, tested every km); \
+        its rows are what machine formats write.
 
           stations> trip from 9864 to 9362 on 2099-12-01 --map
           Trip on Tuesday 1 December 2099
@@ -66,6 +70,16 @@ public enum TripCommand: Command {
                       ResultColumn("date", .date), ResultColumn("km", .decimal)],
             rows: [[.text(departure.title), .integer(departure.id), .text(departure.address),
                     .text(arrival.title), .integer(arrival.id), .text(arrival.address), .date(date), kilometres]])
+        if parsed.has(4) {
+            var countries = try TripCountries.result(from: departure, to: arrival, lines: lines(departure, arrival, date), session: session)
+            // With --map too, people get the map below the list.
+            if drawsMap, !session.settings.format.isMachineReadable, case let .lines(list)? = countries.prose,
+               let map = try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,
+                                            lines: [], session: session), case let .lines(picture)? = map.prose {
+                countries.prose = .lines(list + picture)
+            }
+            return countries
+        }
         guard drawsMap else { return CommandResult(table, shape: .object, prose: .lines(lines(departure, arrival, date))) }
         return try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,
                                   lines: lines(departure, arrival, date), session: session)

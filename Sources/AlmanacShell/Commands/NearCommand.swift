@@ -1,0 +1,49 @@
+import AlmanacCore
+
+/// `near REF within N km`: the records within N km of a record or a place, nearest first,
+/// with their distance.
+public enum NearCommand: Command {
+    public static let spec = CommandSpec(
+        name: "near",
+        summary: "The records within N km of a record or of LAT, LON, nearest first",
+        parameters: [Parameter("#ROW|ID|NAME|LAT, LON", .text(.recordName), .words),
+                     Parameter("N km", .text(.words(["km"])), .words, after: "within")],
+        examples: ["near 9362 within 50 km", "near #3 within 10 km", "near \"55.75, 37.62\" within 20 km", "near Norway within 1000 km"],
+        discussion: """
+        REF is what show accepts — a row of the listing (#3), an id, a name — or a place as \
+        latitude and longitude (55.75, 37.62). Every record of the datasets in use with coordinates \
+        is measured (as search, near starts afresh; filter and sort narrow its results after), \
+        stations by their point and countries by their latlng, along the great circle (haversine, \
+        mean Earth radius 6,371 km). The record REF names is left out. The results carry a \
+        distance column (km, one decimal) that columns, sort and export read; under --format json \
+        they are a GeoJSON FeatureCollection with the distance among each Feature's properties. \
+        back undoes it.
+
+          countries> near Austria within 400 km
+          #  name            alpha3Code  capital    region  population  distance
+          ─  ──────────────  ──────────  ─────────  ──────  ──────────  ────────
+          1  Slovenia        SVN         Ljubljana  Europe   2,100,126     176.3
+          2  Liechtenstein   LIE         Vaduz      Europe      38,137     286.6
+          3  Croatia         HRV         Zagreb     Europe   4,047,200     292.9
+          4  Czech Republic  CZE         Prague     Europe  10,698,896     312.5
+        """
+    )
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let parsed = try arguments.parse()
+        let refWords = parsed[0].map(\.word)
+        let kilometres = try GeoAnswer.kilometres(parsed[1].map(\.word))
+        let datasets = try GeoAnswer.datasetsWithCoordinates(for: "near", in: session)
+        let text = parsed.text(0)
+        if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
+            return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session)
+        }
+        let target = try MapCommand.pointed(at: refWords) { try RecordTarget.resolve(text, in: session) }
+        guard case let .point(point) = GeoLocator(dataset: target.dataset).locate(row: target.row) else {
+            throw ShellError.invalid("\(SafeText.escape(target.dataset.name(of: target.row))) has no coordinates to measure from")
+                .pointing(at: refWords)
+        }
+        let excluded = datasets.firstIndex { $0 === target.dataset }.map { ResultSet.Item(dataset: $0, row: target.row) }
+        return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres, excluding: excluded)), in: session)
+    }
+}
