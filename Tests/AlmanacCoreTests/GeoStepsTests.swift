@@ -41,6 +41,12 @@ import Testing
         #expect(listing.row(0)[1].number == expected.map(\.km).max())
         let unsorted = RecordListing.table(results, range: 0..<1, fields: ["stationId"])
         #expect(unsorted.columns.map(\.name) == ["stationId", "distance"])
+        // filter reads the distance as a number.
+        let near = try stack.apply(.filter(FilterExpression.parse(FilterExpression.tokens([("distance", false), ("<", false), ("100", false)]))))
+        #expect(near.items.map { Self.ids[$0.row] }.sorted() == expected.filter { $0.km < 100 }.map(\.id).sorted())
+        #expect(throws: QueryError.self) {
+            try stack.evaluate(.filter(FilterExpression.parse(FilterExpression.tokens([("distance", false), ("~", false), ("1", false)]))))
+        }
         // A new question starts afresh: no distance.
         let cleared = try stack.apply(.clear)
         #expect(cleared.computed.isEmpty)

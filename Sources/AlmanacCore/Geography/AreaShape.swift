@@ -117,11 +117,19 @@ public struct AreaShape: Sendable {
         var best = Double.infinity
         for polygon in polygons {
             for edge in polygon.allEdges {
+                // No point of the edge is nearer than its latitudes allow (less a margin for
+                // the arc's bulge toward the pole): most edges are skipped without trigonometry.
+                let gap = max(min(edge.y1, edge.y2) - point.latitude, point.latitude - max(edge.y1, edge.y2)) - Self.bulge
+                if gap * Haversine.radians > best { continue }
                 best = min(best, Self.angle(from: p, toArc: Self.vector(edge.y1, edge.x1), Self.vector(edge.y2, edge.x2)))
             }
         }
         return best * Haversine.earthRadius
     }
+
+    /// Degrees an edge's arc may reach beyond its ends' latitudes (an edge of 1:110m outlines
+    /// is at most a few hundred km: its great circle bulges by well under this).
+    static let bulge = 1.0
 
     typealias Vector = (x: Double, y: Double, z: Double)
 

@@ -135,18 +135,23 @@ public enum GeoSteps {
             let grid = try PointGrid.of(dataset, cancellation: cancellation)
             let path = dataset.compile(FieldPath(spec.field))
             var resolved: [String: OutsideSpec.Resolution] = [:]
+            // Equal short strings share a node: most records resolve by their node alone.
+            var resolvedNodes: [Int: OutsideSpec.Resolution] = [:]
+            func resolution(of row: Int) -> OutsideSpec.Resolution {
+                if case let .node(node) = dataset.scalar(of: path, row: row), let known = resolvedNodes[node] { return known }
+                guard let value = dataset.values(of: path, row: row).first else { return .unknown }
+                let title = dataset.text(of: value)
+                let made = resolved[title] ?? spec.resolve(title)
+                resolved[title] = made
+                if case let .node(node) = dataset.scalar(of: path, row: row) { resolvedNodes[node] = made }
+                return made
+            }
             try grid.latitudes.withUnsafeBufferPointer { latitudes throws(CancelledError) in
                 try grid.longitudes.withUnsafeBufferPointer { longitudes throws(CancelledError) in
                     for slot in 0..<grid.count {
                         if slot & 0x3FFF == 0 { try cancellation.checkpoint() }
                         let row = Int(grid.rows[slot])
-                        guard let value = dataset.values(of: path, row: row).first else { continue }
-                        let title = dataset.text(of: value)
-                        let resolution = resolved[title] ?? {
-                            let made = spec.resolve(title)
-                            resolved[title] = made
-                            return made
-                        }()
+                        let resolution = resolution(of: row)
                         guard case let .outline(_, outline) = resolution else { continue }
                         let area = spec.areas.areas[outline]
                         if area.contains(latitude: latitudes[slot], longitude: longitudes[slot]) { continue }

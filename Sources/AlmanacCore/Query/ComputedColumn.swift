@@ -58,6 +58,33 @@ public struct ComputedColumn: Sendable {
     }
 }
 
+extension ComputedColumn {
+    /// A filter's condition on a computed column is on a number: `distance < 10`.
+    static func validate(_ op: FilterExpression.Operator, _ value: String, field: String) throws {
+        guard op != .contains, op != .notContains else {
+            throw QueryError.invalid("\(field) is a number; ~ and !~ compare text — use <, <=, >, >=, = or !=")
+        }
+        guard Double(value) != nil else { throw QueryError.typeMismatch(field: field, type: "number", message: "'\(value)' is not a number") }
+    }
+
+    /// Whether each row of `dataset` meets `op value`; rows without a value never do (nor their negation).
+    func matches(_ op: FilterExpression.Operator, _ value: String, rows: [Int], dataset: Int) -> [Bool] {
+        guard let number = Double(value) else { return [Bool](repeating: false, count: rows.count) }
+        return rows.map { row in
+            guard let own = self.value(of: ResultSet.Item(dataset: dataset, row: row)) else { return false }
+            switch op {
+            case .equal: return own == number
+            case .notEqual: return own != number
+            case .less: return own < number
+            case .lessOrEqual: return own <= number
+            case .greater: return own > number
+            case .greaterOrEqual: return own >= number
+            case .contains, .notContains: return false
+            }
+        }
+    }
+}
+
 extension ResultSet {
     /// The computed column called `name` (ignoring case), if the results carry one.
     public func computedColumn(_ name: String) -> ComputedColumn? {

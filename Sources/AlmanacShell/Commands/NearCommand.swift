@@ -15,7 +15,7 @@ public enum NearCommand: Command {
         is measured (as search, near starts afresh; filter and sort narrow its results after), \
         stations by their point and countries by their latlng, along the great circle (haversine, \
         mean Earth radius 6,371 km). The record REF names is left out. The results carry a \
-        distance column (km, one decimal) that columns, sort and export read; under --format json \
+        distance column (km, one decimal) that columns, sort, filter (distance < 10) and export read; under --format json \
         they are a GeoJSON FeatureCollection with the distance among each Feature's properties. \
         back undoes it.
 
@@ -38,12 +38,25 @@ public enum NearCommand: Command {
         if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
             return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session)
         }
-        let target = try MapCommand.pointed(at: refWords) { try RecordTarget.resolve(text, in: session) }
+        let target = try MapCommand.pointed(at: refWords) { try reference(text, among: datasets, in: session) }
         guard case let .point(point) = GeoLocator(dataset: target.dataset).locate(row: target.row) else {
             throw ShellError.invalid("\(SafeText.escape(target.dataset.name(of: target.row))) has no coordinates to measure from")
                 .pointing(at: refWords)
         }
         let excluded = datasets.firstIndex { $0 === target.dataset }.map { ResultSet.Item(dataset: $0, row: target.row) }
         return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres, excluding: excluded)), in: session)
+    }
+
+    /// The record REF names in the datasets in use; else a country by that name (stations near
+    /// Austria are measured from its latlng).
+    static func reference(_ text: String, among datasets: [Dataset], in session: Session) throws -> RecordTarget {
+        do {
+            return try RecordTarget.resolve(text, in: session)
+        } catch let error as ShellError {
+            guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("#"), !datasets.contains(where: { $0.name == "countries" }),
+                  session.catalog.contains("countries"), let countries = try? session.dataset("countries"),
+                  let country = try? RecordTarget.resolve(text, in: session, datasets: [countries]) else { throw error }
+            return country
+        }
     }
 }
