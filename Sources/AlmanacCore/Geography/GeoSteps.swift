@@ -77,17 +77,17 @@ public struct ReachSpec: Sendable, Equatable {
     }
 }
 
-/// The in-memory engine's geographic steps: each starts from every record in scope (as search
-/// does) and gives the records it finds, with a computed column where it measures something.
+/// The in-memory engine's geographic steps: each starts from every record of `datasets` (as
+/// search does) and gives the records it finds, with a computed column where it measures something.
 public enum GeoSteps {
     /// Kilometres, to one decimal.
-    static func distanceColumn(_ everything: ResultSet, _ values: [(item: ResultSet.Item, value: Double)]) -> ComputedColumn {
-        ComputedColumn(name: "distance", kind: .decimal(places: 1), unit: "km", datasetSizes: everything.datasets.map(\.count), values: values)
+    static func distanceColumn(_ datasets: [Dataset], _ values: [(item: ResultSet.Item, value: Double)]) -> ComputedColumn {
+        ComputedColumn(name: "distance", kind: .decimal(places: 1), unit: "km", datasetSizes: datasets.map(\.count), values: values)
     }
 
-    public static func near(_ spec: NearSpec, in everything: ResultSet, cancellation: Cancellation) throws -> ResultSet {
+    public static func near(_ spec: NearSpec, in datasets: [Dataset], cancellation: Cancellation) throws -> ResultSet {
         var found: [(item: ResultSet.Item, value: Double)] = []
-        for (index, dataset) in everything.datasets.enumerated() {
+        for (index, dataset) in datasets.enumerated() {
             let grid = try PointGrid.of(dataset, cancellation: cancellation)
             for (row, kilometres) in try grid.within(spec.kilometres, of: spec.centre, cancellation: cancellation) {
                 let item = ResultSet.Item(dataset: index, row: row)
@@ -96,12 +96,12 @@ public enum GeoSteps {
         }
         // Nearest first; equal distances in the datasets' order.
         found.sort { ($0.value, $0.item.dataset, $0.item.row) < ($1.value, $1.item.dataset, $1.item.row) }
-        return ResultSet(datasets: everything.datasets, items: found.map(\.item), computed: [distanceColumn(everything, found)])
+        return ResultSet(datasets: datasets, items: found.map(\.item), computed: [distanceColumn(datasets, found)])
     }
 
-    public static func within(_ spec: WithinSpec, in everything: ResultSet, cancellation: Cancellation) throws -> ResultSet {
+    public static func within(_ spec: WithinSpec, in datasets: [Dataset], cancellation: Cancellation) throws -> ResultSet {
         var items: [ResultSet.Item] = []
-        for (index, dataset) in everything.datasets.enumerated() {
+        for (index, dataset) in datasets.enumerated() {
             let grid = try PointGrid.of(dataset, cancellation: cancellation)
             var rows: [Int32] = []
             for (polygon, box) in spec.area.boxes.enumerated() {
@@ -124,14 +124,14 @@ public enum GeoSteps {
                 previous = row
             }
         }
-        return ResultSet(datasets: everything.datasets, items: items)
+        return ResultSet(datasets: datasets, items: items)
     }
 
     /// The records outside their own country's outline, farthest out first. Records whose
     /// country is unknown or has no outline are not judged.
-    public static func outside(_ spec: OutsideSpec, in everything: ResultSet, cancellation: Cancellation) throws -> ResultSet {
+    public static func outside(_ spec: OutsideSpec, in datasets: [Dataset], cancellation: Cancellation) throws -> ResultSet {
         var found: [(item: ResultSet.Item, value: Double)] = []
-        for (index, dataset) in everything.datasets.enumerated() {
+        for (index, dataset) in datasets.enumerated() {
             let grid = try PointGrid.of(dataset, cancellation: cancellation)
             let path = dataset.compile(FieldPath(spec.field))
             var resolved: [String: OutsideSpec.Resolution] = [:]
@@ -162,16 +162,16 @@ public enum GeoSteps {
             }
         }
         found.sort { ($1.value, $0.item.dataset, $0.item.row) < ($0.value, $1.item.dataset, $1.item.row) }
-        return ResultSet(datasets: everything.datasets, items: found.map(\.item), computed: [distanceColumn(everything, found)])
+        return ResultSet(datasets: datasets, items: found.map(\.item), computed: [distanceColumn(datasets, found)])
     }
 
-    public static func reach(_ spec: ReachSpec, in everything: ResultSet) throws -> ResultSet {
-        guard let index = everything.datasets.firstIndex(where: { $0.name == spec.dataset }) else {
-            return ResultSet(datasets: everything.datasets, items: [])
+    public static func reach(_ spec: ReachSpec, in datasets: [Dataset]) throws -> ResultSet {
+        guard let index = datasets.firstIndex(where: { $0.name == spec.dataset }) else {
+            return ResultSet(datasets: datasets, items: [])
         }
-        let graph = BorderGraph.of(everything.datasets[index])
+        let graph = BorderGraph.of(datasets[index])
         let found = graph.reach(from: spec.row, within: spec.borders).map { (item: ResultSet.Item(dataset: index, row: $0.row), value: Double($0.borders)) }
-        let column = ComputedColumn(name: "distance", kind: .integer, unit: "borders", datasetSizes: everything.datasets.map(\.count), values: found)
-        return ResultSet(datasets: everything.datasets, items: found.map(\.item), computed: [column])
+        let column = ComputedColumn(name: "distance", kind: .integer, unit: "borders", datasetSizes: datasets.map(\.count), values: found)
+        return ResultSet(datasets: datasets, items: found.map(\.item), computed: [column])
     }
 }

@@ -31,7 +31,7 @@ public enum ReachCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         guard let borders = parsed[1].first?.number else { throw arguments.usageError("missing N") }
-        if session.tableInUse() != nil { throw session.notForTables("reach") }
+        try GeoAnswer.requireMemory("reach", in: session)
         let (countries, row) = try GeoAnswer.country(parsed.text(0), words: parsed[0].map(\.word), in: session)
         guard try session.datasetsInScope().contains(where: { $0 === countries }) else {
             throw ShellError.invalid("reach answers with countries, and the dataset in use is \(session.scopeNames.joined(separator: ", ")) — "
