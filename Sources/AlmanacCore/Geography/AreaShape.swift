@@ -20,8 +20,11 @@ public struct AreaShape: Sendable {
         /// Per band: where its edges start in `edges` (one more than the bands).
         var bandStarts: [Int32]
         var edges: [Edge]
-        /// Every edge once, for distances.
+        /// Every edge once, by the latitude of its middle, for distances.
         var allEdges: [Edge]
+        var middles: [Double]
+        /// Half the largest span of latitudes of an edge.
+        var halfSpan: Double
     }
 
     let polygons: [Polygon]
@@ -70,7 +73,9 @@ public struct AreaShape: Sendable {
                 next[index] += 1
             }
         }
-        return Polygon(box: box, bandHeight: height, bandStarts: counts, edges: banded, allEdges: edges)
+        let sorted = edges.sorted { $0.y1 + $0.y2 < $1.y1 + $1.y2 }
+        return Polygon(box: box, bandHeight: height, bandStarts: counts, edges: banded, allEdges: sorted,
+                       middles: sorted.map { ($0.y1 + $0.y2) / 2 }, halfSpan: sorted.map { abs($0.y1 - $0.y2) / 2 }.max() ?? 0)
     }
 
     public var isEmpty: Bool { polygons.isEmpty }
@@ -116,12 +121,38 @@ public struct AreaShape: Sendable {
         let p = Self.vector(point.latitude, point.longitude)
         var best = Double.infinity
         for polygon in polygons {
-            for edge in polygon.allEdges {
-                // No point of the edge is nearer than its latitudes allow (less a margin for
-                // the arc's bulge toward the pole): most edges are skipped without trigonometry.
-                let gap = max(min(edge.y1, edge.y2) - point.latitude, point.latitude - max(edge.y1, edge.y2)) - Self.bulge
-                if gap * Haversine.radians > best { continue }
-                best = min(best, Self.angle(from: p, toArc: Self.vector(edge.y1, edge.x1), Self.vector(edge.y2, edge.x2)))
+            // Outward from the point's latitude, edge by edge in both directions, until the
+            // edges' latitudes alone (less a margin for an arc's bulge toward the pole) are
+            // farther than the nearest found so far.
+            let middles = polygon.middles
+            var low = 0
+            var high = middles.count
+            while low < high {
+                let mid = (low + high) / 2
+                if middles[mid] < point.latitude { low = mid + 1 } else { high = mid }
+            }
+            var up = low
+            var down = low - 1
+            let reach = polygon.halfSpan + Self.bulge
+            while up < middles.count || down >= 0 {
+                if up < middles.count {
+                    if (middles[up] - point.latitude - reach) * Haversine.radians > best {
+                        up = middles.count
+                    } else {
+                        let edge = polygon.allEdges[up]
+                        best = min(best, Self.angle(from: p, toArc: Self.vector(edge.y1, edge.x1), Self.vector(edge.y2, edge.x2)))
+                        up += 1
+                    }
+                }
+                if down >= 0 {
+                    if (point.latitude - middles[down] - reach) * Haversine.radians > best {
+                        down = -1
+                    } else {
+                        let edge = polygon.allEdges[down]
+                        best = min(best, Self.angle(from: p, toArc: Self.vector(edge.y1, edge.x1), Self.vector(edge.y2, edge.x2)))
+                        down -= 1
+                    }
+                }
             }
         }
         return best * Haversine.earthRadius

@@ -135,15 +135,18 @@ public enum GeoSteps {
             let grid = try PointGrid.of(dataset, cancellation: cancellation)
             let path = dataset.compile(FieldPath(spec.field))
             var resolved: [String: OutsideSpec.Resolution] = [:]
-            // Equal short strings share a node: most records resolve by their node alone.
-            var resolvedNodes: [Int: OutsideSpec.Resolution] = [:]
+            // The field's column gives each record's string as a word, equal short strings one
+            // word: most records resolve by their word alone.
+            let column = try dataset.fields(cancellation: cancellation).column(spec.field)
+            var resolvedWords: [UInt64: OutsideSpec.Resolution] = [:]
             func resolution(of row: Int) -> OutsideSpec.Resolution {
-                if case let .node(node) = dataset.scalar(of: path, row: row), let known = resolvedNodes[node] { return known }
+                let word = column.map { $0.kinds[row] == FieldCatalog.Column.missing ? nil : $0.words[row] } ?? nil
+                if let word, let known = resolvedWords[word] { return known }
                 guard let value = dataset.values(of: path, row: row).first else { return .unknown }
                 let title = dataset.text(of: value)
                 let made = resolved[title] ?? spec.resolve(title)
                 resolved[title] = made
-                if case let .node(node) = dataset.scalar(of: path, row: row) { resolvedNodes[node] = made }
+                if let word { resolvedWords[word] = made }
                 return made
             }
             try grid.latitudes.withUnsafeBufferPointer { latitudes throws(CancelledError) in
