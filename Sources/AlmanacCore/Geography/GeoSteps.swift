@@ -4,11 +4,19 @@ public struct NearSpec: Sendable, Equatable {
     public var kilometres: Double
     /// The record the point is of, left out of its own neighbours (nil for `LAT, LON`).
     public var excluding: ResultSet.Item?
+    /// The same for a database's results: the row it fetched (its key says which to leave out).
+    public var excludedRecord: RecordRef?
 
-    public init(centre: GeoPoint, kilometres: Double, excluding: ResultSet.Item? = nil) {
+    public init(centre: GeoPoint, kilometres: Double, excluding: ResultSet.Item? = nil, excludedRecord: RecordRef? = nil) {
         self.centre = centre
         self.kilometres = kilometres
         self.excluding = excluding
+        self.excludedRecord = excludedRecord
+    }
+
+    public static func == (lhs: NearSpec, rhs: NearSpec) -> Bool {
+        lhs.centre == rhs.centre && lhs.kilometres == rhs.kilometres && lhs.excluding == rhs.excluding
+            && lhs.excludedRecord?.dataset === rhs.excludedRecord?.dataset && lhs.excludedRecord?.row == rhs.excludedRecord?.row
     }
 }
 

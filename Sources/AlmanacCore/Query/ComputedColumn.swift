@@ -60,7 +60,7 @@ public struct ComputedColumn: Sendable {
 
 extension ComputedColumn {
     /// A filter's condition on a computed column is on a number: `distance < 10`.
-    static func validate(_ op: FilterExpression.Operator, _ value: String, field: String) throws {
+    public static func validate(_ op: FilterExpression.Operator, _ value: String, field: String) throws {
         guard op != .contains, op != .notContains else {
             throw QueryError.invalid("\(field) is a number; ~ and !~ compare text — use <, <=, >, >=, = or !=")
         }

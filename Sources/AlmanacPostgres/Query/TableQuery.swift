@@ -13,19 +13,24 @@ public struct TableQuery: Sendable, Equatable {
     public var sort: [SortKey]
     /// `show #N` after `group`: the rows of group N, each narrowing the last.
     public var drills: [GroupDrill]
+    /// `near … within N km`: the rows within N km, nearest first, with their distance.
+    public var near: NearQuery?
 
-    public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = []) {
+    public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = [],
+                near: NearQuery? = nil) {
         self.search = search
         self.filters = filters
         self.sort = sort
         self.drills = drills
+        self.near = near
     }
 
     /// The fields the question uses, which a listing shows beside its columns: sort keys, then
     /// the filters' and drill-downs' fields.
     public var fieldsInUse: [String] {
         var seen = Set<String>()
-        return (sort.map(\.field) + filters.flatMap(\.fields) + drills.flatMap(\.fields)).filter { seen.insert($0).inserted }
+        let computed = near == nil ? [] : [NearQuery.column]
+        return (sort.map(\.field) + filters.flatMap(\.fields) + drills.flatMap(\.fields) + computed).filter { seen.insert($0).inserted }
     }
 }
 

@@ -69,14 +69,14 @@ enum GeoAnswer {
     /// under ndjson one Feature a line), as map writes them; else the listing.
     static func apply(_ step: QueryStep, in session: Session) throws -> CommandResult? {
         let listing = try session.apply(step)
+        // A table's rows are written as its listing is (records with their distance).
+        guard let results = try session.results().inMemory else { return listing }
         switch session.settings.format.name {
         case "json":
-            let results = try session.currentResults()
             session.output.print(try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
                                                                      cancellation: session.cancellation))
             return nil
         case "ndjson":
-            let results = try session.currentResults()
             let outlines = MapCommand.outlines(in: session).0
             let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
             for item in results.items {

@@ -17,7 +17,9 @@ public enum NearCommand: Command {
         mean Earth radius 6,371 km). The record REF names is left out. The results carry a \
         distance column (km, one decimal) that columns, sort, filter (distance < 10) and export read; under --format json \
         they are a GeoJSON FeatureCollection with the distance among each Feature's properties. \
-        back undoes it.
+        back undoes it. On an attached PostgreSQL table the database answers it: the haversine \
+        formula in SQL with the point and N as parameters (WHERE distance <= N ORDER BY distance), \
+        the distance written into each row.
 
           countries> near Austria within 400 km
           #  name            alpha3Code  capital    region  population  distance
@@ -33,7 +35,9 @@ public enum NearCommand: Command {
         let parsed = try arguments.parse()
         let refWords = parsed[0].map(\.word)
         let kilometres = try GeoAnswer.kilometres(parsed[1].map(\.word))
-        let datasets = try GeoAnswer.datasetsWithCoordinates(for: "near", in: session)
+        // An attached table answers in SQL; datasets in memory must have coordinates.
+        let inMemory = try session.results().inMemory != nil
+        let datasets = inMemory ? try GeoAnswer.datasetsWithCoordinates(for: "near", in: session) : []
         let text = parsed.text(0)
         if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
             return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session)
@@ -44,7 +48,8 @@ public enum NearCommand: Command {
                 .pointing(at: refWords)
         }
         let excluded = datasets.firstIndex { $0 === target.dataset }.map { ResultSet.Item(dataset: $0, row: target.row) }
-        return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres, excluding: excluded)), in: session)
+        return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres, excluding: excluded,
+                                                  excludedRecord: inMemory ? nil : target)), in: session)
     }
 
     /// The record REF names in the datasets in use; else a country by that name (stations near
@@ -53,7 +58,8 @@ public enum NearCommand: Command {
         do {
             return try RecordTarget.resolve(text, in: session)
         } catch let error as ShellError {
-            guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("#"), !datasets.contains(where: { $0.name == "countries" }),
+            guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("#"), !datasets.isEmpty,
+                  !datasets.contains(where: { $0.name == "countries" }),
                   session.catalog.contains("countries"), let countries = try? session.dataset("countries"),
                   let country = try? RecordTarget.resolve(text, in: session, datasets: [countries]) else { throw error }
             return country
