@@ -65,30 +65,14 @@ enum GeoAnswer {
         return datasets
     }
 
-    /// Applies a geographic step; under json the results are one GeoJSON FeatureCollection (and
-    /// under ndjson one Feature a line), as map writes them; else the listing.
+    /// Applies a geographic step: the listing, and for json and ndjson the results as GeoJSON
+    /// (one FeatureCollection, or one Feature a line), as map writes them. A table's rows are
+    /// written as its listing is (records with their distance).
     static func apply(_ step: QueryStep, in session: Session) throws -> CommandResult? {
         let listing = try session.apply(step)
-        // A table's rows are written as its listing is (records with their distance).
         guard let results = try session.results().inMemory else { return listing }
-        switch session.settings.format.name {
-        case "json":
-            session.output.print(try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
-                                                                     cancellation: session.cancellation))
-            return nil
-        case "ndjson":
-            let outlines = MapCommand.outlines(in: session).0
-            let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
-            for item in results.items {
-                var writer = JSONWriter()
-                GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer,
-                                      computed: GeoJSONWriter.computedMembers(results, item))
-                session.output.print(String(decoding: writer.bytes, as: UTF8.self))
-            }
-            return nil
-        default:
-            return listing
-        }
+        return listing.with(document: MapCommand.geoJSON(results, outlines: MapCommand.outlines(in: session).0,
+                                                         cancellation: session.cancellation))
     }
 
     /// `50`, `50 km`, `50km`, `2.5`: kilometres, not negative.

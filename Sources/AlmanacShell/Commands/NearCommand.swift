@@ -3,11 +3,13 @@ import AlmanacCore
 /// `near REF within N km`: the records within N km of a record or a place, nearest first,
 /// with their distance.
 public enum NearCommand: Command {
+    static let reference = Parameter("#ROW|ID|NAME|LAT, LON", .text(.recordName), .words)
+    static let radius = Parameter("N km", .text(.words(["km"])), .words, after: "within")
+
     public static let spec = CommandSpec(
         name: "near",
         summary: "The records within N km of a record or of LAT, LON, nearest first",
-        parameters: [Parameter("#ROW|ID|NAME|LAT, LON", .text(.recordName), .words),
-                     Parameter("N km", .text(.words(["km"])), .words, after: "within")],
+        parameters: [reference, radius],
         examples: ["near 9362 within 50 km", "near #3 within 10 km", "near \"55.75, 37.62\" within 20 km", "near Norway within 1000 km"],
         discussion: """
         REF is what show accepts — a row of the listing (#3), an id, a name — or a place as \
@@ -33,16 +35,16 @@ public enum NearCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let refWords = parsed[0].map(\.word)
-        let kilometres = try GeoAnswer.kilometres(parsed[1].map(\.word))
+        let refWords = parsed[Self.reference].map(\.word)
+        let kilometres = try GeoAnswer.kilometres(parsed[Self.radius].map(\.word))
         // An attached table answers in SQL; datasets in memory must have coordinates.
         let inMemory = try session.results().inMemory != nil
         let datasets = inMemory ? try GeoAnswer.datasetsWithCoordinates(for: "near", in: session) : []
-        let text = parsed.text(0)
+        let text = parsed.text(Self.reference)
         if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
             return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session)
         }
-        let target = try MapCommand.pointed(at: refWords) { try reference(text, among: datasets, in: session) }
+        let target = try MapCommand.pointed(at: refWords) { try record(text, among: datasets, in: session) }
         guard case let .point(point) = GeoLocator(dataset: target.dataset).locate(row: target.row) else {
             throw ShellError.invalid("\(SafeText.escape(target.dataset.name(of: target.row))) has no coordinates to measure from")
                 .pointing(at: refWords)
@@ -54,7 +56,7 @@ public enum NearCommand: Command {
 
     /// The record REF names in the datasets in use; else a country by that name (stations near
     /// Austria are measured from its latlng).
-    static func reference(_ text: String, among datasets: [Dataset], in session: Session) throws -> RecordTarget {
+    static func record(_ text: String, among datasets: [Dataset], in session: Session) throws -> RecordTarget {
         do {
             return try RecordTarget.resolve(text, in: session)
         } catch let error as ShellError {

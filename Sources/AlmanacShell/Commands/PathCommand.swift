@@ -2,10 +2,14 @@ import AlmanacCore
 
 /// `path A B [--map]`: a shortest chain of land borders from one country to another.
 public enum PathCommand: Command {
+    static let from = Parameter("FROM", .text(.countries))
+    static let to = Parameter("TO", .text(.countries))
+    static let map = Parameter.flag("--map")
+
     public static let spec = CommandSpec(
         name: "path",
         summary: "A shortest chain of land borders from one country to another",
-        parameters: [Parameter("FROM", .text(.countries)), Parameter("TO", .text(.countries)), .flag("--map")],
+        parameters: [from, to, map],
         examples: ["path Portugal China", "path \"United Kingdom\" France", "path ESP RUS --map", "path Norway Italy"],
         discussion: """
         FROM and TO are countries by name (quoted when it has spaces), code or any name search \
@@ -20,8 +24,8 @@ public enum PathCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let (countries, start) = try GeoAnswer.country(parsed.text(0), words: parsed[0].map(\.word), in: session)
-        let (_, end) = try GeoAnswer.country(parsed.text(1), words: parsed[1].map(\.word), in: session)
+        let (countries, start) = try GeoAnswer.country(parsed.text(Self.from), words: parsed[Self.from].map(\.word), in: session)
+        let (_, end) = try GeoAnswer.country(parsed.text(Self.to), words: parsed[Self.to].map(\.word), in: session)
         let graph = BorderGraph.of(countries)
         let columns = [ResultColumn("step", .integer), ResultColumn("name"), ResultColumn("alpha3Code"), ResultColumn("region")]
         guard let chain = graph.path(from: start, to: end) else {
@@ -42,7 +46,7 @@ public enum PathCommand: Command {
         let borders = chain.count - 1
         let summary = "\(borders.grouped) border\(borders == 1 ? "" : "s") from \(SafeText.escape(countries.name(of: start))) to "
             + "\(SafeText.escape(countries.name(of: end))) over land"
-        guard parsed.has(2) else { return CommandResult(table, notes: [summary]) }
+        guard parsed.has(Self.map) else { return CommandResult(table, notes: [summary]) }
         return try PathMap.result(chain, countries: countries, table: table, summary: summary, in: session)
     }
 

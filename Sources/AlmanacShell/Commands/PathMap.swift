@@ -7,21 +7,8 @@ enum PathMap {
         let results = ResultSet(datasets: [countries], items: chain.map { ResultSet.Item(dataset: 0, row: $0) })
         let (outlines, outlineProblem) = MapCommand.outlines(in: session)
         let output = session.output
-        switch session.settings.format.name {
-        case "json":
-            output.print(try GeoJSONWriter.featureCollection(results, outlines: outlines, cancellation: session.cancellation))
-            return nil
-        case "ndjson":
-            let locator = GeoLocator(dataset: countries, outlines: outlines)
-            for row in chain {
-                var writer = JSONWriter()
-                GeoJSONWriter.feature(row: row, locator: locator, into: &writer)
-                output.print(String(decoding: writer.bytes, as: UTF8.self))
-            }
-            return nil
-        default:
-            if session.settings.format.isMachineReadable { return CommandResult(table) }
-        }
+        let document = MapCommand.geoJSON(results, outlines: outlines, cancellation: session.cancellation)
+        if session.settings.format.isMachineReadable { return CommandResult(table).with(document: document) }
         let (columns, rows) = try MapText.size(nil, terminal: output.terminal)
         var picture = try MapPicture(results: results, outlines: outlines, world: false, columns: columns,
                                      rows: max(4, rows - chain.count - 4), cancellation: session.cancellation)
@@ -41,6 +28,6 @@ enum PathMap {
         let names = chain.map { SafeText.escape(countries.name(of: $0)) }.joined(separator: " → ")
         let legend = MapText.flow([summary + ":", names], separator: " ", width: width)
             + MapText.flow(picture.projectionParts, separator: ", ", width: width) + (outlineProblem.map { [$0] } ?? [])
-        return CommandResult(table, prose: .lines(MapText.lines(picture.canvas, color: session.usesColor) + legend))
+        return CommandResult(table, prose: .lines(MapText.lines(picture.canvas, color: session.usesColor) + legend)).with(document: document)
     }
 }

@@ -2,10 +2,13 @@ import AlmanacCore
 
 /// `reach COUNTRY N`: the countries within N land borders of one, with how many borders away.
 public enum ReachCommand: Command {
+    static let country = Parameter("COUNTRY", .text(.countries))
+    static let borders = Parameter("N", .number(1...250, or: []))
+
     public static let spec = CommandSpec(
         name: "reach",
         summary: "The countries within N land borders of a country",
-        parameters: [Parameter("COUNTRY", .text(.countries)), Parameter("N", .number(1...250, or: []))],
+        parameters: [country, borders],
         examples: ["reach Germany 1", "reach Spain 2", "reach \"United Kingdom\" 3", "reach CHN 2; group region"],
         discussion: """
         COUNTRY is a name (quoted when it has spaces), a code or any name search knows. The results \
@@ -30,9 +33,9 @@ public enum ReachCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        guard let borders = parsed[1].first?.number else { throw arguments.usageError("missing N") }
+        guard let borders = parsed[Self.borders].first?.number else { throw arguments.usageError("missing N") }
         try GeoAnswer.requireMemory("reach", in: session)
-        let (countries, row) = try GeoAnswer.country(parsed.text(0), words: parsed[0].map(\.word), in: session)
+        let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: parsed[Self.country].map(\.word), in: session)
         guard try session.datasetsInScope().contains(where: { $0 === countries }) else {
             throw ShellError.invalid("reach answers with countries, and the dataset in use is \(session.scopeNames.joined(separator: ", ")) — "
                 + "'use countries' first")

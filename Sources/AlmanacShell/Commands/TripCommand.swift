@@ -4,13 +4,16 @@ import Foundation
 /// `trip from STATION to STATION [on DATE]`: the station picker's schedule screen — both
 /// stations with their full addresses, the date with its weekday, and the distance between them.
 public enum TripCommand: Command {
+    static let from = Parameter("STATION", .text(.stations(.from)), .words, after: "from")
+    static let to = Parameter("STATION", .text(.stations(.to)), .words, after: "to")
+    static let date = Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on")
+    static let map = Parameter.flag("--map")
+    static let countries = Parameter.flag("--countries")
+
     public static let spec = CommandSpec(
         name: "trip",
         summary: "Plan a trip between two stations",
-        parameters: [Parameter("STATION", .text(.stations(.from)), .words, after: "from"),
-                     Parameter("STATION", .text(.stations(.to)), .words, after: "to"),
-                     Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on"), .flag("--map"),
-                     .flag("--countries")],
+        parameters: [from, to, date, map, countries],
         examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
                    "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map", "trip from 9864 to 9362 --countries"],
         discussion: """
@@ -51,18 +54,18 @@ public enum TripCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let (fromWords, toWords, dateWords) = (parsed[0].map(\.word), parsed[1].map(\.word), parsed[2].map(\.word))
-        let drawsMap = parsed.has(3)
+        let (fromWords, toWords, dateWords) = (parsed[Self.from].map(\.word), parsed[Self.to].map(\.word), parsed[Self.date].map(\.word))
+        let drawsMap = parsed.has(map)
         let stations = try session.dataset("stations")
         let (departure, departureRow) = try MapCommand.pointed(at: fromWords) {
-            try station(parsed.text(0), serving: .from, in: stations, session: session)
+            try station(parsed.text(from), serving: .from, in: stations, session: session)
         }
-        let (arrival, arrivalRow) = try MapCommand.pointed(at: toWords) { try station(parsed.text(1), serving: .to, in: stations, session: session) }
+        let (arrival, arrivalRow) = try MapCommand.pointed(at: toWords) { try station(parsed.text(to), serving: .to, in: stations, session: session) }
         if departure.id == arrival.id {
             throw ShellError.invalid("\(SafeText.escape(departure.title)) [\(departure.id)] is both the departure and the arrival: "
                 + "a trip needs two different stations")
         }
-        let date = try MapCommand.pointed(at: dateWords) { try TripDate.parse(dateWords.isEmpty ? "today" : parsed.text(2)) }
+        let date = try MapCommand.pointed(at: dateWords) { try TripDate.parse(dateWords.isEmpty ? "today" : parsed.text(Self.date)) }
         let kilometres = distance(departure, arrival).map { ResultValue.decimal(($0 * 10).rounded() / 10) } ?? .absent
         let table = ResultTable(
             columns: [ResultColumn("from"), ResultColumn("fromId", .integer), ResultColumn("fromAddress"),
@@ -70,15 +73,15 @@ public enum TripCommand: Command {
                       ResultColumn("date", .date), ResultColumn("km", .decimal)],
             rows: [[.text(departure.title), .integer(departure.id), .text(departure.address),
                     .text(arrival.title), .integer(arrival.id), .text(arrival.address), .date(date), kilometres]])
-        if parsed.has(4) {
-            var countries = try TripCountries.result(from: departure, to: arrival, lines: lines(departure, arrival, date), session: session)
+        if parsed.has(countries) {
+            var answer = try TripCountries.result(from: departure, to: arrival, lines: lines(departure, arrival, date), session: session)
             // With --map too, people get the map below the list.
-            if drawsMap, !session.settings.format.isMachineReadable, case let .lines(list)? = countries.prose,
+            if drawsMap, !session.settings.format.isMachineReadable, case let .lines(list)? = answer.prose,
                let map = try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,
                                             lines: [], session: session), case let .lines(picture)? = map.prose {
-                countries.prose = .lines(list + picture)
+                answer.prose = .lines(list + picture)
             }
-            return countries
+            return answer
         }
         guard drawsMap else { return CommandResult(table, shape: .object, prose: .lines(lines(departure, arrival, date))) }
         return try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,

@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `within COUNTRY`: the records whose point lies inside a country's outline.
 public enum WithinCommand: Command {
+    static let country = Parameter("COUNTRY", .text(.countries), .words)
+
     public static let spec = CommandSpec(
         name: "within",
         summary: "The records whose coordinates lie inside a country's outline",
-        parameters: [Parameter("COUNTRY", .text(.countries), .words)],
+        parameters: [country],
         examples: ["within Austria", "within AUT", "within \"United Kingdom\"", "use stations; within Österreich; map"],
         discussion: """
         COUNTRY is a name, a code or any name search knows (Österreich, AT). Every record of the \
@@ -20,9 +22,9 @@ public enum WithinCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let words = parsed[0].map(\.word)
+        let words = parsed[Self.country].map(\.word)
         _ = try GeoAnswer.datasetsWithCoordinates(for: "within", in: session)
-        let (countries, row) = try GeoAnswer.country(parsed.text(0), words: words, in: session)
+        let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: words, in: session)
         let areas = try GeoAnswer.areas(in: session)
         let outline = try GeoAnswer.outline(ofCountry: row, in: countries, areas: areas, words: words)
         return try GeoAnswer.apply(.within(WithinSpec(name: countries.name(of: row), area: areas.areas[outline])), in: session)
