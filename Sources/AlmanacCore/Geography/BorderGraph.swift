@@ -29,25 +29,42 @@ public struct BorderGraph: Sendable {
                 sets[other].insert(row)
             }
         }
-        neighbours = sets.map { $0.sorted() }
+        let neighbours = sets.map { $0.sorted() }
+        self.neighbours = neighbours
         unknownCodes = unknown
         var component = [Int](repeating: -1, count: codes.count)
         var next = 0
         for start in 0..<codes.count where component[start] < 0 {
-            component[start] = next
-            var queue = [start]
-            var head = 0
-            while head < queue.count {
-                let row = queue[head]
-                head += 1
-                for other in sets[row] where component[other] < 0 {
-                    component[other] = next
-                    queue.append(other)
-                }
-            }
+            let reached = Self.breadthFirst(neighbours, from: start).distance
+            for row in reached.indices where reached[row] >= 0 { component[row] = next }
             next += 1
         }
         self.component = component
+    }
+
+    /// Breadth-first from `start`, neighbours in row order, at most `limit` borders out, stopping
+    /// once `end` is reached: each row's distance in borders (-1: not reached) and the row it
+    /// was first reached from.
+    static func breadthFirst(_ neighbours: [[Int]], from start: Int, limit: Int = .max, end: Int? = nil)
+        -> (distance: [Int], parent: [Int]) {
+        var distance = [Int](repeating: -1, count: neighbours.count)
+        var parent = [Int](repeating: -1, count: neighbours.count)
+        distance[start] = 0
+        parent[start] = start
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let row = queue[head]
+            head += 1
+            guard distance[row] < limit else { continue }
+            for other in neighbours[row] where distance[other] < 0 {
+                distance[other] = distance[row] + 1
+                parent[other] = row
+                if other == end { return (distance, parent) }
+                queue.append(other)
+            }
+        }
+        return (distance, parent)
     }
 
     /// The graph of a countries dataset (`alpha3Code`, `borders`), built once per dataset.
@@ -73,54 +90,19 @@ public struct BorderGraph: Sendable {
     /// whose steps come first by name.
     public func path(from start: Int, to end: Int) -> [Int]? {
         guard start >= 0, end >= 0, start < count, end < count, component[start] == component[end] else { return nil }
-        if start == end { return [start] }
-        var parent = [Int](repeating: -1, count: count)
-        parent[start] = start
-        var queue = [start]
-        var head = 0
-        while head < queue.count {
-            let row = queue[head]
-            head += 1
-            for other in neighbours[row] where parent[other] < 0 {
-                parent[other] = row
-                if other == end {
-                    var chain = [end]
-                    var at = end
-                    while at != start {
-                        at = parent[at]
-                        chain.append(at)
-                    }
-                    return chain.reversed()
-                }
-                queue.append(other)
-            }
-        }
-        return nil
+        let parent = Self.breadthFirst(neighbours, from: start, end: end).parent
+        guard parent[end] >= 0 else { return nil }
+        var chain = [end]
+        while chain[chain.count - 1] != start { chain.append(parent[chain[chain.count - 1]]) }
+        return chain.reversed()
     }
 
     /// The countries within `limit` borders of `start`, not `start` itself, each with how many
     /// borders away it is: nearest first, then in row order.
     public func reach(from start: Int, within limit: Int) -> [(row: Int, borders: Int)] {
         guard start >= 0, start < count, limit > 0 else { return [] }
-        var distance = [Int](repeating: -1, count: count)
-        distance[start] = 0
-        var frontier = [start]
-        var found: [(row: Int, borders: Int)] = []
-        var step = 0
-        while !frontier.isEmpty, step < limit {
-            step += 1
-            var next: [Int] = []
-            for row in frontier {
-                for other in neighbours[row] where distance[other] < 0 {
-                    distance[other] = step
-                    next.append(other)
-                }
-            }
-            next.sort()
-            for row in next { found.append((row, step)) }
-            frontier = next
-        }
-        return found
+        let distance = Self.breadthFirst(neighbours, from: start, limit: limit).distance
+        return distance.indices.filter { distance[$0] > 0 }.map { ($0, distance[$0]) }.sorted { ($0.borders, $0.row) < ($1.borders, $1.row) }
     }
 
     /// The rows of the land component `start` belongs to, in row order.
