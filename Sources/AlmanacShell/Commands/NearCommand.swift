@@ -3,7 +3,7 @@ import AlmanacCore
 /// `near REF within N km`: the records within N km of a record or a place, nearest first,
 /// with their distance.
 public enum NearCommand: Command {
-    static let reference = Parameter("#ROW|ID|NAME|LAT, LON", .text(.recordName), .words)
+    static let reference = Parameter("REF", .text(.recordName), .words)
     static let radius = Parameter("N km", .text(.words(["km"])), .words, after: "within")
 
     public static let spec = CommandSpec(
@@ -13,7 +13,8 @@ public enum NearCommand: Command {
         examples: ["near 9362 within 50 km", "near #3 within 10 km", "near \"55.75, 37.62\" within 20 km", "near Norway within 1000 km"],
         discussion: """
         REF is what show accepts — a row of the listing (#3), an id, a name — or a place as \
-        latitude and longitude (55.75, 37.62). Every record of the datasets in use with coordinates \
+        latitude and longitude (55.75, 37.62); a country's name measures from its latlng when the \
+        datasets in use have no record by that name (stations near Austria). Every record of the datasets in use with coordinates \
         is measured (as search, near starts afresh; filter and sort narrow its results after), \
         stations by their point and countries by their latlng, along the great circle (haversine, \
         mean Earth radius 6,371 km). The record REF names is left out. The results carry a \

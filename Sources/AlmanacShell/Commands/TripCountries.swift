@@ -28,7 +28,8 @@ enum TripCountries {
         let nameWidth = rows.map { ResultText.plain($0[0]).count }.max() ?? 0
         for row in rows {
             let name = SafeText.escape(ResultText.plain(row[0]))
-            let span = "\(NumberFormat.fixed(row[2].number ?? 0, decimals: 1)) – \(NumberFormat.fixed(row[3].number ?? 0, decimals: 1))"
+            func km(_ value: ResultValue) -> String { ValueText.number(NumberFormat.fixed(value.number ?? 0, decimals: 1), field: "km") }
+            let span = "\(km(row[2])) – \(km(row[3])) km"
             text.append("           " + name.padding(toLength: max(nameWidth, name.count), withPad: " ", startingAt: 0) + "  " + span)
         }
         if rows.isEmpty { text.append("           no country outline (the route is over sea, or over places without one)") }
