@@ -18,27 +18,59 @@ public struct ComputedColumn: Sendable {
     public let kind: Kind
     /// What the values measure, for help and legends (`km`, `borders`).
     public let unit: String
-    /// Per dataset of the results, by row: the value, NaN where the step gave none.
-    private let values: [[Double]]
+    /// Per dataset of the results: its rows' values.
+    private let values: [Values]
+
+    /// One dataset's values: by row when most rows have one (NaN where none), else the rows
+    /// that have one, sorted, beside their values — so a step that found 12 of 400,000 records
+    /// keeps 12 values, and `back`'s history stays small.
+    private enum Values: Sendable {
+        case dense([Double])
+        case sparse(rows: [Int32], values: [Double])
+
+        func value(of row: Int) -> Double? {
+            switch self {
+            case let .dense(values):
+                guard row < values.count, !values[row].isNaN else { return nil }
+                return values[row]
+            case let .sparse(rows, values):
+                var low = 0
+                var high = rows.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if Int(rows[middle]) < row { low = middle + 1 } else { high = middle }
+                }
+                return low < rows.count && Int(rows[low]) == row ? values[low] : nil
+            }
+        }
+    }
 
     /// `values`: per dataset (as the results' `datasets`), a row and its value.
     public init(name: String, kind: Kind, unit: String, datasetSizes: [Int], values: [(item: ResultSet.Item, value: Double)]) {
-        var columns = datasetSizes.map { [Double](repeating: .nan, count: $0) }
-        for (item, value) in values where item.dataset < columns.count && item.row < columns[item.dataset].count {
-            columns[item.dataset][item.row] = value
+        var perDataset = [[(row: Int, value: Double)]](repeating: [], count: datasetSizes.count)
+        for (item, value) in values where item.dataset < datasetSizes.count && item.row < datasetSizes[item.dataset] {
+            perDataset[item.dataset].append((item.row, value))
+        }
+        self.values = perDataset.enumerated().map { dataset, found in
+            let size = datasetSizes[dataset]
+            if found.count * 3 >= size * 2 {
+                var dense = [Double](repeating: .nan, count: size)
+                for (row, value) in found { dense[row] = value }
+                return .dense(dense)
+            }
+            let sorted = found.sorted { $0.row < $1.row }
+            return .sparse(rows: sorted.map { Int32($0.row) }, values: sorted.map(\.value))
         }
         self.name = name
         self.kind = kind
         self.unit = unit
-        self.values = columns
     }
 
     /// The value of a record, nil when it has none.
     @inline(__always)
     public func value(of item: ResultSet.Item) -> Double? {
-        guard item.dataset < values.count, item.row < values[item.dataset].count else { return nil }
-        let value = values[item.dataset][item.row]
-        return value.isNaN ? nil : value
+        guard item.dataset < values.count else { return nil }
+        return values[item.dataset].value(of: item.row)
     }
 
     /// The value as a result cell.
