@@ -15,6 +15,14 @@ public enum QueryStep: Sendable, Equatable {
     case limit(Int)
     /// `limit` alone: the results as the steps since the last search make them without their limits.
     case clearLimits
+    /// `near REF within N km`: from every record of the scope, those within N km, nearest first.
+    case near(NearSpec)
+    /// `within COUNTRY`: from every record of the scope, those inside the country's outline.
+    case within(WithinSpec)
+    /// `outside`: from every record of the scope, those outside their own country's outline.
+    case outside(OutsideSpec)
+    /// `reach COUNTRY N`: the countries within N borders.
+    case reach(ReachSpec)
 }
 
 /// The current results as steps over the datasets in scope. The steps are a chain of values
@@ -44,7 +52,7 @@ public struct QueryStack: Sendable {
             case let .sort(keys): sortFields = keys.map(\.field)
             case let .filter(expression): filterFields += expression.fields.filter { !filterFields.contains($0) }
             case let .drill(spec, _): filterFields += spec.fields.filter { !filterFields.contains($0) }
-            case .search, .clear: (sortFields, filterFields) = ([], [])
+            case .search, .clear, .near, .within, .outside, .reach: (sortFields, filterFields) = ([], [])
             case .limit, .clearLimits: break
             }
             self.sortFields = sortFields
@@ -100,6 +108,11 @@ public struct QueryStack: Sendable {
         case .clear: return everything()
         case let .limit(count): return results.with(Array(results.items.prefix(count)))
         case .clearLimits: return results
+        // Each starts afresh from every record of the scope (the results' datasets), as search does.
+        case let .near(spec): return try GeoSteps.near(spec, in: results.datasets, cancellation: cancellation)
+        case let .within(spec): return try GeoSteps.within(spec, in: results.datasets, cancellation: cancellation)
+        case let .outside(spec): return try GeoSteps.outside(spec, in: results.datasets, cancellation: cancellation)
+        case let .reach(spec): return try GeoSteps.reach(spec, in: results.datasets)
         }
     }
 

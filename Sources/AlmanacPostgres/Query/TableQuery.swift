@@ -16,21 +16,25 @@ public struct TableQuery: Sendable, Equatable {
     /// After `limit N`: the rows this question shapes are the first N another one answers, in
     /// its order (nil: the table's rows).
     public var within: TableLimit?
+    /// `near … within N km`: the rows within N km, nearest first, with their distance.
+    public var near: NearQuery?
 
     public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = [],
-                within: TableLimit? = nil) {
+                within: TableLimit? = nil, near: NearQuery? = nil) {
         self.search = search
         self.filters = filters
         self.sort = sort
         self.drills = drills
         self.within = within
+        self.near = near
     }
 
     /// The fields the question uses, which a listing shows beside its columns: sort keys (the
     /// last sort's, as in memory), then the filters' and drill-downs' fields, earliest first.
     public var fieldsInUse: [String] {
         var seen = Set<String>()
-        return (sortFields + narrowingFields).filter { seen.insert($0).inserted }
+        let computed = near == nil ? [] : [NearQuery.column]
+        return (sortFields + narrowingFields + computed).filter { seen.insert($0).inserted }
     }
 
     private var sortFields: [String] {
@@ -45,7 +49,8 @@ public struct TableQuery: Sendable, Equatable {
     }
 
     /// `limit N`: the first N rows of this question, a question of its own.
-    public func limited(to count: Int) -> TableQuery { TableQuery(within: .first(count, of: self)) }
+    /// A near question keeps its distance beside the rows it limits (the same distance, of the same rows).
+    public func limited(to count: Int) -> TableQuery { TableQuery(within: .first(count, of: self), near: near) }
 
     /// `limit` alone: this question without its limits, what came after each kept (a sort
     /// after a limit orders before the sort under it, as a later sort does).

@@ -13,11 +13,14 @@ struct QueryBuilder {
     func condition(_ query: TableQuery, aliases: inout Aliases) throws -> SQL? {
         var conditions: [SQL] = []
         if let search = query.search { conditions.append(filters.searchCondition(search, aliases: &aliases)) }
+        var filters = self.filters
+        filters.distance = try query.near.map(roundedDistance)
         for filter in query.filters {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
         }
         for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
+        if let near = query.near { conditions.append(try nearCondition(near)) }
         return conditions.isEmpty ? nil : SQL.joined(conditions, separator: " AND ")
     }
 
@@ -71,7 +74,7 @@ struct QueryBuilder {
             condition = condition.map { $0 + " AND " + tuple } ?? tuple
             offset = 0
         }
-        var sql = SQL("SELECT row_to_json(t)::text")
+        var sql = SQL("SELECT ") + (try rowJSON(query))
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
         sql.append(" FROM ")
         sql.append(try source(query))
@@ -92,14 +95,14 @@ struct QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
-        var sql = SQL("SELECT row_to_json(t)::text FROM ") + (try source(query)) + joins + whereClause(condition)
+        var sql = SQL("SELECT ") + (try rowJSON(query)) + " FROM " + (try source(query)) + joins + whereClause(condition)
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
         return sql
     }
 
     /// Keyset paging works when rows come in primary-key order.
     func canContinueByKey(_ query: TableQuery) -> Bool {
-        query.sort.isEmpty && query.search == nil && !query.isLimited && !schema.primaryKey.isEmpty
+        query.sort.isEmpty && query.search == nil && !query.isLimited && query.near == nil && !schema.primaryKey.isEmpty
     }
 
     // MARK: - order
@@ -110,6 +113,11 @@ struct QueryBuilder {
         var joins = SQL()
         var terms: [SQL] = []
         for key in query.sort {
+            // near's distance is computed, not a column.
+            if let near = query.near, key.field.lowercased() == NearQuery.column {
+                terms.append(try roundedDistance(near) + (key.descending ? " DESC" : " ASC"))
+                continue
+            }
             let reference = try FieldReference.resolve(key.field, in: schema)
             switch reference.source(aliases: &aliases) {
             case let .scalar(expression, kind, typeName):
@@ -128,6 +136,7 @@ struct QueryBuilder {
                 terms += order(SQL("\(first).k"), kind: values.kind, typeName: values.typeName, descending: key.descending)
             }
         }
+        if let near = query.near { terms.append(try roundedDistance(near)) }
         if let search = query.search { terms.append(filters.searchRank(search)) }
         terms += naturalOrder(query)
         return (joins, SQL.joined(terms, separator: ", "))
