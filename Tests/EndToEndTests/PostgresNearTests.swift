@@ -23,7 +23,7 @@ struct PostgresNearTests {
         let exported = try run(["use stations", "export \(file)", "export \(url) --force"])
         #expect(exported.status == 0, "\(exported)")
         let script = ["set pagesize 10", "use d", "columns stationId, stationTitle, distance",
-                      "near \"Stadion Center, Engerthstr. 242\" within 300 km", "page 2", "sort distance desc", "filter distance < 100",
+                      "near \"Stadion Center, Engerthstr. 242\" within 300 km", "page", "page 2", "sort distance desc", "filter distance < 100",
                       "count", "back", "back", "near \"55.75, 37.62\" within 20 km", "count", "filter distance != 0.4", "count",
                       "group countryTitle"]
         let memory = try run(["load d from \(file)"] + script)
