@@ -16,7 +16,7 @@ struct Almanac: ParsableCommand {
         Without -c or -f, almanac opens a prompt when standard input is a terminal and otherwise \
         runs the lines piped into it. The startup file $XDG_CONFIG_HOME/almanac/almanacrc runs first.
         """,
-        version: AlmanacVersion.current
+        version: AlmanacVersion.versionText
     )
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS and exit (repeatable).", valueName: "commands"))
@@ -91,7 +91,7 @@ struct Almanac: ParsableCommand {
         // parser, which is most of the start-up's instructions (see QuickCommandLine).
         switch QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
         case .version?:
-            _ = FileDescriptorWriter.write(AlmanacVersion.current + "\n", to: 1)
+            _ = FileDescriptorWriter.write(AlmanacVersion.versionText + "\n", to: 1)
             Glibc.exit(0)
         case let .launch(options)?:
             Glibc.exit(Launcher.run(options, checkoutDataDirectory: packageDataDirectory))

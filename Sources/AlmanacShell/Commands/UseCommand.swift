@@ -1,13 +1,15 @@
 import AlmanacCore
 
 /// `use NAME` makes a dataset current (the prompt shows it); `use all` spans every dataset;
-/// `use` alone says which is in use.
+/// `use` alone says which is in use. Choosing is a fresh start: no search, filter, sort or
+/// chosen columns survive it.
 public enum UseCommand: Command {
     public static let spec = CommandSpec(
         name: "use",
         summary: "Choose the dataset commands work on",
         parameters: [Parameter("NAME", .dataset(all: true), .optional)],
-        examples: ["use countries", "use all", "use"]
+        examples: ["use countries", "use all", "use"],
+        discussion: "Choosing a dataset, even the one in use, is a fresh start: the whole dataset again, with no search, filter or sort, and its usual columns (columns chosen before are forgotten)."
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
@@ -45,6 +47,8 @@ public enum UseCommand: Command {
         if name == "all" { session.startPendingLoads() } else { session.catalog.start(name) }
         session.currentName = name
         session.resetQuery()
+        // A fresh start: the whole dataset again, in its own columns.
+        session.chosenColumns = [:]
         return nil
     }
 }
