@@ -23,6 +23,8 @@ public struct Histogram: Sendable, Equatable {
 
     public var bins: [Bin]
     public var scale: Scale
+    /// How bounds of numbers are written: galactic years as `900BBY`.
+    public var notation: NumberNotation = .plain
 
     /// The most bins chosen without being asked; more is noise on a terminal.
     public static let maximumDefaultBins = 40
@@ -34,7 +36,7 @@ public struct Histogram: Sendable, Equatable {
     /// A bound as a person reads it.
     public func text(_ bound: Double) -> String {
         switch scale {
-        case let .number(decimals): NumberFormat.grouped(bound, decimals: decimals)
+        case let .number(decimals): notation.text(bound, decimals: decimals == 0 ? nil : decimals) ?? NumberFormat.grouped(bound, decimals: decimals)
         case let .date(unit): CalendarDate.text(bound, unit: unit)
         }
     }

@@ -9,12 +9,13 @@ public enum DescribeCommand: Command {
         parameters: [.field(.optionalList(suffixes: []))],
         examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
         discussion: """
-        For each field: its type, how many records have a value and how many have none (missing, \
+        For each field: its type (as fields says it: number (as text) for numbers written as text, \
+        date for ISO 8601 dates), how many records have a value and how many have none (missing, \
         null, empty, n/a, unknown, none), how many distinct values; for numbers and dates the \
         minimum, maximum, mean, quartiles (q1, median, q3) and the distribution, drawn as a sparkline \
         of twelve bins (histogram FIELD 12 counts the same; programs get the counts); for text the \
         five most common values \
-        with their counts. Without FIELD, every field. set expanded auto shows a wide profile one \
+        with their counts. Galactic years (19BBY) are signed years, their statistics written as such (896BBY). Without FIELD, every field. set expanded auto shows a wide profile one \
         field at a time.
         """
     )
@@ -42,6 +43,8 @@ public enum DescribeCommand: Command {
             func statistic(_ value: Double?) -> ResultValue {
                 guard let value else { return .absent }
                 if profile.isDate { return .date(Date(timeIntervalSince1970: value)) }
+                // Galactic years as the data writes them (896BBY), machine formats too.
+                if let year = profile.notation.text((value * 1000).rounded() / 1000) { return .text(year) }
                 return value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .decimal((value * 1000).rounded() / 1000)
             }
             let quartiles = profile.quartiles ?? []

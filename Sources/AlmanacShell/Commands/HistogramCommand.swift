@@ -13,7 +13,8 @@ public enum HistogramCommand: Command {
         Without BINS the bins have a round width chosen from the values (Freedman–Diaconis, at \
         least Sturges' count, at most \(Histogram.maximumDefaultBins)); dates are binned by year, \
         month or day as their range suggests. BINS (1 to \(Histogram.maximumBins)) fixes the count. \
-        Numbers written as text ("180") count as numbers; records without a value are counted \
+        Numbers written as text ("180") count as numbers, and SWAPI's galactic years (19BBY, 4ABY) \
+        as signed years, labelled as written; records without a value are counted \
         below the table. A bin holds its lower bound; the last one holds both bounds.
 
           countries> histogram gini
@@ -79,6 +80,7 @@ public enum HistogramCommand: Command {
     /// A bound for programs: the number, or the date in ISO 8601 (UTC).
     static func bound(_ value: Double, of histogram: Histogram) -> ResultValue {
         if case .date = histogram.scale { return .text(CalendarDate.iso8601(value)) }
+        if histogram.notation != .plain { return .text(histogram.text(value)) }
         return .decimal(value)
     }
 }
