@@ -111,4 +111,11 @@ public struct FieldMeasurements: Sendable {
         histogram.notation = notation
         return histogram
     }
+
+    /// Geometric bins of the values above zero (`histogram FIELD log`).
+    public func logarithmicHistogram(bins: Int? = nil) -> Histogram {
+        var histogram = Histogram.logarithmic(values, bins: bins)
+        histogram.notation = notation
+        return histogram
+    }
 }

@@ -25,6 +25,9 @@ public struct Histogram: Sendable, Equatable {
     public var scale: Scale
     /// How bounds of numbers are written: galactic years as `900BBY`.
     public var notation: NumberNotation = .plain
+    /// Geometric bins (`histogram FIELD log`): how many times wider each bin is than the one
+    /// before; nil for bins of equal width.
+    public var factor: Double? = nil
 
     /// The most bins chosen without being asked; more is noise on a terminal.
     public static let maximumDefaultBins = 40

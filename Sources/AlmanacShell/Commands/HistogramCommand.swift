@@ -6,8 +6,8 @@ public enum HistogramCommand: Command {
     public static let spec = CommandSpec(
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
-        parameters: [.field(), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
-        examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
+        parameters: [.field(), .flag("log"), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
+        examples: ["histogram population", "histogram population log", "histogram area 10", "histogram area log 8", "histogram average_lifespan", "histogram created",
                    "histogram point.latitude 20"],
         discussion: """
         Without BINS the bins have a round width chosen from the values (Freedman–Diaconis, at \
@@ -15,7 +15,12 @@ public enum HistogramCommand: Command {
         month or day as their range suggests. BINS (1 to \(Histogram.maximumBins)) fixes the count. \
         Numbers written as text ("180") count as numbers, and SWAPI's galactic years (19BBY, 4ABY) \
         as signed years, labelled as written; records without a value are counted \
-        below the table. A bin holds its lower bound; the last one holds both bounds.
+        below the table. A bin holds its lower bound; the last one holds both bounds. When most \
+        values fall in one bin the histogram says so. log makes bins that grow by a constant \
+        factor, for skewed values such as populations: without BINS a power of ten each (10 – 100, \
+        100 – 1,000, …; split further when there are few decades), with BINS that many from the \
+        smallest value to the largest; values of 0 or below have no place on it and are counted \
+        below the table.
 
           countries> histogram gini
           gini     count
@@ -32,7 +37,8 @@ public enum HistogramCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         let field = parsed[0][0].text
-        let bins = parsed[1].first?.number
+        let logarithmic = parsed.has(1)
+        let bins = parsed[2].first?.number
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)
@@ -41,7 +47,13 @@ public enum HistogramCommand: Command {
             throw ShellError.invalid("\(SafeText.escape(field)) has no numbers or dates in these \(results.count.grouped) \(records.plural)"
                 + (texts.isEmpty ? "" : ": it holds text such as \(texts.joined(separator: ", ")) — 'group \(SafeText.escape(field))' counts those"))
         }
-        let histogram = measured.histogram(bins: bins)
+        if logarithmic, measured.kind == .date {
+            throw ShellError.invalid("\(SafeText.escape(field)) holds dates: log bins are for numbers (histogram \(SafeText.escape(field)) bins dates by year, month or day)")
+        }
+        let histogram = logarithmic ? measured.logarithmicHistogram(bins: bins) : measured.histogram(bins: bins)
+        guard !histogram.bins.isEmpty else {
+            throw ShellError.invalid("\(SafeText.escape(field)) has no values above 0 in these \(results.count.grouped) \(records.plural): a log scale has no place for them")
+        }
         let output = session.output
         // For programs: each bin's bounds and count. For people: a label, the count and a bar.
         let data = ResultTable(columns: [ResultColumn("lower"), ResultColumn("upper"), ResultColumn("count", .integer)],
@@ -53,7 +65,8 @@ public enum HistogramCommand: Command {
         if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 {
             output.message("note: " + summary(measured, records: records))
         }
-        return CommandResult(data, prose: .table(bars), notes: [summary(measured, records: records)])
+        return CommandResult(data, prose: .table(bars),
+                             notes: [summary(measured, records: records)] + HistogramNotes.notes(histogram, measured, field: field))
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.

@@ -12,8 +12,8 @@ enum Weekday {
         ["четверг", "чт"], ["пятница", "пятницу", "пт"], ["суббота", "субботу", "сб"],
     ]
 
-    /// What the date completion offers after `on`.
-    static let completions = englishNames + ["next"]
+    /// What the date completion offers after `on`: Monday first, as the week is printed here.
+    static let completions = Array(englishNames[1...]) + [englishNames[0], "next"]
 
     /// Calendar's weekday number (1 = Sunday) of a name, or nil.
     static func number(_ word: some StringProtocol) -> Int? {
