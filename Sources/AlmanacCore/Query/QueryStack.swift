@@ -42,6 +42,19 @@ public struct QueryStack: Sendable {
     @discardableResult
     public mutating func pop() -> QueryStep? { steps.popLast()?.step }
 
+    /// The keys of the sort in force (the last since a search or clear), which a listing keeps
+    /// whole when it is cut to fit.
+    public var sortFields: [String] {
+        for (step, _) in steps.reversed() {
+            switch step {
+            case let .sort(keys): return keys.map(\.field)
+            case .search, .clear: return []
+            case .filter, .drill: continue
+            }
+        }
+        return []
+    }
+
     /// The fields the steps since the last search or clear use: sort keys, then filter fields.
     public var fieldsInUse: [String] {
         var sortFields: [String] = []

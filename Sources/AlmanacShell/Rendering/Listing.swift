@@ -20,7 +20,8 @@ enum Listing {
         let start = min(results.count, (page - 1) * size)
         let end = min(results.count, start + size)
         let (fields, chosen) = session.listingFields(for: results)
-        let table = RecordListing.table(results, range: start..<end, fields: fields, chosen: chosen)
+        var table = RecordListing.table(results, range: start..<end, fields: fields, chosen: chosen)
+        table.cutLast(session.query?.sortFields ?? [])
         var notes: [String] = []
         if !results.isEmpty, session.output.terminal.isTerminal || session.settings.pageSize != nil {
             let pages = max(1, (results.count + size - 1) / size)

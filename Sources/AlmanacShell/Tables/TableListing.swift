@@ -36,6 +36,7 @@ enum TableListing {
         for field in results.query.fieldsInUse where !fields.contains(field) { fields.append(field) }
         var table = RecordListing.table(.all([rows]), range: 0..<rows.count, fields: fields, chosen: chosen != nil)
         table.firstNumber = start + 1
+        table.cutLast(results.query.sort.map(\.field))
         var notes: [String] = []
         let end = start + rows.count
         let paged = session.output.terminal.isTerminal || session.settings.pageSize != nil
