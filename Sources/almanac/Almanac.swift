@@ -120,4 +120,6 @@ extension OutputFormat: ExpressibleByArgument {
     }
 
     public static var allValueStrings: [String] { all.map(\.name) }
+    /// Shell completions offer the formats (ArgumentParser lists only CaseIterable values itself).
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
