@@ -21,7 +21,8 @@ public enum TripCommand: Command {
         the next leap year's; likewise 01.12). A field outside its range is an error naming it \
         (2026-13-01: there is no month 13; likewise day 0 or 32 and year 0), and so is a day the month \
         does not have (30 February 2026). A date in the past is answered with a note. \
-        --map draws both stations and the great-circle route between them (as map does; under \
+        --map draws both stations and the great-circle route between them over the country outlines \
+        around it (a short trip's map reaches out to the nearest border; as map does; under \
         --format json, a GeoJSON FeatureCollection of the two stations and the route).
 
           stations> trip from 9864 to 9362 on 2099-12-01 --map
