@@ -131,11 +131,7 @@ struct GalacticYearTests {
 
     @Test("on a PostgreSQL table galactic years sort and filter as in memory")
     func galacticYearsInPostgres() throws {
-        let url = try Database.url("galactic_people")
-        let file = home.root + "/people.json"
-        let exported = try PipeRun.run(["--no-rc", "-c", "use people", "-c", "export \(file)", "-c", "export \(url) --force"],
-                                       environment: home.environment(), directory: home.root)
-        #expect(exported.status == 0, "\(exported)")
+        let (file, url) = try Database.exported("people", as: "galactic_people", in: home)
         let script = ["sort birth_year", "filter birth_year < 100BBY", "count", "filter clear", "filter birth_year >= 19BBY", "sort birth_year desc"]
         func names(_ source: String) throws -> [[String]] {
             let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d"] + script.flatMap { ["-c", $0] },

@@ -62,11 +62,7 @@ struct GroupShareTests {
 
     @Test("a PostgreSQL table's groups show the same shares")
     func tableSharesMatch() throws {
-        let url = try Database.url("shares_stations")
-        let file = home.root + "/stations.json"
-        let exported = try PipeRun.run(["--no-rc", "-c", "use stations", "-c", "export \(file)", "-c", "export \(url) --force"],
-                                       environment: home.environment(), directory: home.root)
-        #expect(exported.status == 0, "\(exported)")
+        let (file, url) = try Database.exported("stations", as: "shares_stations", in: home)
         let memory = try csv(file, "group cityTitle")
         let database = try csv(url, "group cityTitle")
         #expect(memory.count == Self.cities.counts.count && database == memory)

@@ -25,14 +25,22 @@ struct TableFittingTests {
         #expect(try session.waitForExit() == 0)
     }
 
-    @Test("a wide table cuts its widest text columns with … and every row stays one line")
-    func wideTableIsCut() throws {
-        let session = try start(columns: 80)
+    /// The first page of ten of `search моск` (then `more`) on a terminal `columns` wide: the
+    /// session, the screen and the line of the table's header.
+    func moscowStations(columns: Int, then more: [String] = []) throws -> (session: PseudoTerminalSession, screen: TerminalScreen, header: Int) {
+        let session = try start(columns: columns)
         try session.enter("use stations", prompt: "stations> ")
         try session.enter("set pagesize 10")
         try session.enter("search моск")
+        for command in more { try session.enter(command) }
         let screen = session.screen
         let header = try #require(screen.lines.lastIndex { $0.hasPrefix(" #  stationId") }, "\(screen.lines.suffix(20))")
+        return (session, screen, header)
+    }
+
+    @Test("a wide table cuts its widest text columns with … and every row stays one line")
+    func wideTableIsCut() throws {
+        let (session, screen, header) = try moscowStations(columns: 80)
         let rows = Array(screen.lines[(header + 2)..<(header + 12)])
         #expect(rows.allSatisfy { $0.range(of: #"^ *[0-9]+  +[0-9]+  "#, options: .regularExpression) != nil },
                 "every row starts with its number and id: none wrapped\n\(rows.joined(separator: "\n"))")
@@ -99,12 +107,7 @@ struct TableFittingTests {
 
     @Test("at 120 and 100 columns the short columns stay whole and long station titles give way", arguments: [120, 100])
     func shortColumnsStayWhole(_ columns: Int) throws {
-        let session = try start(columns: columns)
-        try session.enter("use stations", prompt: "stations> ")
-        try session.enter("set pagesize 10")
-        try session.enter("search моск")
-        let screen = session.screen
-        let header = try #require(screen.lines.lastIndex { $0.hasPrefix(" #  stationId") }, "\(screen.lines.suffix(20))")
+        let (session, screen, header) = try moscowStations(columns: columns)
         #expect(screen.lines[header].hasSuffix("cityTitle     regionTitle  countryTitle  directions"), "titles whole: \(screen.lines[header])")
         let rows = screen.lines[(header + 2)..<(header + 12)].compactMap(Self.stationRow)
         #expect(rows.count == 10, "\(screen.lines.suffix(16))")
@@ -118,13 +121,7 @@ struct TableFittingTests {
 
     @Test("at 100 columns the sort key stays whole while the long titles give way")
     func sortKeyStaysWhole() throws {
-        let session = try start(columns: 100)
-        try session.enter("use stations", prompt: "stations> ")
-        try session.enter("set pagesize 10")
-        try session.enter("search моск")
-        try session.enter("sort cityTitle")
-        let screen = session.screen
-        let header = try #require(screen.lines.lastIndex { $0.hasPrefix(" #  stationId") }, "\(screen.lines.suffix(20))")
+        let (session, screen, header) = try moscowStations(columns: 100, then: ["sort cityTitle"])
         let rows = screen.lines[(header + 2)..<(header + 12)].compactMap(Self.stationRow)
         #expect(rows.count == 10)
         let cities = rows.map { Self.places[$0.id]?.city ?? "?" }

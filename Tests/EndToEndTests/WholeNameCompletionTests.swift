@@ -3,40 +3,15 @@ import Testing
 
 /// TAB on a name typed as several words without quotes completes the whole name; a name's
 /// translations and other spellings complete as search finds them; field names complete
-/// forgivingly. On the emulated screen; expected names come from Data/*.json.
-@Suite("Whole-name completion", .serialized)
-struct WholeNameCompletionTests {
-    let home: TemporaryHome
-
-    init() throws { home = try TemporaryHome() }
-
-    func start(rows: Int = 100) throws -> PseudoTerminalSession {
-        let session = try PseudoTerminalSession(environment: home.environment(), rows: rows, columns: 120)
-        try session.waitForPrompt()
-        return session
-    }
-
-    func use(_ dataset: String, in session: PseudoTerminalSession) throws {
-        try session.enter("use \(dataset); count", prompt: "\(dataset)> ")
-    }
-
-    func expectLine(_ session: PseudoTerminalSession, _ expected: String) throws {
-        try session.waitForScreen("the line '\(expected)'") { $0.beforeCursor == expected }
-        session.skipReceived()
-    }
-
+/// forgivingly. On the emulated screen (ForgivingCompletionTests' suite, its helpers);
+/// expected names come from Data/*.json.
+extension ForgivingCompletionTests {
     func cancelLine(_ session: PseudoTerminalSession) throws {
         // A listing redraws the prompt: the next prompt to wait for is the one after Ctrl-C.
         session.settle()
         session.skipReceived()
         try session.send(Key.ctrlC)
         try session.waitForPrompt()
-    }
-
-    func leave(_ session: PseudoTerminalSession) throws {
-        session.skipReceived()
-        try session.send(Key.ctrlD)
-        #expect(try session.waitForExit() == 0, "\(session.text.tail().visible)")
     }
 
     nonisolated(unsafe) static let countries = ValueReadingTests.records("countries")
@@ -51,7 +26,7 @@ struct WholeNameCompletionTests {
         #expect(kingdom.count == 1)
         let united = Self.countryNames(startingWith: "united ")
         #expect(united.count > 1)
-        let session = try start()
+        let session = try start(rows: 100)
         try use("countries", in: session)
         try session.send("show united k" + Key.tab)
         try expectLine(session, "countries> show \"\(kingdom[0])\" ")
@@ -74,7 +49,7 @@ struct WholeNameCompletionTests {
         #expect(arrivals.count == 3, "\(arrivals)")
         let every = DatasetCompletionTests.titles(startingWith: "в") { $0.to }
         #expect(every.count > 100)
-        let session = try start()
+        let session = try start(rows: 100)
         try use("stations", in: session)
         // Their common beginning is inserted in an open quote, replacing both words; a second TAB lists them.
         try session.send("trip from 9864 to Казанский в" + Key.tab)
@@ -104,7 +79,7 @@ struct WholeNameCompletionTests {
         let matches = others.keys.filter { $0.lowercased().hasPrefix("герм") }
         #expect(matches == ["Германия"] && others["Германия"] == "Germany", "\(matches)")
         #expect(Self.countryNames(startingWith: "герм").isEmpty)
-        let session = try start()
+        let session = try start(rows: 100)
         try use("countries", in: session)
         try session.send("show Герм" + Key.tab)
         try expectLine(session, "countries> show Германия ")
@@ -117,7 +92,7 @@ struct WholeNameCompletionTests {
     func fieldNamesCompleteForgivingly() throws {
         let fields = Set(Self.countries.flatMap(\.keys))
         #expect(fields.contains("population") && !fields.contains { $0.hasPrefix("popl") })
-        let session = try start()
+        let session = try start(rows: 100)
         try use("countries", in: session)
         try session.send("sort popluation" + Key.tab)
         try expectLine(session, "countries> sort population ")
