@@ -132,7 +132,8 @@ struct GalacticYearTests {
     @Test("on a PostgreSQL table galactic years sort and filter as in memory")
     func galacticYearsInPostgres() throws {
         let (file, url) = try Database.exported("people", as: "galactic_people", in: home)
-        let script = ["sort birth_year", "filter birth_year < 100BBY", "count", "filter clear", "filter birth_year >= 19BBY", "sort birth_year desc"]
+        let script = ["sort birth_year", "filter birth_year < 100BBY", "count", "filter clear", "filter birth_year >= 19BBY", "sort birth_year desc",
+                      "filter clear"]
         func names(_ source: String) throws -> [[String]] {
             let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d"] + script.flatMap { ["-c", $0] },
                                       environment: home.environment(), directory: home.root)
@@ -144,5 +145,22 @@ struct GalacticYearTests {
         #expect(memory.first == Self.namesByBirth)
         #expect(database == memory)
         #expect(Set(database[1]) == ["Yoda", "Jabba Desilijic Tiure", "Chewbacca", "C-3PO", "Dooku"])
+    }
+
+    @Test("on a PostgreSQL table describe writes galactic years' statistics as memory does")
+    func describeInPostgres() throws {
+        let (file, url) = try Database.exported("people", as: "galactic_people_describe", in: home)
+        func profile(_ source: String) throws -> [String: Any] {
+            let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d", "-c", "describe birth_year"],
+                                      environment: home.environment(), directory: home.root)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+            return try #require((try JSONDocuments.split(run.stdout).first as? [[String: Any]])?.first)
+        }
+        let memory = try profile(file)
+        let database = try profile(url)
+        #expect(memory["min"] as? String == "896BBY" && memory["max"] as? String == "8BBY", "\(memory)")
+        for key in ["min", "max", "mean", "q1", "median", "q3", "present", "absent", "distinct"] {
+            #expect(String(describing: memory[key] ?? "-") == String(describing: database[key] ?? "-"), "\(key): memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
+        }
     }
 }
