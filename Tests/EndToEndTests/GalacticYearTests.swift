@@ -163,4 +163,33 @@ struct GalacticYearTests {
             #expect(String(describing: memory[key] ?? "-") == String(describing: database[key] ?? "-"), "\(key): memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
         }
     }
+
+    @Test("group's min, max and mean of galactic years are written as such, in memory and on a table")
+    func groupAggregates() throws {
+        let (file, url) = try Database.exported("people", as: "galactic_people_group", in: home)
+        func groups(_ source: String) throws -> [[String: Any]] {
+            let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d",
+                                       "-c", "group gender min birth_year, max birth_year, avg birth_year"],
+                                      environment: home.environment(), directory: home.root)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+            return try #require(try JSONDocuments.split(run.stdout).first as? [[String: Any]])
+        }
+        func written(_ year: Double) -> String {
+            let rounded = (year * 1000).rounded() / 1000
+            return (rounded == rounded.rounded() ? String(Int(abs(rounded))) : String(abs(rounded))) + (rounded > 0 ? "ABY" : "BBY")
+        }
+        let memory = try groups(file)
+        for group in memory {
+            let gender = group["gender"] as? String
+            let years = Self.people.filter { ($0["gender"] as? String).flatMap { ValueReadingTests.isAbsent($0) ? nil : $0 } == gender }
+                .compactMap { Self.year($0["birth_year"]) }
+            guard !years.isEmpty else { continue }
+            #expect(group["min birth_year"] as? String == written(years.min()!), "\(group)")
+            #expect(group["max birth_year"] as? String == written(years.max()!), "\(group)")
+            #expect(group["avg birth_year"] as? String == written(years.reduce(0, +) / Double(years.count)), "\(group)")
+        }
+        #expect(memory.contains { $0["min birth_year"] as? String == "896BBY" })
+        let database = try groups(url)
+        #expect(try database.map(PostgresDifferentialTests.canonical) == memory.map(PostgresDifferentialTests.canonical))
+    }
 }
