@@ -139,9 +139,7 @@ public struct FieldCatalog: Sendable {
             }
             field.values = distinct.count <= Self.fewValues ? distinct.sorted() : nil
             // A computed number is read from the source's text (SWAPI's "180").
-            if TextReading.dominant(numbers: numbers, dates: 0, texts: texts) == .number, texts > 0 || field.kinds == [.number] {
-                field.readsAs = .number
-            }
+            if TextReading.dominant(numbers: numbers, dates: 0, texts: texts) == .number { field.readsAs = .number }
             columns[derived.name] = nil
             if let index = fields.firstIndex(where: { $0.path == derived.name }) {
                 field.isDerived = true
