@@ -1,12 +1,17 @@
 import AlmanacCore
 
-/// `histogram FIELD [BINS]` counts the current results' numbers or dates into bins and draws a
-/// bar for each; below the table, how many records have no value and what they had instead.
+/// `histogram FIELD [log] [BINS]` counts the current results' numbers or dates into bins (of
+/// equal width, or growing by a constant factor) and draws a bar for each; below the table, how
+/// many records have no value and what they had instead.
 public enum HistogramCommand: Command {
+    static let field = Parameter.field()
+    static let logarithmic = Parameter.flag("log")
+    static let bins = Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)
+
     public static let spec = CommandSpec(
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
-        parameters: [.field(), .flag("log"), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
+        parameters: [field, logarithmic, bins],
         examples: ["histogram population", "histogram population log", "histogram area 10", "histogram area log 8", "histogram average_lifespan", "histogram created",
                    "histogram point.latitude 20"],
         discussion: """
@@ -36,9 +41,9 @@ public enum HistogramCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let field = parsed[0][0].text
-        let logarithmic = parsed.has(1)
-        let bins = parsed[2].first?.number
+        let field = parsed[Self.field].first?.text ?? ""
+        let logarithmic = parsed.has(Self.logarithmic)
+        let bins = parsed[Self.bins].first?.number
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)

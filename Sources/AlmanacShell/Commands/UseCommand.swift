@@ -4,16 +4,18 @@ import AlmanacCore
 /// `use` alone says which is in use. Choosing is a fresh start: no search, filter, sort or
 /// chosen columns survive it.
 public enum UseCommand: Command {
+    static let name = Parameter("NAME", .dataset(all: true), .optional)
+
     public static let spec = CommandSpec(
         name: "use",
         summary: "Choose the dataset commands work on",
-        parameters: [Parameter("NAME", .dataset(all: true), .optional)],
+        parameters: [name],
         examples: ["use countries", "use all", "use"],
         discussion: "Choosing a dataset, even the one in use, is a fresh start: the whole dataset again, with no search, filter or sort, and its usual columns (columns chosen before are forgotten)."
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        guard let given = try arguments.parse()[0].first else {
+        guard let given = try arguments.parse()[name].first else {
             let text: String
             if let name = session.currentName, name != "all" {
                 // The dataset commands answer for, loaded or not: wait for it to say what it holds.
