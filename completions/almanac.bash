@@ -178,6 +178,7 @@ _almanac() {
         return
         ;;
     '--format')
+        __almanac_add_completions -W 'table'$'\n''expanded'$'\n''json'$'\n''ndjson'$'\n''csv'$'\n''tsv'$'\n''markdown'
         return
         ;;
     '--data')

@@ -19,7 +19,7 @@ struct Almanac: ParsableCommand {
         search, filter, sort, columns, limit, back, set) print nothing unless they are the script's \
         last; commands that answer (page, count, show, group…) print as at the prompt.
         """,
-        version: AlmanacVersion.current
+        version: AlmanacVersion.versionText
     )
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS and exit (repeatable).", valueName: "commands"))
@@ -122,7 +122,7 @@ struct Almanac: ParsableCommand {
         // parser, which is most of the start-up's instructions (see QuickCommandLine).
         switch QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
         case .version?:
-            _ = FileDescriptorWriter.write(AlmanacVersion.current + "\n", to: 1)
+            _ = FileDescriptorWriter.write(AlmanacVersion.versionText + "\n", to: 1)
             Glibc.exit(0)
         case let .launch(options)?:
             Glibc.exit(Launcher.run(options, checkoutDataDirectory: packageDataDirectory))
@@ -151,4 +151,6 @@ extension OutputFormat: ExpressibleByArgument {
     }
 
     public static var allValueStrings: [String] { all.map(\.name) }
+    /// Shell completions offer the formats (ArgumentParser lists only CaseIterable values itself).
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }

@@ -84,7 +84,7 @@ struct DeclaredCaretTests {
             Case(line: "trip from 9362 to 9864", word: "9362",
                  message: "Чистополь [9362] serves only arrivals (to); a trip needs a departure station (from) here"),
             Case(line: "trip from 9864 to 9362 on someday", word: "someday",
-                 message: "'someday' is not a date: use today, tomorrow, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
+                 message: "'someday' is not a date: use today, tomorrow, friday, next friday, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
         ], setup: "use stations; count", prompt: "stations> ")
     }
 

@@ -33,7 +33,7 @@ struct QuickCommandLineTests {
             Issue.record("ArgumentParser did not stop at --version")
         } catch {
             #expect(Almanac.exitCode(for: error) == .success)
-            #expect(Almanac.fullMessage(for: error) == AlmanacVersion.current)
+            #expect(Almanac.fullMessage(for: error) == AlmanacVersion.versionText)
         }
     }
 

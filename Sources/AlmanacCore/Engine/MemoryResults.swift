@@ -16,6 +16,7 @@ public struct MemoryResults: ResultsSource {
     public var inMemory: ResultSet? { results }
     public var hasSteps: Bool { !(stack?.isEmpty ?? true) }
     public var fieldsInUse: [String] { stack?.fieldsInUse ?? [] }
+    public var sortFields: [String] { stack?.sortFields ?? [] }
     public var defaultColumns: [String]? { datasets.count == 1 ? datasets[0].layout.listFields : nil }
 
     public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> MemoryResults {
@@ -122,8 +123,10 @@ extension MemoryResults {
     }
 
     /// Record names starting with `prefix` (folded); when none does, names with a word starting
-    /// with it or one or two edits from it (`show kingdom`, `show norwya`). A dataset whose index
-    /// is still being built offers nothing yet: TAB never makes the prompt wait.
+    /// with it (`show kingdom`), else other names starting with it as search finds them (a
+    /// country's translations and spellings: `show Герм` → Германия), else names one or two
+    /// edits from it (`show norwya`). A dataset whose index is still being built offers nothing
+    /// yet: TAB never makes the prompt wait.
     public static func names(in datasets: [Dataset], prefix: String, limit: Int,
                              where include: ((Dataset, Int) -> Bool)? = nil) -> [String] {
         let indexes = datasets.compactMap { dataset in NameIndex.ifReady(dataset).map { (dataset, $0) } }
@@ -137,10 +140,16 @@ extension MemoryResults {
         for (dataset, index) in indexes {
             add(index.rows(withNamePrefix: prefix, limit: include == nil ? limit : .max), of: dataset)
         }
-        if names.isEmpty, !prefix.isEmpty {
-            for (dataset, index) in indexes {
-                add(index.similarRows(to: prefix, limit: include == nil ? limit : .max).map(\.row), of: dataset)
+        guard names.isEmpty, !prefix.isEmpty else { return names }
+        let similar = indexes.map { ($0.0, $0.1.similarRows(to: prefix, limit: include == nil ? limit : .max)) }
+        for (dataset, rows) in similar where rows.first?.likeness == .containsWord { add(rows.map(\.row), of: dataset) }
+        if names.isEmpty {
+            for (dataset, index) in indexes where names.count < limit {
+                names += index.otherNames(withPrefix: prefix, in: dataset, limit: limit - names.count, where: include).map(\.name)
             }
+        }
+        if names.isEmpty {
+            for (dataset, rows) in similar { add(rows.map(\.row), of: dataset) }
         }
         return names
     }

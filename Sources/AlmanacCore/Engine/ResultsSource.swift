@@ -17,6 +17,8 @@ public protocol ResultsSource: Sendable {
     var hasSteps: Bool { get }
     /// The fields the steps use (sort keys, then filter and drill-down fields): listings show them.
     var fieldsInUse: [String] { get }
+    /// The keys of the sort in force: a listing cut to fit the terminal keeps them whole longest.
+    var sortFields: [String] { get }
     /// The columns a listing shows when none were chosen; nil when the results span datasets.
     var defaultColumns: [String]? { get }
     /// Every record's top-level keys, when known without reading the records (a table's

@@ -43,6 +43,9 @@ public enum Describe {
             counts[index] += 1
         }
 
+        /// Numbers written as galactic years (`19BBY`) were met.
+        var galactic = false
+
         /// Each distinct value's reading; its numbers and dates added as many times as it occurs.
         mutating func readDistinct() -> (readings: [Reading], dates: [Double], texts: Int) {
             var readings = [Reading](repeating: .text, count: counts.count)
@@ -51,7 +54,11 @@ public enum Describe {
             for (number, count) in counts.enumerated().dropFirst() where count > 0 {
                 readings[number] = read(Int32(number), values)
                 switch readings[number] {
-                case let .number(value): numbers.append(contentsOf: repeatElement(value, count: count))
+                case let .number(value):
+                    numbers.append(contentsOf: repeatElement(value, count: count))
+                    if !galactic, !values.isNumber(Int32(number)) {
+                        galactic = values.withBytes(of: Int32(number)) { NumericText.isGalacticYear(utf8: $0) }
+                    }
                 case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
                 case .text: texts += count
                 }
@@ -109,6 +116,7 @@ public enum Describe {
             }
         }
         let distinct = tally.readDistinct()
+        let galactic = tally.galactic
         let (readings, texts) = (distinct.readings, distinct.texts)
         var dates = distinct.dates
         let (counts, values, present) = (tally.counts, tally.values, tally.present)
@@ -119,22 +127,20 @@ public enum Describe {
             if case .number = readings[number] { continue }
             distinctOthers += 1
         }
+        // The type is the field's, as `fields` says it (FieldCatalog's reading of its values).
         let known = FieldLookup.field(field, in: catalog)
         var profile = FieldProfile(field: field, type: known?.typeDescription ?? "empty",
                                    present: present, absent: rows.count - present, distinct: distinctOthers)
         // Numbers or dates when (nearly) all values are, as sort decides: a stray word is absent.
-        if dates.count > 0, (numbers.count + texts) * 4 <= dates.count {
+        switch TextReading.dominant(numbers: numbers.count, dates: dates.count, texts: texts) {
+        case .date?:
             profile.isDate = true
-            profile.type = "date"
             fillStatistics(&profile, &dates, kind: .date)
             numbers.sortNumbers()
-        } else if numbers.count > 0, texts * 4 <= numbers.count {
-            // A computed field's numbers are read from text (SWAPI's "180").
-            if known?.isDerived == true || !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) {
-                profile.type = "number (as text)"
-            }
+        case .number?:
+            if galactic { profile.notation = .galacticYear }
             fillStatistics(&profile, &numbers, kind: .number)
-        } else {
+        default:
             numbers.sortNumbers()
             profile.common = mostCommon(counts, values, limit: common)
         }
@@ -143,19 +149,15 @@ public enum Describe {
         return profile
     }
 
-    /// A distinct value's reading: a number written as text, an ISO 8601 date, or text.
+    /// A distinct value's reading: a number written as text, an ISO 8601 date, or text (TextReading).
     private static func read(_ number: Int32, _ values: ValueNumbering) -> Reading {
         values.withBytes(of: number) { bytes in
             if values.isNumber(number), let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
-            guard let first = bytes.first else { return .text }
-            if bytes.count >= 10, first >= 0x30, first <= 0x39, bytes[4] == UInt8(ascii: "-"), let seconds = CalendarDate.seconds(bytes) {
-                return .date(seconds)
+            switch TextReading.of(utf8: bytes) {
+            case .date: return CalendarDate.seconds(bytes).map { .date($0) } ?? .text
+            case .number: return NumericText.value(utf8: bytes).map { .number($0) } ?? .text
+            case .text: return .text
             }
-            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "."),
-               let value = NumericText.value(of: String(decoding: bytes, as: UTF8.self)) {
-                return .number(value)
-            }
-            return .text
         }
     }
 

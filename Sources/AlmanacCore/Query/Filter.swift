@@ -45,7 +45,7 @@ public enum Filter {
                 throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: all.sorted()))
             }
             if op != .contains, op != .notContains, known.allSatisfy({ $0.isNumeric }),
-               Double(value) == nil, value.lowercased() != "null", !ValueText.isAbsent(value) {
+               NumericText.literal(value) == nil, value.lowercased() != "null", !ValueText.isAbsent(value) {
                 throw QueryError.typeMismatch(field: field, type: known[0].typeDescription,
                                               message: "'\(value)' is not a number")
             }
@@ -200,7 +200,8 @@ private struct Comparison {
         self.negated = op == .notEqual || op == .notContains
         self.op = op == .notEqual ? .equal : (op == .notContains ? .contains : op)
         self.foldedValue = Array(Folding.fold(value).utf8)
-        self.numberValue = Double(value)
+        // `100BBY` and `1,000` are numbers as the data's text is (NumericText).
+        self.numberValue = NumericText.literal(value)
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {

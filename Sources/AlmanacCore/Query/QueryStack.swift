@@ -90,6 +90,9 @@ public struct QueryStack: Sendable {
         return results
     }
 
+    /// The keys of the sort in force, which a listing cut to fit keeps whole longest.
+    public var sortFields: [String] { last?.sortFields ?? [] }
+
     /// The fields the steps since the last search or clear use: sort keys, then filter fields.
     public var fieldsInUse: [String] {
         guard let last else { return [] }

@@ -30,6 +30,7 @@ public struct PostgresResults: ResultsSource {
     public var unpagedLimit: Int? { Self.unpagedLimit }
     public var hasSteps: Bool { query != TableQuery() }
     public var fieldsInUse: [String] { query.fieldsInUse }
+    public var sortFields: [String] { query.sort.map(\.field) }
     public var defaultColumns: [String]? { table.schema.layout.listFields }
     public var recordKeys: [String]? { table.schema.columns.map(\.name) }
 

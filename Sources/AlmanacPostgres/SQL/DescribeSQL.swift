@@ -22,8 +22,8 @@ extension QueryBuilder {
     }
 
     /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3, then how
-    /// many values read as numbers and how many do not (text), and whether every number is an
-    /// integer (histogram's bins depend on it). As in memory, the words for
+    /// many values read as numbers and how many do not (text), whether every number is an
+    /// integer (histogram's bins depend on it), and how many are galactic years. As in memory, the words for
     /// none are no value, and text that is (nearly) all numbers is described as numbers.
     func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, from: SQL, condition: SQL?) -> SQL {
         let number = Self.describedNumber(of: column, kind: kind, typeName: typeName)
@@ -33,6 +33,8 @@ extension QueryBuilder {
         sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json || Self.isDate(typeName)))
         sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text, ")
         sql.append(Self.allIntegers(number))
+        sql.append(", ")
+        sql.append(kind == .text || kind == .json ? Self.galacticYears(Self.text(of: column, kind: kind), number: number) : "'0'")
         sql.append(" FROM ")
         sql.append(from)
         sql.append(whereClause(condition))
@@ -51,6 +53,8 @@ extension QueryBuilder {
         sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
         sql.append(", count(x)::text, (count(v) - count(x))::text, ")
         sql.append(Self.allIntegers("x"))
+        sql.append(", ")
+        sql.append(Self.galacticYears("v", number: "x"))
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
     }
@@ -67,6 +71,11 @@ extension QueryBuilder {
 
     /// Columns describe reads as dates: `date` and the timestamps (a time of day alone is not one).
     static func isDate(_ typeName: String) -> Bool { typeName == "date" || typeName.hasPrefix("timestamp") }
+
+    /// How many numbers are written as galactic years (`19BBY`): their statistics are shown so.
+    static func galacticYears(_ text: SQL, number: SQL) -> SQL {
+        SQL("count(*) FILTER (WHERE ") + text + " ~* '[0-9.] *[ab]by$' AND " + number + " IS NOT NULL)::text"
+    }
 
     /// Whether every number is an integer below 10¹⁵ (`t`/`f`), as histogram decides it.
     static func allIntegers(_ number: SQL) -> SQL {

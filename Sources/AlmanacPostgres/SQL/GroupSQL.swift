@@ -114,7 +114,9 @@ extension QueryBuilder {
         case .sum:
             return Self.numberText(SQL("sum((") + number + ")::float8)")
         case .avg:
-            return SQL("avg((") + number + ")::float8)::text"
+            let mean = SQL("avg((") + number + ")::float8)"
+            guard kind == .text || kind == .json else { return mean + "::text" }
+            return Self.galacticYearOr(mean + "::text", of: Self.text(of: expression, kind: kind), number: number, value: mean)
         case .min, .max:
             let function = aggregate.function.rawValue
             if kind == .number { return Self.numberText(SQL("\(function)(") + number + ")") }
@@ -122,7 +124,17 @@ extension QueryBuilder {
             let direction = aggregate.function == .min ? " ASC" : " DESC"
             let text = SQL("(array_agg(") + present + " ORDER BY " + folding.fold(present) + " COLLATE \"C\"" + direction + ", " + present
                 + " COLLATE \"C\"" + direction + ") FILTER (WHERE " + present + " IS NOT NULL AND " + number + " IS NULL))[1]"
-            return SQL("CASE WHEN count(") + number + ") > 0 THEN " + Self.numberText(SQL("\(function)(") + number + ")") + " ELSE " + text + " END"
+            let extreme = SQL("\(function)(") + number + ")"
+            let plain = SQL("CASE WHEN count(") + number + ") > 0 THEN " + Self.numberText(extreme) + " ELSE " + text + " END"
+            return Self.galacticYearOr(plain, of: Self.text(of: expression, kind: kind), number: number, value: extreme)
         }
+    }
+
+    /// `value` written as a galactic year (`896BBY`, to three decimals, as memory writes it)
+    /// when some of the group's values are written so, else `plain`.
+    static func galacticYearOr(_ plain: SQL, of text: SQL, number: SQL, value: SQL) -> SQL {
+        let years = SQL("trim_scale(round(abs((") + value + ")::numeric), 3))::text"
+        return SQL("CASE WHEN ") + galacticYears(text, number: number) + "::int > 0 THEN " + years + " || CASE WHEN (" + value
+            + ") > 0 THEN 'ABY' ELSE 'BBY' END ELSE " + plain + " END"
     }
 }

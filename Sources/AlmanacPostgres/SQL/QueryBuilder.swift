@@ -226,8 +226,12 @@ struct QueryBuilder {
         case .json:
             return SQL("CASE WHEN jsonb_typeof(") + expression + ") = 'number' THEN (" + expression + ")::numeric END"
         case .text:
+            // As NumericText reads text: commas dropped; a galactic year (`19BBY`) a signed year.
             let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN " + cleaned + "::numeric END"
+            let unsigned = "([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?"
+            let years = SQL("rtrim(substr(") + cleaned + ", 1, length(" + cleaned + ") - 3))::numeric"
+            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?\(unsigned)$' THEN " + cleaned + "::numeric WHEN " + cleaned
+                + " ~* '^\(unsigned) *bby$' THEN -" + years + " WHEN " + cleaned + " ~* '^\(unsigned) *aby$' THEN " + years + " END"
         case .boolean, .other: return "NULL::numeric"
         }
     }

@@ -108,11 +108,12 @@ extension Parameter.TextSource {
         case .nothing: []
         case .files: CompletionSources.files(request)
         case .recordNames: CompletionSources.recordNames(request, in: session)
-        case .recordName: given.isEmpty ? CompletionSources.recordNames(request, in: session) : []
+        case .recordName: CompletionSources.wholeNames(given, request) { CompletionSources.recordNames($0, in: session) }
         case .commands: request.matching(session.commands.commands.map { $0.spec.name })
         case .settings: request.matching(session.settingTable.names)
         case .settingValues: request.matching(session.settingTable.setting(request.arguments.first?.text ?? "")?.choices ?? [])
-        case let .stations(direction): CompletionSources.stations(serving: direction, request, in: session)
+        case let .stations(direction):
+            CompletionSources.wholeNames(given, request) { CompletionSources.stations(serving: direction, $0, in: session) }
         case .countries: CompletionSources.countries(request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
         case .condition: CompletionSources.condition(given, request, in: session)

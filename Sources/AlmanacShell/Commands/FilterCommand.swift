@@ -16,7 +16,8 @@ public enum FilterCommand: Command {
         ],
         discussion: """
         OP is = (or ==) != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
-        Text compares ignoring case and accents, numbers numerically; dotted paths reach into \
+        Text compares ignoring case and accents, numbers numerically (numbers written as text too, \
+        and galactic years as signed years: birth_year < 100BBY); dotted paths reach into \
         objects and lists, and a list matches when any element does. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
         sort and group read them the same way.

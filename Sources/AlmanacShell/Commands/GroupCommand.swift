@@ -15,7 +15,8 @@ public enum GroupCommand: Command {
                    "group countryTitle distinct cityTitle", "group region; show #1"],
         discussion: """
         AGG is count (records with a value), sum, avg, min, max or distinct (different values). Every \
-        group has its count and its share of the records in percent; a list field counts each of its \
+        group has its count and its share of the records in percent (to a tenth; below 1 to two \
+        significant digits, 0.025, so a group with records never reads 0); a list field counts each of its \
         values (a country in every language it speaks), and records without a value make a <none> \
         group. Largest groups first, equal ones by value. After a group, show #N lists the records of \
         group N (back returns). In the table format each group also has a bar of eighth blocks, the \

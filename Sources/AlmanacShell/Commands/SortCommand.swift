@@ -11,8 +11,8 @@ public enum SortCommand: Command {
         examples: ["sort population desc", "sort name", "sort countryTitle, cityTitle", "sort region, population desc",
                    "sort average_lifespan desc"],
         discussion: """
-        Numbers sort as numbers (also when written as text, as SWAPI does), text ignoring case and \
-        accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
+        Numbers sort as numbers (also when written as text, as SWAPI does, and SWAPI's galactic \
+        years as signed years: 896BBY before 19BBY before 4ABY), text ignoring case and accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
         none, or a word in a field of numbers (indefinite) — come last either way, and keep their \
         text. Equal records keep their order. The sorted fields are shown as columns.
         """

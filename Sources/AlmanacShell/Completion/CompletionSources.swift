@@ -12,7 +12,7 @@ enum CompletionSources {
 
     /// Field paths of the results, without waiting for loads (a table's columns).
     static func fields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.matching(session.completionSource().completionFields())
+        request.matchingForgivingly(session.completionSource().completionFields())
     }
 
     /// A field's values starting with the fragment, however many the field has
@@ -69,6 +69,18 @@ enum CompletionSources {
             candidates.append(CompletionCandidate(shownDirectory + name + (isDirectory ? "/" : ""), appendSpace: !isDirectory))
         }
         return candidates.sorted { $0.text < $1.text }
+    }
+
+    /// A whole name typed as several words without quotes: the names starting with all of
+    /// them (`show united k` → United Kingdom of …), replacing them all.
+    static func wholeNames(_ given: [Word], _ request: CompletionRequest,
+                           _ names: (CompletionRequest) -> [CompletionCandidate]) -> [CompletionCandidate] {
+        guard let (whole, replacing) = request.continuing(given) else { return names(request) }
+        return names(whole).map { candidate in
+            var candidate = candidate
+            candidate.replacing = replacing
+            return candidate
+        }
     }
 
     /// Stations serving the direction whose names start with the fragment (`trip from Каз`).

@@ -30,6 +30,7 @@ enum Listing {
         let (fields, chosen) = session.listingFields(for: fetched, of: source)
         var table = RecordListing.table(fetched.results, range: fetched.range, fields: fields, chosen: chosen)
         table.firstNumber = start + 1
+        table.cutLast(source.sortFields)
         var notes: [String] = []
         let end = start + fetched.range.count
         let paged = session.output.terminal.isTerminal || session.settings.pageSize != nil

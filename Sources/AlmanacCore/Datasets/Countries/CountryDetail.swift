@@ -1,7 +1,7 @@
 import Foundation
 
 extension CountryModel {
-    /// The country browser's detail screen: names and codes, spellings, capital, region,
+    /// The country browser's detail screen: names and codes, the flag's URL, spellings, capital, region,
     /// population, coordinates, area, Gini, demonym, timezones, borders, currencies, languages,
     /// translations, regional blocs, calling codes, stations.
     public static func detail(of dataset: Dataset, row: Int, links: Links) -> RecordDetail {
@@ -23,6 +23,7 @@ extension CountryModel {
                 Row("Numeric", country.numericCode), Row("Top-level domains", country.topLevelDomain.joined(separator: ", ")),
                 Row("CIOC", country.cioc),
             ]),
+            Section("Flag", rows: [Row("Flag", country.flag)]),
             Section("Alternative spellings", rows: [Row("Spellings", country.altSpellings.joined(separator: ", "))]),
             Section("Capital", rows: [Row("Capital", country.capital)]),
             Section("Region", rows: [Row("Region", country.region), Row("Subregion", country.subregion)]),
