@@ -17,7 +17,8 @@ public enum Filter {
             rowsByDataset[item.dataset].append(item.row)
         }
         for (index, dataset) in results.datasets.enumerated() {
-            let filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            var filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            filter.others = catalogs
             masks.append(try filter.evaluate(expression))
         }
         var kept: [ResultSet.Item] = []
@@ -35,6 +36,9 @@ public enum Filter {
             try validate(right, against: catalogs)
         case let .not(inner):
             try validate(inner, against: catalogs)
+        case .computed:
+            // Bound against each dataset before it is filtered (`CompiledFilter`).
+            break
         case let .comparison(field, op, value):
             let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
             guard !known.isEmpty else {
@@ -130,6 +134,8 @@ struct CompiledFilter {
     let fields: FieldCatalog
     let rows: [Int]
     let cancellation: Cancellation
+    /// Every dataset's fields, where the results span several (a field one of them has is no error).
+    var others: [FieldCatalog] = []
 
     init(dataset: Dataset, fields: FieldCatalog, rows: [Int], cancellation: Cancellation) {
         self.dataset = dataset
@@ -139,7 +145,7 @@ struct CompiledFilter {
     }
 
     /// Whether each row matches.
-    func evaluate(_ expression: FilterExpression) throws(CancelledError) -> [Bool] {
+    func evaluate(_ expression: FilterExpression) throws -> [Bool] {
         switch expression {
         case let .and(left, right):
             var mask = try evaluate(left)
@@ -157,6 +163,9 @@ struct CompiledFilter {
             return mask
         case let .not(inner):
             return try evaluate(inner).map { !$0 }
+        case let .computed(expression):
+            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: fields, others: others)).bindCondition(expression)
+            return try ExpressionEvaluator(dataset: dataset, catalog: fields, rows: rows, cancellation: cancellation).mask(bound)
         case let .comparison(field, op, value):
             guard FieldLookup.field(field, in: fields) != nil else { return [Bool](repeating: false, count: rows.count) }
             let path = dataset.compile(FieldPath(field))

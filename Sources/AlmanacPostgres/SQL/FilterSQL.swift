@@ -17,6 +17,8 @@ struct FilterSQL {
             try validate(right)
         case let .not(inner):
             try validate(inner)
+        case let .computed(expression):
+            _ = try ExpressionSQL(schema: schema).bindCondition(expression)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             if op != .contains, op != .notContains, let type = reference.numericDescription,
@@ -34,6 +36,9 @@ struct FilterSQL {
             return SQL("(") + (try condition(left, aliases: &aliases)) + " OR " + (try condition(right, aliases: &aliases)) + ")"
         case let .not(inner):
             return SQL("((") + (try condition(inner, aliases: &aliases)) + ") IS NOT TRUE)"
+        case let .computed(expression):
+            let sql = ExpressionSQL(schema: schema)
+            return try sql.condition(try sql.bindCondition(expression), aliases: &aliases)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             let comparison = Comparison(op: op, value: value, folding: schema.folding)
