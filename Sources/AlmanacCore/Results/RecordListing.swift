@@ -1,3 +1,5 @@
+import Foundation
+
 /// Records of a result set as a table: the chosen fields of one dataset, or each record's name
 /// when the results span datasets (`use all`).
 public enum RecordListing {
@@ -12,16 +14,23 @@ public enum RecordListing {
             }
             table.sections = Sections(names: results.datasets.map(\.name)) { results.items[range.lowerBound + $0].dataset }
         } else if let dataset = results.datasets.first {
-            let paths = fields.map { dataset.compile(FieldPath($0)) }
+            let paths = fields.map { Self.path(of: $0, in: dataset) }
             let identities = Set(dataset.model.fieldSpecs.filter(\.identity).map(\.key))
-            let columns = fields.map { field in
-                var column = ResultColumn(field, .field, grouped: !identities.contains(field))
+            // Computed columns (`population / area as density`), over the rows shown only.
+            let page = results.with(Array(results.items[range]))
+            let computed = fields.map { Self.computed($0, in: dataset, over: page) }
+            let columns = fields.enumerated().map { index, field in
+                let title = computed[index] == nil ? field : ComputedField.title(of: field)
+                var column = ResultColumn(title, .field, grouped: !identities.contains(field) && ValueText.groupsThousands(title))
                 column.isName = field == dataset.layout.nameField
                 return column
             }
             table = ResultTable(columns: columns, count: range.count) { row in
                 let item = results.items[range.lowerBound + row]
-                return paths.map { ResultValue(dataset.values(of: $0, row: item.row), in: dataset) }
+                return paths.indices.map { index in
+                    if let vector = computed[index] { return Self.value(vector, row: row) }
+                    return ResultValue(dataset.values(of: paths[index], row: item.row), in: dataset)
+                }
             }
             table.columnsChosen = chosen
         } else {
@@ -30,5 +39,37 @@ public enum RecordListing {
         table.records = RecordRows(results: results, range: range)
         table.firstNumber = range.lowerBound + 1
         return table
+    }
+
+    /// A field's path; a key spelt as the whole spec (a database's computed column) is that key.
+    static func path(of field: String, in dataset: Dataset) -> Dataset.CompiledPath {
+        if field.contains("."), case .interned = dataset.document.key(field) { return dataset.compile(FieldPath(components: [field])) }
+        return dataset.compile(FieldPath(field))
+    }
+
+    /// A computed column's values over `page`, or nil when `field` is a field (or nothing that computes).
+    static func computed(_ field: String, in dataset: Dataset, over page: ResultSet) -> ValueVector? {
+        if case .interned = dataset.document.key(field) { return nil }
+        guard let catalog = dataset.fieldsIfReady, let parsed = try? ComputedValues.expression(field, in: [catalog]) else { return nil }
+        return try? ComputedValues.evaluate(parsed.expression, over: page)
+    }
+
+    /// One row's computed value: a number, a date, text, or a list of them.
+    static func value(_ vector: ValueVector, row: Int) -> ResultValue {
+        let range = vector.range(of: row)
+        func one(_ index: Int) -> ResultValue {
+            guard vector.isPresent(index) else { return .absent }
+            switch vector.values {
+            case let .numbers(numbers):
+                let number = numbers[index]
+                if vector.type == .date { return .date(Date(timeIntervalSince1970: number)) }
+                return number == number.rounded() && abs(number) < 1e15 ? .integer(Int(number)) : .decimal(number)
+            case let .texts(texts): return .text(texts[index]!)
+            case let .booleans(booleans): return .boolean(booleans[index] == 1)
+            }
+        }
+        if vector.offsets == nil { return one(range.lowerBound) }
+        let values = range.map(one).filter { !$0.isAbsent }
+        return values.isEmpty ? .absent : .list(values)
     }
 }

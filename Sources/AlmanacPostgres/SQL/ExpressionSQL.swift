@@ -12,3 +12,10 @@ struct ExpressionSQL {
         throw PostgresError.invalid("this expression cannot be translated to SQL yet")
     }
 }
+
+extension PostgresTable {
+    /// Checks that an expression binds against the table's columns and translates to SQL.
+    public func checkExpression(_ expression: Expression) throws {
+        throw PostgresError.invalid("'\(expression)' cannot be translated to SQL yet")
+    }
+}

@@ -24,6 +24,8 @@ public enum ColumnsCommand: Command {
         let fieldsInUse: [String]
         /// The field as written when the dataset or table has it; else the unknown-field error.
         let check: (String) throws -> String
+        /// A computed column checked (its fields and types) before it is shown.
+        let checkComputed: (Expression) throws -> Void
         /// The results listed again with the new columns.
         let relist: () throws -> CommandResult
     }
@@ -37,6 +39,7 @@ public enum ColumnsCommand: Command {
                              try table.checkField(name)
                              return name
                          },
+                         checkComputed: { try table.checkExpression($0) },
                          relist: { try TableListing.show(results, page: 1, in: session) })
         }
         let datasets = try session.datasetsInScope()
@@ -52,10 +55,17 @@ public enum ColumnsCommand: Command {
                          }
                          return name
                      },
+                     checkComputed: { expression in
+                         if fields == nil { fields = try dataset.fields(cancellation: session.cancellation) }
+                         _ = try ExpressionBinder(DatasetFields(dataset, catalog: fields!)).bind(expression)
+                     },
                      relist: { session.show(try session.currentResults()) })
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        if ExpressionWords.areComputed(arguments.words), !arguments.words.contains(where: { !$0.isQuoted && ($0.text.hasPrefix("+") || $0.text.hasPrefix("-")) }) {
+            return try computed(arguments, in: session)
+        }
         let given = try arguments.parse()[0]
         let owner = try owner(in: session)
         let current = session.chosenColumns[owner.name]
@@ -96,6 +106,32 @@ public enum ColumnsCommand: Command {
             chosen = try given.map { try field($0, dropping: false) }
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
+        session.undoable.append(.columns(dataset: owner.name, previous: current))
+        session.chosenColumns[owner.name] = chosen
+        return try owner.relist()
+    }
+
+    /// `columns name, population / area as density`: fields and computed columns, each checked.
+    static func computed(_ arguments: Arguments, in session: Session) throws -> CommandResult {
+        let owner = try owner(in: session)
+        let names = ExpressionWords.names(in: session)
+        var chosen: [String] = []
+        for item in try ExpressionWords.items(arguments) {
+            let spec = ExpressionWords.resolving(item, names: names)
+            do {
+                if let field = item.expression.fieldName, item.name == nil, names[field] == nil {
+                    chosen.append(try owner.check(field))
+                    continue
+                }
+                try owner.checkComputed(try ComputedField.parse(spec).expression)
+            } catch let error as QueryError {
+                throw ExpressionWords.pointed(ExpressionError("\(error)", at: item.span), in: arguments.words)
+            } catch {
+                throw ExpressionWords.pointed(error, in: arguments.words)
+            }
+            if !chosen.contains(spec) { chosen.append(spec) }
+        }
+        let current = session.chosenColumns[owner.name]
         session.undoable.append(.columns(dataset: owner.name, previous: current))
         session.chosenColumns[owner.name] = chosen
         return try owner.relist()

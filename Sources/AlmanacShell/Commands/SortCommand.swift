@@ -18,11 +18,21 @@ public enum SortCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        return try session.apply(.sort(try keys(arguments)))
+        return try session.apply(.sort(try keys(arguments, in: session)))
     }
 
     /// `population desc, name` → two keys, as declared.
-    static func keys(_ arguments: Arguments) throws -> [SortKey] {
-        try arguments.parse()[0].map { SortKey($0.text, descending: $0.suffix == "desc") }
+    /// `population / area desc, name` → two keys, the expression's as its canonical text;
+    /// a computed column's name (`sort density desc`) is that column.
+    static func keys(_ arguments: Arguments, in session: Session? = nil) throws -> [SortKey] {
+        let names = session.map(ExpressionWords.names) ?? [:]
+        if ExpressionWords.areComputed(arguments.words) {
+            return try ExpressionWords.items(arguments, suffixes: ["asc", "desc"], names: false).map { item in
+                SortKey(ExpressionWords.resolving(item, names: names), descending: item.suffix == "desc")
+            }
+        }
+        return try arguments.parse()[0].map { value in
+            SortKey(names[value.text].map(\.spec) ?? value.text, descending: value.suffix == "desc")
+        }
     }
 }

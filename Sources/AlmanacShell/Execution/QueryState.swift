@@ -115,7 +115,7 @@ extension Session {
         guard let dataset = results.datasets.first, !results.spansDatasets else { return ([], false) }
         let chosen = chosenColumns[dataset.name]
         var fields = chosen ?? dataset.layout.listFields
-        for field in query?.fieldsInUse ?? [] where !fields.contains(field) { fields.append(field) }
+        for field in query?.fieldsInUse ?? [] where !ComputedField.isAmong(fields, field) { fields.append(field) }
         return (fields, chosen != nil)
     }
 }

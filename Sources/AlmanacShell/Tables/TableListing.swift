@@ -33,7 +33,7 @@ enum TableListing {
         // filters and drill-downs use.
         let chosen = session.chosenColumns[results.table.name]
         var fields = chosen ?? rows.layout.listFields
-        for field in results.query.fieldsInUse where !fields.contains(field) { fields.append(field) }
+        for field in results.query.fieldsInUse where !ComputedField.isAmong(fields, field) { fields.append(field) }
         var table = RecordListing.table(.all([rows]), range: 0..<rows.count, fields: fields, chosen: chosen != nil)
         table.firstNumber = start + 1
         var notes: [String] = []

@@ -98,3 +98,16 @@ public enum ComputedField {
         !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(name.first?.isNumber ?? true)
     }
 }
+
+extension ComputedField {
+    /// Whether `spec` is among `specs`, as the same field or the same expression under any name
+    /// (a sort by `population / area` is the column `population / area as density`).
+    public static func isAmong(_ specs: [String], _ spec: String) -> Bool {
+        if specs.contains(spec) { return true }
+        guard spec.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-") }),
+              let expression = try? parse(spec).expression else { return false }
+        return specs.contains { other in
+            other.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-") }) && (try? parse(other).expression) == expression
+        }
+    }
+}
