@@ -169,4 +169,47 @@ import Testing
         #expect(try values("substr('almanac', 2, 3)", dataset).texts == ["lma", "lma"])
         #expect(try values("at + 1", dataset).text(at: 0) == "2024-07-01T00:00:00Z")
     }
+
+    @Test func computedGroupsSortsHistogramsAndProfiles() throws {
+        // Average density per region, computed here from the raw records.
+        var sums: [String: (sum: Double, count: Int, records: Int)] = [:]
+        for country in Self.countries {
+            let region = country["region"] as! String
+            var entry = sums[region] ?? (0, 0, 0)
+            entry.records += 1
+            if let population = country["population"] as? Double, let area = country["area"] as? Double, area != 0 {
+                entry.sum += population / area
+                entry.count += 1
+            }
+            sums[region] = entry
+        }
+        let groups = try Group.run(.all([RealData.countries]), by: GroupSpec(fields: ["region"],
+                                   aggregates: [Aggregate(.avg, "population / area", name: "density")]))
+        #expect(groups.count == sums.count)
+        for group in groups {
+            let expected = sums[group.values[0]]!
+            #expect(group.count == expected.records)
+            guard case let .number(average) = group.aggregates[0] else { Issue.record("no average"); continue }
+            #expect(abs(average - expected.sum / Double(expected.count)) < 1e-9)
+        }
+        // By a computed key, named.
+        let years = try Group.run(.all([RealData.people]), by: GroupSpec(fields: ["year(created) as year"]))
+        #expect(years.map(\.values) == [["2014"]] && years.first?.count == Self.people.count)
+        let members = try Group.members(of: years[0], by: GroupSpec(fields: ["year(created) as year"]), in: .all([RealData.people]))
+        #expect(members.count == Self.people.count)
+        // Sorted by length of name, longest first; equal lengths keep their order.
+        let sorted = AlmanacCoreTests.names(try Sort.run(.all([RealData.countries]), by: [SortKey("length(name)", descending: true)]))
+        let expected = Self.countries.map { $0["name"] as! String }.enumerated()
+            .sorted { $0.element.unicodeScalars.count != $1.element.unicodeScalars.count
+                ? $0.element.unicodeScalars.count > $1.element.unicodeScalars.count : $0.offset < $1.offset }.map(\.element)
+        #expect(sorted == expected)
+        // Histogram and describe of a computed value.
+        let withDensity = Self.countries.filter { ($0["population"] as? Double ?? 0) > 0 && ($0["area"] as? Double ?? 0) > 0 }.count
+        let measured = try FieldMeasurements.read("log10(population / area)", from: .all([RealData.countries]))
+        #expect(measured.recordsWithValue == withDensity)
+        #expect(measured.histogram(bins: 8).bins.map(\.count).reduce(0, +) == withDensity)
+        let profile = try Describe.run(.all([RealData.countries]), fields: ["population / area"]).first!.profile
+        #expect(profile.present == Self.countries.filter { $0["area"] != nil }.count)
+        #expect(profile.type == "number")
+    }
 }

@@ -20,7 +20,10 @@ public enum DescribeCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let fields = try arguments.parse()[0].map(\.text)
+        let names = ExpressionWords.names(in: session)
+        let fields = ExpressionWords.areComputed(arguments.words)
+            ? try ExpressionWords.items(arguments).map { ExpressionWords.resolving($0, names: names) }
+            : try arguments.parse()[0].map { names[$0.text]?.spec ?? $0.text }
         if let table = session.tableInUse() {
             // The database profiles its own rows (DescribeSQL).
             let profiles = try table.table.describe(table.query, fields: fields.isEmpty ? nil : fields, cancellation: session.cancellation)

@@ -37,7 +37,7 @@ public enum GroupCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let spec = try parse(arguments)
+        let spec = try parse(arguments, in: session)
         if let table = session.tableInUse() { return try TableGrouping.result(spec, table, in: session) }
         let results = try session.currentResults()
         let groups = try Group.run(results, by: spec, cancellation: session.cancellation)
@@ -47,7 +47,8 @@ public enum GroupCommand: Command {
 
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
     /// and `AGG FIELD` pairs, as declared.
-    static func parse(_ arguments: Arguments) throws -> GroupSpec {
+    static func parse(_ arguments: Arguments, in session: Session? = nil) throws -> GroupSpec {
+        if ExpressionWords.areComputed(arguments.words) { return try computed(arguments, in: session) }
         let parsed = try arguments.parse()
         let fields = parsed[0]
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)", at: fields[16].word) }
@@ -56,5 +57,48 @@ public enum GroupCommand: Command {
             given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map { Aggregate($0, given.text) }
         }
         return spec
+    }
+
+    /// `year(created) as year`, `region avg(population / area) as density`: keys (commas or
+    /// spaces between them), then aggregates — `AGG(EXPR) [as NAME]`, or `AGG FIELD` as before.
+    static func computed(_ arguments: Arguments, in session: Session?) throws -> GroupSpec {
+        let items = try ExpressionWords.items(arguments, spaces: true)
+        let names = session.map(ExpressionWords.names) ?? [:]
+        var spec = GroupSpec(fields: [])
+        var index = 0
+        func function(_ name: String) -> Aggregate.Function? { Aggregate.Function(rawValue: name.lowercased()) }
+        while index < items.count {
+            let item = items[index]
+            let spelled = ExpressionWords.resolving(item, names: names)
+            if index > 0, case let .call(name, given) = item.expression.node, let aggregate = function(name) {
+                guard given.count == 1 else {
+                    throw ExpressionWords.pointed(ExpressionError("\(name)(…) takes one expression", at: item.span), in: arguments.words)
+                }
+                spec.aggregates.append(Aggregate(aggregate, Self.spec(given[0], names: names), name: item.name))
+            } else if index > 0, item.name == nil, let word = item.expression.fieldName, let aggregate = function(word),
+                      index + 1 < items.count, !items[index + 1].afterComma {
+                // The old form, `sum population`.
+                let next = items[index + 1]
+                spec.aggregates.append(Aggregate(aggregate, Self.spec(next.expression, names: names), name: next.name))
+                index += 1
+            } else {
+                guard spec.aggregates.isEmpty else {
+                    throw ExpressionWords.pointed(ExpressionError("the fields to group by come before the aggregates", at: item.span),
+                                                  in: arguments.words)
+                }
+                spec.fields.append(spelled)
+            }
+            index += 1
+        }
+        guard !spec.fields.isEmpty else { throw arguments.usageError("missing FIELD") }
+        guard spec.fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(spec.fields.count)") }
+        return spec
+    }
+
+    /// An aggregate's expression as its spec, computed columns' names resolved.
+    private static func spec(_ expression: Expression, names: [String: (spec: String, expression: Expression)]) -> String {
+        if let field = expression.fieldName, let named = names[field] { return ComputedField.spec(named.expression, name: nil) }
+        let resolved = expression.substituting(names.mapValues(\.expression))
+        return resolved.fieldName ?? ComputedField.spec(resolved, name: nil)
     }
 }

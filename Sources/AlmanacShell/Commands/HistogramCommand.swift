@@ -29,9 +29,7 @@ public enum HistogramCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let parsed = try arguments.parse()
-        let field = parsed[0][0].text
-        let bins = parsed[1].first?.number
+        let (field, bins) = try Self.field(arguments, in: session)
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)
@@ -53,6 +51,32 @@ public enum HistogramCommand: Command {
             output.message("note: " + summary(measured, records: records))
         }
         return CommandResult(data, prose: .table(bars), notes: [summary(measured, records: records)])
+    }
+
+    /// The field or expression, and the bins: `log10(population / area) 8` is an expression and 8.
+    static func field(_ arguments: Arguments, in session: Session) throws -> (String, Int?) {
+        guard ExpressionWords.areComputed(arguments.words) else {
+            let parsed = try arguments.parse()
+            let field = parsed[0][0].text
+            let names = ExpressionWords.names(in: session)
+            return (names[field]?.spec ?? field, parsed[1].first?.number)
+        }
+        var words = arguments.words
+        var bins: Int?
+        if words.count > 1, let last = words.last, !last.isQuoted, let number = Int(last.text),
+           (try? ExpressionList.parse(ExpressionWords.tokens(Array(words.dropLast())), names: false)) != nil {
+            guard (1...Histogram.maximumBins).contains(number) else {
+                throw arguments.usageError("BINS must be a whole number from 1 to \(Histogram.maximumBins), not '\(last.text)'", at: last)
+            }
+            bins = number
+            words.removeLast()
+        }
+        let items = try ExpressionWords.items(Arguments(words, spec: arguments.spec), names: false)
+        guard items.count == 1 else {
+            throw ExpressionWords.pointed(ExpressionSyntaxError("histogram takes one expression", at: items[1].span), in: words,
+                                          arguments: arguments)
+        }
+        return (ExpressionWords.resolving(items[0], names: ExpressionWords.names(in: session)), bins)
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.
