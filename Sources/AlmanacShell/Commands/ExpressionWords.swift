@@ -51,8 +51,8 @@ extension ExpressionWords {
     /// The names given with `as` to the chosen columns of the dataset or table in use: a later
     /// command may use them (`sort density desc`).
     static func names(in session: Session) -> [String: (spec: String, expression: Expression)] {
-        let owner = session.tableInUse()?.table.name ?? ((try? session.datasetsInScope())?.count == 1 ? (try? session.datasetsInScope())?.first?.name : nil)
-        guard let owner, let columns = session.chosenColumns[owner] else { return [:] }
+        guard let owners = try? session.results().datasetNames, owners.count == 1, let owner = owners.first,
+              let columns = session.chosenColumns[owner] else { return [:] }
         var names: [String: (spec: String, expression: Expression)] = [:]
         for spec in columns where spec.contains(" as ") {
             if let parsed = try? ComputedField.parse(spec) { names[parsed.name] = (spec, parsed.expression) }
