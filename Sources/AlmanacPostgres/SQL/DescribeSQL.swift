@@ -9,8 +9,8 @@ extension QueryBuilder {
         let condition = try condition(query, aliases: &aliases)
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(column, kind, typeName):
                 parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, condition: condition))
             case let .set(set, _):
@@ -78,9 +78,9 @@ extension QueryBuilder {
     func distribution(_ query: TableQuery, field: String, edges: [Double]) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
-        let reference = try FieldReference.resolve(field, in: schema)
+        let reference = try source(of: field, aliases: &aliases)
         let numbers: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, kind, typeName):
             numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM \(table)" + whereClause(condition)
         case let .set(set, _):
@@ -107,9 +107,9 @@ extension QueryBuilder {
     func commonValues(_ query: TableQuery, field: String, limit: Int) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
-        let reference = try FieldReference.resolve(field, in: schema)
+        let reference = try source(of: field, aliases: &aliases)
         var sql: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, kind, _):
             let present = Self.present(Self.text(of: column, kind: kind))
             sql = SQL("SELECT ") + present + " AS v, count(*) AS n FROM \(table)"

@@ -8,6 +8,7 @@ import AlmanacCore
 /// does, so rows without the field match them, as in memory.
 struct FilterSQL {
     let schema: TableSchema
+    let types: ColumnTypes
 
     /// Unknown fields, and numbers compared with words, are errors before anything runs.
     func validate(_ expression: FilterExpression) throws {
@@ -18,7 +19,7 @@ struct FilterSQL {
         case let .not(inner):
             try validate(inner)
         case let .computed(expression):
-            _ = try ExpressionSQL(schema: schema).bindCondition(expression)
+            _ = try ExpressionSQL(schema: schema, types: types).bindCondition(expression)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             if op != .contains, op != .notContains, let type = reference.numericDescription,
@@ -37,7 +38,7 @@ struct FilterSQL {
         case let .not(inner):
             return SQL("((") + (try condition(inner, aliases: &aliases)) + ") IS NOT TRUE)"
         case let .computed(expression):
-            let sql = ExpressionSQL(schema: schema)
+            let sql = ExpressionSQL(schema: schema, types: types)
             return try sql.condition(try sql.bindCondition(expression), aliases: &aliases)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)

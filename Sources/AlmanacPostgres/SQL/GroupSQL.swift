@@ -13,8 +13,8 @@ extension QueryBuilder {
         var joins = SQL()
         var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, _):
                 values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
             case let .set(set, _):
@@ -87,10 +87,10 @@ extension QueryBuilder {
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
     func aggregate(_ aggregate: Aggregate, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
-        let reference = try FieldReference.resolve(aggregate.field, in: schema)
+        let reference = try source(of: aggregate.field, aliases: &aliases)
         let expression: SQL
         let kind: TableSchema.ValueKind
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, columnKind, _):
             expression = column
             kind = columnKind

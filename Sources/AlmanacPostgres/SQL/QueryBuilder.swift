@@ -4,8 +4,14 @@ import AlmanacCore
 /// parameters; identifiers come quoted from the catalog.
 struct QueryBuilder {
     let schema: TableSchema
+    /// The expression language's types of the table's fields.
+    let types: ColumnTypes
 
-    var filters: FilterSQL { FilterSQL(schema: schema) }
+    var filters: FilterSQL { FilterSQL(schema: schema, types: types) }
+    var expressions: ExpressionSQL { ExpressionSQL(schema: schema, types: types) }
+
+    /// Numbers written as text, as `NumericText` reads them (after spaces and commas go).
+    static let numericPattern = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
     var folding: TextFolding { schema.folding }
     var table: String { schema.quotedName + " AS t" }
 
@@ -33,7 +39,7 @@ struct QueryBuilder {
     /// One page of rows as JSON objects (`row_to_json`), in the query's order, with their
     /// primary key values after them. `after`: the key of the last row of the previous page,
     /// to continue from it (keyset paging) where the order is the primary key's.
-    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil) throws -> SQL {
+    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil, computed: [String] = []) throws -> SQL {
         var aliases = Aliases()
         var condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
@@ -46,7 +52,7 @@ struct QueryBuilder {
             condition = condition.map { $0 + " AND " + tuple } ?? tuple
             offset = 0
         }
-        var sql = SQL("SELECT row_to_json(t)::text")
+        var sql = SQL("SELECT ") + (try rowJSON(computed, aliases: &aliases))
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
         sql.append(" FROM \(table)")
         sql.append(joins)
@@ -71,6 +77,36 @@ struct QueryBuilder {
         return sql
     }
 
+    /// A row as JSON text, with each computed column after its columns under its spec (the row's
+    /// own key order kept: the object's text is extended, not rebuilt).
+    func rowJSON(_ computed: [String], aliases: inout Aliases) throws -> SQL {
+        var pairs: [SQL] = []
+        for spec in computed {
+            guard let expression = self.computed(spec) else { continue }
+            let sql = expressions
+            let bound = try sql.bind(expression)
+            var value: SQL
+            if bound.type.isList {
+                let (set, element) = try sql.listElement(bound, aliases: &aliases)
+                value = SQL("(SELECT jsonb_agg(") + Self.json(try sql.value(bound, aliases: &aliases, element: element), bound.type.element)
+                    + ")" + set.fromWhere(nil) + ")"
+            } else {
+                value = Self.json(try sql.value(bound, aliases: &aliases, element: nil), bound.type)
+            }
+            pairs.append(SQL.value(spec) + ", " + value)
+        }
+        guard !pairs.isEmpty else { return "row_to_json(t)::text" }
+        return SQL("(left(row_to_json(t)::text, -1) || ',' || substr(json_build_object(") + SQL.joined(pairs, separator: ", ") + ")::text, 2))"
+    }
+
+    /// A computed value as JSON: numbers as numbers, dates as ISO 8601 text.
+    static func json(_ value: SQL, _ type: ValueType) -> SQL {
+        switch type {
+        case .date: SQL("to_jsonb(to_char(to_timestamp(") + value + ") AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))"
+        default: SQL("to_jsonb(") + value + ")"
+        }
+    }
+
     /// Keyset paging works when rows come in primary-key order.
     func canContinueByKey(_ query: TableQuery) -> Bool {
         query.sort.isEmpty && query.search == nil && !schema.primaryKey.isEmpty
@@ -84,8 +120,8 @@ struct QueryBuilder {
         var joins = SQL()
         var terms: [SQL] = []
         for key in query.sort {
-            let reference = try FieldReference.resolve(key.field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: key.field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, typeName):
                 if kind == .text {
                     // Decided once per query, in a one-row join.
@@ -192,7 +228,7 @@ struct QueryBuilder {
             return SQL("CASE WHEN jsonb_typeof(") + expression + ") = 'number' THEN (" + expression + ")::numeric END"
         case .text:
             let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN " + cleaned + "::numeric END"
+            return SQL("CASE WHEN ") + cleaned + " ~ '" + numericPattern + "' THEN " + cleaned + "::numeric END"
         case .boolean, .other: return "NULL::numeric"
         }
     }
