@@ -92,9 +92,11 @@ public final class PostgresTable: Sendable {
     public func page(_ query: TableQuery = TableQuery(), offset: Int = 0, limit: Int, after: [String?]? = nil,
                      computed: [String] = [], cancellation: Cancellation = .never) throws -> RowPage {
         let started = Date()
-        let result = try connection.query(builder.page(query, offset: offset, limit: limit, after: after, computed: computed),
-                                          cancellation: cancellation)
-        let rows = try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started)
+        let (sql, columns) = try builder.page(query, offset: offset, limit: limit, after: after, computed: computed)
+        let result = try connection.query(sql, cancellation: cancellation)
+        let extras = columns.isEmpty ? ModelExtras()
+            : ModelExtras(ComputedColumns.read(result, first: result.columnCount - columns.count, specs: columns))
+        let rows = try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started, extras: extras)
         let keys = (0..<result.rowCount).map { row in (0..<schema.primaryKey.count).map { result.value(row, $0 + 1) } }
         return RowPage(rows: rows, keys: keys)
     }
@@ -304,7 +306,7 @@ public final class PostgresTable: Sendable {
     public func countSQL(_ query: TableQuery = TableQuery()) throws -> SQL { try builder.count(query) }
 
     public func pageSQL(_ query: TableQuery = TableQuery(), offset: Int = 0, limit: Int, after: [String?]? = nil) throws -> SQL {
-        try builder.page(query, offset: offset, limit: limit, after: after)
+        try builder.page(query, offset: offset, limit: limit, after: after).sql
     }
 
     public func groupSQL(_ query: TableQuery = TableQuery(), by spec: GroupSpec, limit: Int? = nil) throws -> SQL {

@@ -20,7 +20,7 @@ public enum RecordListing {
             let page = results.with(Array(results.items[range]))
             let computed = fields.map { Self.computed($0, in: dataset, over: page) }
             let columns = fields.enumerated().map { index, field in
-                let title = computed[index] == nil ? field : ComputedField.title(of: field)
+                let title = ComputedField.title(of: field)
                 var column = ResultColumn(title, .field, grouped: !identities.contains(field) && ValueText.groupsThousands(title))
                 column.isName = field == dataset.layout.nameField
                 return column
@@ -28,7 +28,7 @@ public enum RecordListing {
             table = ResultTable(columns: columns, count: range.count) { row in
                 let item = results.items[range.lowerBound + row]
                 return paths.indices.map { index in
-                    if let vector = computed[index] { return Self.value(vector, row: row) }
+                    if let values = computed[index] { return values(row, item.row) }
                     return ResultValue(dataset.values(of: paths[index], row: item.row), in: dataset)
                 }
             }
@@ -47,11 +47,16 @@ public enum RecordListing {
         return dataset.compile(FieldPath(field))
     }
 
-    /// A computed column's values over `page`, or nil when `field` is a field (or nothing that computes).
-    static func computed(_ field: String, in dataset: Dataset, over page: ResultSet) -> ValueVector? {
+    /// A computed column's value for (position on the page, row of the dataset): sent with the
+    /// rows by a database, else computed over the page; nil when `field` is a field.
+    static func computed(_ field: String, in dataset: Dataset, over page: ResultSet) -> (@Sendable (Int, Int) -> ResultValue)? {
+        if let sent = dataset.extras[ComputedColumns.self]?.values[field] {
+            return { _, row in sent.indices.contains(row) ? sent[row] : .absent }
+        }
         if case .interned = dataset.document.key(field) { return nil }
         guard let catalog = dataset.fieldsIfReady, let parsed = try? ComputedValues.expression(field, in: [catalog]) else { return nil }
-        return try? ComputedValues.evaluate(parsed.expression, over: page)
+        guard let vector = try? ComputedValues.evaluate(parsed.expression, over: page) else { return { _, _ in .absent } }
+        return { position, _ in value(vector, row: position) }
     }
 
     /// One row's computed value: a number, a date, text, or a list of them.
@@ -72,4 +77,12 @@ public enum RecordListing {
         let values = range.map(one).filter { !$0.isAbsent }
         return values.isEmpty ? .absent : .list(values)
     }
+}
+
+/// Computed columns' values of rows a database sent (`population / area as density`), by spec
+/// and row: kept beside the rows, so the records stay as the source has them.
+public struct ComputedColumns: Sendable {
+    public var values: [String: [ResultValue]]
+
+    public init(values: [String: [ResultValue]]) { self.values = values }
 }

@@ -348,3 +348,4 @@ extension QueryBuilder {
         }
     }
 }
+

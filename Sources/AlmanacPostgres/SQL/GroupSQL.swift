@@ -90,10 +90,12 @@ extension QueryBuilder {
         let reference = try source(of: aggregate.field, aliases: &aliases)
         let expression: SQL
         let kind: TableSchema.ValueKind
+        var typeName = ""
         switch reference.source {
-        case let .scalar(column, columnKind, _):
+        case let .scalar(column, columnKind, columnType):
             expression = column
             kind = columnKind
+            typeName = columnType
         case let .set(values, _):
             // A list's or a path's first value, as sort takes it.
             let first = aliases.next("k")
@@ -101,7 +103,8 @@ extension QueryBuilder {
             expression = SQL("\(first).k")
             kind = values.kind
         }
-        let number = Self.number(of: expression, kind: kind)
+        // Doubles stay doubles (numeric keeps only 15 of their digits).
+        let number = typeName == "double precision" ? expression : Self.number(of: expression, kind: kind)
         // As in memory: values that are absent (null, "", the words for none) do not count;
         // sums and means are of doubles, added in the table's order.
         let present = kind == .number ? expression : Self.present(Self.text(of: expression, kind: kind))

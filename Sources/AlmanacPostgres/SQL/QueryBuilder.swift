@@ -39,7 +39,10 @@ struct QueryBuilder {
     /// One page of rows as JSON objects (`row_to_json`), in the query's order, with their
     /// primary key values after them. `after`: the key of the last row of the previous page,
     /// to continue from it (keyset paging) where the order is the primary key's.
-    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil, computed: [String] = []) throws -> SQL {
+    /// `computed`: computed columns, sent last, one column each as text (a list as a JSON
+    /// array); which of them, with their types, comes back with the statement.
+    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil,
+              computed: [String] = []) throws -> (sql: SQL, columns: [(spec: String, type: ValueType)]) {
         var aliases = Aliases()
         var condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
@@ -52,8 +55,10 @@ struct QueryBuilder {
             condition = condition.map { $0 + " AND " + tuple } ?? tuple
             offset = 0
         }
-        var sql = SQL("SELECT ") + (try rowJSON(computed, aliases: &aliases))
+        var sql = SQL("SELECT row_to_json(t)::text")
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
+        let columns = try computedColumns(computed, aliases: &aliases)
+        for column in columns { sql.append(SQL(", (") + column.sql + ")::text") }
         sql.append(" FROM \(table)")
         sql.append(joins)
         sql.append(whereClause(condition))
@@ -64,7 +69,7 @@ struct QueryBuilder {
             sql.append(" OFFSET ")
             sql.bind(String(offset), as: "bigint")
         }
-        return sql
+        return (sql, columns.map { ($0.spec, $0.type) })
     }
 
     /// Every row of the query in order, for a cursor (export).
@@ -77,34 +82,23 @@ struct QueryBuilder {
         return sql
     }
 
-    /// A row as JSON text, with each computed column after its columns under its spec (the row's
-    /// own key order kept: the object's text is extended, not rebuilt).
-    func rowJSON(_ computed: [String], aliases: inout Aliases) throws -> SQL {
-        var pairs: [SQL] = []
-        for spec in computed {
-            guard let expression = self.computed(spec) else { continue }
+    /// The computed columns among `specs` (numbers, dates as seconds, text, booleans; a list as
+    /// a JSON array), each with its type.
+    func computedColumns(_ specs: [String], aliases: inout Aliases) throws -> [(spec: String, type: ValueType, sql: SQL)] {
+        var columns: [(spec: String, type: ValueType, sql: SQL)] = []
+        for spec in specs {
+            guard let expression = computed(spec), !columns.contains(where: { $0.spec == spec }) else { continue }
             let sql = expressions
             let bound = try sql.bind(expression)
-            var value: SQL
             if bound.type.isList {
                 let (set, element) = try sql.listElement(bound, aliases: &aliases)
-                value = SQL("(SELECT jsonb_agg(") + Self.json(try sql.value(bound, aliases: &aliases, element: element), bound.type.element)
-                    + ")" + set.fromWhere(nil) + ")"
+                columns.append((spec, bound.type, SQL("(SELECT json_agg(") + (try sql.value(bound, aliases: &aliases, element: element)) + ")"
+                    + set.fromWhere(nil) + ")"))
             } else {
-                value = Self.json(try sql.value(bound, aliases: &aliases, element: nil), bound.type)
+                columns.append((spec, bound.type, try sql.value(bound, aliases: &aliases, element: nil)))
             }
-            pairs.append(SQL.value(spec) + ", " + value)
         }
-        guard !pairs.isEmpty else { return "row_to_json(t)::text" }
-        return SQL("(left(row_to_json(t)::text, -1) || ',' || substr(json_build_object(") + SQL.joined(pairs, separator: ", ") + ")::text, 2))"
-    }
-
-    /// A computed value as JSON: numbers as numbers, dates as ISO 8601 text.
-    static func json(_ value: SQL, _ type: ValueType) -> SQL {
-        switch type {
-        case .date: SQL("to_jsonb(to_char(to_timestamp(") + value + ") AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))"
-        default: SQL("to_jsonb(") + value + ")"
-        }
+        return columns
     }
 
     /// Keyset paging works when rows come in primary-key order.

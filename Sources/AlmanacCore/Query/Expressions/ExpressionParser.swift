@@ -82,7 +82,13 @@ struct ExpressionParser {
 
     mutating func parsePredicate() throws(ExpressionSyntaxError) -> Expression {
         let start = position
-        let left = try parseConcatenation()
+        var left = try parseConcatenation()
+        // A quoted word alone before a comparison is a field's name, as filters have always
+        // read it (`"first name" = Ann`).
+        if case let .text(name, false) = left.node, position == start + 1, let next = peek, next.isSymbol,
+           ExpressionTokens.comparisonSymbols.contains(next.text) {
+            left.node = .field(name)
+        }
         if let token = peek, token.isSymbol, ExpressionTokens.comparisonSymbols.contains(token.text),
            let op = ComparisonOperator(rawValue: token.text) {
             position += 1
