@@ -101,7 +101,7 @@ public enum ColumnsCommand: Command {
                     chosen.append(try owner.check(field))
                     continue
                 }
-                try owner.checkComputed(try ComputedField.parse(spec).expression)
+                try owner.checkComputed(item.expression.substituting(names.mapValues(\.expression)))
             } catch let error as QueryError {
                 throw ExpressionWords.pointed(ExpressionError("\(error)", at: item.span), in: arguments.words)
             } catch {

@@ -21,9 +21,14 @@ public enum DescribeCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let names = ExpressionWords.names(in: session)
-        let fields = ExpressionWords.areComputed(arguments.words)
-            ? try ExpressionWords.items(arguments).map { ExpressionWords.resolving($0, names: names) }
-            : try arguments.parse()[0].map { names[$0.text]?.spec ?? $0.text }
+        var fields: [String]
+        if ExpressionWords.areComputed(arguments.words) {
+            let items = try ExpressionWords.items(arguments)
+            try ExpressionWords.check(items.map(\.expression), names: names, in: session, words: arguments.words)
+            fields = items.map { ExpressionWords.resolving($0, names: names) }
+        } else {
+            fields = try arguments.parse()[0].map { names[$0.text]?.spec ?? $0.text }
+        }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
         return result(answer.profiles, datasets: answer.sections)
     }

@@ -78,4 +78,20 @@ extension ExpressionWords {
             throw pointed(error, in: arguments.words, arguments: arguments)
         }
     }
+
+    /// Checks expressions as typed (their fields and types) against the results, so an error
+    /// points at the operand on the line.
+    static func check(_ expressions: [Expression], names: [String: (spec: String, expression: Expression)], in session: Session,
+                      words: [Word]) throws {
+        let source = try session.results()
+        for expression in expressions {
+            do {
+                try source.checkExpression(expression.substituting(names.mapValues(\.expression)), cancellation: session.cancellation)
+            } catch let error as QueryError {
+                throw pointed(ExpressionError("\(error)", at: expression.span), in: words)
+            } catch {
+                throw pointed(error, in: words)
+            }
+        }
+    }
 }

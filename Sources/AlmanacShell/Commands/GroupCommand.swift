@@ -22,6 +22,7 @@ public enum GroupCommand: Command {
 
     /// Each name between commas is a field; the commas are punctuation.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        if ExpressionWords.areComputed(arguments) { return ExpressionCompletion.roles(of: arguments) }
         var roles: [ArgumentRole] = []
         for (index, word) in arguments.enumerated() {
             let characters = Array(word.text)
@@ -64,6 +65,7 @@ public enum GroupCommand: Command {
         let items = try ExpressionWords.items(arguments, spaces: true)
         let names = session.map(ExpressionWords.names) ?? [:]
         var spec = GroupSpec(fields: [])
+        var checked: [Expression] = []
         var index = 0
         func function(_ name: String) -> Aggregate.Function? { Aggregate.Function(rawValue: name.lowercased()) }
         while index < items.count {
@@ -74,11 +76,13 @@ public enum GroupCommand: Command {
                     throw ExpressionWords.pointed(ExpressionError("\(name)(…) takes one expression", at: item.span), in: arguments.words)
                 }
                 spec.aggregates.append(Aggregate(aggregate, Self.spec(given[0], names: names), name: item.name))
+                checked.append(given[0])
             } else if index > 0, item.name == nil, let word = item.expression.fieldName, let aggregate = function(word),
                       index + 1 < items.count, !items[index + 1].afterComma {
                 // The old form, `sum population`.
                 let next = items[index + 1]
                 spec.aggregates.append(Aggregate(aggregate, Self.spec(next.expression, names: names), name: next.name))
+                checked.append(next.expression)
                 index += 1
             } else {
                 guard spec.aggregates.isEmpty else {
@@ -86,10 +90,12 @@ public enum GroupCommand: Command {
                                                   in: arguments.words)
                 }
                 spec.fields.append(spelled)
+                checked.append(item.expression)
             }
             index += 1
         }
         guard !spec.fields.isEmpty else { throw arguments.usageError("missing FIELD") }
+        if let session { try ExpressionWords.check(checked, names: names, in: session, words: arguments.words) }
         guard spec.fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(spec.fields.count)") }
         return spec
     }

@@ -76,7 +76,9 @@ public enum HistogramCommand: Command {
             throw ExpressionWords.pointed(ExpressionSyntaxError("histogram takes one expression", at: items[1].span), in: words,
                                           arguments: arguments)
         }
-        return (ExpressionWords.resolving(items[0], names: ExpressionWords.names(in: session)), bins)
+        let names = ExpressionWords.names(in: session)
+        try ExpressionWords.check([items[0].expression], names: names, in: session, words: words)
+        return (ExpressionWords.resolving(items[0], names: names), bins)
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.

@@ -26,7 +26,9 @@ public enum SortCommand: Command {
     static func keys(_ arguments: Arguments, in session: Session? = nil) throws -> [SortKey] {
         let names = session.map(ExpressionWords.names) ?? [:]
         if ExpressionWords.areComputed(arguments.words) {
-            return try ExpressionWords.items(arguments, suffixes: ["asc", "desc"], names: false).map { item in
+            let items = try ExpressionWords.items(arguments, suffixes: ["asc", "desc"], names: false)
+            if let session { try ExpressionWords.check(items.map(\.expression), names: names, in: session, words: arguments.words) }
+            return items.map { item in
                 SortKey(ExpressionWords.resolving(item, names: names), descending: item.suffix == "desc")
             }
         }

@@ -20,9 +20,9 @@ public struct ExpressionToken: Sendable, Equatable {
     public var characters: Range<Int>
 
     /// Whether it is the keyword `keyword` (unquoted, any case).
-    func isKeyword(_ keyword: String) -> Bool { kind == .word && text.lowercased() == keyword }
+    public func isKeyword(_ keyword: String) -> Bool { kind == .word && text.lowercased() == keyword }
 
-    var isSymbol: Bool { kind == .symbol }
+    public var isSymbol: Bool { kind == .symbol }
 }
 
 public struct ExpressionSyntaxError: Error, Equatable, CustomStringConvertible {
@@ -39,7 +39,7 @@ public struct ExpressionSyntaxError: Error, Equatable, CustomStringConvertible {
 
 public enum ExpressionTokens {
     static let symbols = ["||", "==", "!=", "!~", "=~", "<=", ">=", "<>", "+", "-", "*", "/", "%", "=", "~", "<", ">"]
-    static let comparisonSymbols: Set<String> = ["=", "!=", "~", "!~", "=~", "<", "<=", ">", ">="]
+    public static let comparisonSymbols: Set<String> = ["=", "!=", "~", "!~", "=~", "<", "<=", ">", ">="]
 
     /// Splits the command line's words into tokens. After a comparison, a value that is no
     /// name, number or date is one text token as typed (`url = https://swapi.dev/api/films/1/`,
