@@ -8,11 +8,13 @@ public enum ColumnsCommand: Command {
         name: "columns",
         summary: "Choose the columns of listings: columns name, population",
         parameters: [Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))],
-        examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
+        examples: ["columns", "columns name, population, area", "columns name, population / area as density", "columns +capital", "columns -region", "columns reset"],
         discussion: """
         The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
         otherwise write whole records); export always writes whole records. A field the current sort \
-        or filter uses is shown too. back undoes a change.
+        or filter uses is shown too. back undoes a change. A column may be computed: EXPR as NAME \
+        (columns name, population / area as density), and later commands may use NAME (sort density \
+        desc): help expressions.
         """
     )
 

@@ -7,7 +7,7 @@ public enum DescribeCommand: Command {
         name: "describe",
         summary: "Profile the fields of the results: types, counts, ranges, common values",
         parameters: [.field(.optionalList(suffixes: []))],
-        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
+        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created", "describe population / area"],
         discussion: """
         For each field: its type, how many records have a value and how many have none (missing, \
         null, empty, n/a, unknown, none), how many distinct values; for numbers and dates the \
@@ -15,7 +15,7 @@ public enum DescribeCommand: Command {
         of twelve bins (histogram FIELD 12 counts the same; programs get the counts); for text the \
         five most common values \
         with their counts. Without FIELD, every field. set expanded auto shows a wide profile one \
-        field at a time.
+        field at a time. A FIELD may be an expression (describe population / area): help expressions.
         """
     )
 

@@ -10,14 +10,16 @@ public enum FilterCommand: Command {
             "filter region = Europe and population > 10000000", "filter currencies.code = EUR",
             "filter languages.iso639_1 = es", "filter callingCodes = 57",
             "filter classification = mammal and average_lifespan > 100",
-            "filter directions = from and countryTitle = Россия", "filter homeworld = Tatooine", "filter clear",
+            "filter directions = from and countryTitle = Россия", "filter homeworld = Tatooine",
+            "filter population / area > 1000", "filter name =~ '^Un'", "filter count(borders) = 0", "filter clear",
         ],
         discussion: """
         OP is = (or ==) != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
         Text compares ignoring case and accents, numbers numerically; dotted paths reach into \
         objects and lists, and a list matches when any element does. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
-        sort and group read them the same way.
+        sort and group read them the same way. Any condition of the expression language works too \
+        (population / area > 1000, year(created) = 2014): help expressions.
         """
     )
 

@@ -9,14 +9,17 @@ public enum GroupCommand: Command {
         parameters: [.field(.list(suffixes: [])), Parameter("AGG FIELD", .aggregate, .optionalList(suffixes: []))],
         examples: ["group region", "group countryTitle, cityTitle", "group region sum population, avg area",
                    "group languages.name", "group classification avg average_lifespan, max average_height",
-                   "group countryTitle distinct cityTitle", "group region; show #1"],
+                   "group countryTitle distinct cityTitle", "group region; show #1",
+                   "group region avg(population / area) as density", "group year(created) as year"],
         discussion: """
         AGG is count (records with a value), sum, avg, min, max or distinct (different values). Every \
         group has its count and its share of the records in percent; a list field counts each of its \
         values (a country in every language it speaks), and records without a value make a <none> \
         group. Largest groups first, equal ones by value. After a group, show #N lists the records of \
         group N (back returns). In the table format each group also has a bar of eighth blocks, the \
-        largest group's as wide as the terminal leaves room for.
+        largest group's as wide as the terminal leaves room for. FIELD may be an expression and an \
+        aggregate AGG(EXPR), each with as NAME (group year(created) as year, group region \
+        avg(population / area) as density): help expressions.
         """
     )
 

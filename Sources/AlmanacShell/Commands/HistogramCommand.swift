@@ -8,13 +8,14 @@ public enum HistogramCommand: Command {
         summary: "Count a numeric or date field's values into bins, with a bar for each",
         parameters: [.field(), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
         examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
-                   "histogram point.latitude 20"],
+                   "histogram point.latitude 20", "histogram log10(population / area) 8"],
         discussion: """
         Without BINS the bins have a round width chosen from the values (Freedman–Diaconis, at \
         least Sturges' count, at most \(Histogram.maximumDefaultBins)); dates are binned by year, \
         month or day as their range suggests. BINS (1 to \(Histogram.maximumBins)) fixes the count. \
         Numbers written as text ("180") count as numbers; records without a value are counted \
-        below the table. A bin holds its lower bound; the last one holds both bounds.
+        below the table. A bin holds its lower bound; the last one holds both bounds. FIELD may be an \
+        expression (histogram log10(population / area) 8): help expressions.
 
           countries> histogram gini
           gini     count

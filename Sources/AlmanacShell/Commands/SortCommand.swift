@@ -7,12 +7,13 @@ public enum SortCommand: Command {
         summary: "Order the results by one or more fields",
         parameters: [.field(.list(suffixes: ["asc", "desc"]))],
         examples: ["sort population desc", "sort name", "sort countryTitle, cityTitle", "sort region, population desc",
-                   "sort average_lifespan desc"],
+                   "sort average_lifespan desc", "sort population / area desc", "sort length(name) desc"],
         discussion: """
         Numbers sort as numbers (also when written as text, as SWAPI does), text ignoring case and \
         accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
         none, or a word in a field of numbers (indefinite) — come last either way, and keep their \
-        text. Equal records keep their order. The sorted fields are shown as columns.
+        text. Equal records keep their order. The sorted fields are shown as columns. FIELD may be an \
+        expression, or the name a computed column was given: help expressions.
         """
     )
 

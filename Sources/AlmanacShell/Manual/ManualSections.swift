@@ -7,7 +7,7 @@ enum ManualSections {
 
     static func all(commands: CommandTable) -> [(title: String, body: String)] {
         let bodies = [
-            self.commands(commands), keys, environment, files, exitStatus, examples, seeAlso,
+            self.commands(commands) + "\n.Ss Expressions\n" + ExpressionHelp.manual, keys, environment, files, exitStatus, examples, seeAlso,
         ]
         return Array(zip(titles, bodies)).map { (title: $0.0, body: $0.1) }
     }
