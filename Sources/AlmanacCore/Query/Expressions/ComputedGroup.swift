@@ -39,6 +39,9 @@ enum ComputedGroup {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         let keyVectors = try spec.fields.map { try vector($0, results: results, catalogs: catalogs, cancellation: cancellation) }
         let aggregateVectors = try spec.aggregates.map { try vector($0.field, results: results, catalogs: catalogs, cancellation: cancellation) }
+        if keyVectors.allSatisfy({ $0.offsets == nil }) {
+            return try numbered(spec, keyVectors, aggregateVectors, rows: results.count, cancellation: cancellation)
+        }
         var groups: [[Key]: Int] = [:]
         var keysOfGroup: [[Key]] = []
         var counts: [Int] = []
@@ -77,6 +80,128 @@ enum ComputedGroup {
                       aggregates: zip(spec.aggregates, aggregateVectors).map { aggregate($0.function, $1, rows: members[group]) })
         }
         return Groups(rows: rows)
+    }
+
+    /// The common case, one value per row for every key: each key's values numbered once (a
+    /// number by its bits, text by itself), rows counted by their numbers, the aggregates read
+    /// straight through per group; text is made once per distinct value.
+    static func numbered(_ spec: GroupSpec, _ keyVectors: [ValueVector], _ aggregateVectors: [ValueVector], rows: Int,
+                         cancellation: Cancellation) throws -> Groups {
+        var keysOfValue: [[Key]] = []
+        var numbers: [[Int32]] = []
+        for vector in keyVectors {
+            var ids = [Int32](repeating: 0, count: rows)
+            var keys: [Key] = [Key(text: "", isNumber: false)]
+            switch vector.values {
+            case let .numbers(values):
+                var known: [UInt64: Int32] = [:]
+                for row in 0..<rows {
+                    let value = values[row]
+                    if value.isNaN { continue }
+                    let bits = (value == 0 ? 0 : value).bitPattern
+                    if let id = known[bits] { ids[row] = id; continue }
+                    let id = Int32(keys.count)
+                    known[bits] = id
+                    keys.append(Key(text: vector.text(at: row)!, isNumber: vector.type == .number))
+                    ids[row] = id
+                }
+            default:
+                var known: [String: Int32] = [:]
+                for row in 0..<rows {
+                    guard let text = vector.text(at: row) else { continue }
+                    if let id = known[text] { ids[row] = id; continue }
+                    let id = Int32(keys.count)
+                    known[text] = id
+                    keys.append(Key(text: text, isNumber: false))
+                    ids[row] = id
+                }
+            }
+            keysOfValue.append(keys)
+            numbers.append(ids)
+            try cancellation.checkpoint()
+        }
+        // Each row's group.
+        var groupOf = [Int32](repeating: 0, count: rows)
+        var combinations: [[Int32]] = []
+        var counts: [Int] = []
+        if numbers.count == 1 {
+            var groupOfValue = [Int32](repeating: -1, count: keysOfValue[0].count)
+            for row in 0..<rows {
+                let value = Int(numbers[0][row])
+                if groupOfValue[value] < 0 {
+                    groupOfValue[value] = Int32(counts.count)
+                    combinations.append([Int32(value)])
+                    counts.append(0)
+                }
+                let group = groupOfValue[value]
+                counts[Int(group)] += 1
+                groupOf[row] = group
+            }
+        } else {
+            var known: [[Int32]: Int32] = [:]
+            var key = [Int32](repeating: 0, count: numbers.count)
+            for row in 0..<rows {
+                for index in numbers.indices { key[index] = numbers[index][row] }
+                let group: Int32
+                if let found = known[key] {
+                    group = found
+                } else {
+                    group = Int32(counts.count)
+                    known[key] = group
+                    combinations.append(key)
+                    counts.append(0)
+                }
+                counts[Int(group)] += 1
+                groupOf[row] = group
+            }
+        }
+        try cancellation.checkpoint()
+        let keysOfGroup = combinations.map { combination in combination.enumerated().map { keysOfValue[$0.offset][Int($0.element)] } }
+        let aggregates = zip(spec.aggregates, aggregateVectors).map { aggregate, vector in
+            accumulate(aggregate.function, vector, groupOf: groupOf, groups: counts.count)
+        }
+        let order = keysOfGroup.indices.sorted { a, b in
+            counts[a] != counts[b] ? counts[a] > counts[b] : precedes(keysOfGroup[a], keysOfGroup[b])
+        }
+        return Groups(rows: order.map { group in
+            Group.Row(values: keysOfGroup[group].map(\.text), count: counts[group], numbers: keysOfGroup[group].map(\.isNumber),
+                      aggregates: aggregates.map { $0[group] })
+        })
+    }
+
+    /// One aggregate for every group at once: numbers summed and compared in one pass over the
+    /// rows (each group's in row order); text and distinct values per group as the general path reads them.
+    static func accumulate(_ function: Aggregate.Function, _ vector: ValueVector, groupOf: [Int32], groups: Int) -> [AggregateValue] {
+        if vector.offsets == nil, case let .numbers(values) = vector.values, function != .distinct {
+            var present = [Int](repeating: 0, count: groups)
+            var sums = [Double](repeating: 0, count: groups)
+            var minimums = [Double](repeating: .infinity, count: groups)
+            var maximums = [Double](repeating: -.infinity, count: groups)
+            for row in groupOf.indices {
+                let value = values[row]
+                if value.isNaN { continue }
+                let group = Int(groupOf[row])
+                present[group] += 1
+                sums[group] += value
+                minimums[group] = Swift.min(minimums[group], value)
+                maximums[group] = Swift.max(maximums[group], value)
+            }
+            return (0..<groups).map { group in
+                guard present[group] > 0 || function == .count else { return .none }
+                switch function {
+                case .count: return .number(Double(present[group]))
+                case .sum: return .number(sums[group])
+                case .avg: return .number(sums[group] / Double(present[group]))
+                case .min, .max:
+                    let value = function == .min ? minimums[group] : maximums[group]
+                    return vector.type == .date ? .text(CalendarDate.iso8601(value)) : .number(value)
+                case .distinct: return .none
+                }
+            }
+        }
+        var members = [[Int]](repeating: [], count: groups)
+        for row in groupOf.indices { members[Int(groupOf[row])].append(row) }
+        return members.map { aggregate(function, vector, rows: $0) }
     }
 
     /// Equal counts by value: numbers (numerically), then text folded and by code point, none last.
