@@ -35,7 +35,12 @@ public struct ExpressionEvaluator {
         case let .arithmetic(op, left, right):
             return try arithmetic(op, try evaluate(left), try evaluate(right), type: bound.type)
         case let .comparison(op, left, right):
-            return try ValueComparison.compare(op, try evaluate(left), try evaluate(right))
+            let first = try evaluate(left)
+            // Numbers against a number written in the expression: no column of copies of it.
+            if case let .number(constant) = right.kind, first.offsets == nil, case let .numbers(values) = first.values {
+                return ValueComparison.compare(op, values, constant)
+            }
+            return try ValueComparison.compare(op, first, try evaluate(right))
         case let .match(inner, regex, _):
             let vector = try evaluate(inner)
             var cache: [String: UInt8] = [:]

@@ -53,6 +53,24 @@ enum ValueComparison {
         return any(ValueVector(.booleans(results), type: .boolean, offsets: offsets))
     }
 
+    /// Numbers against one number.
+    static func compare(_ op: ComparisonOperator, _ values: [Double], _ constant: Double) -> ValueVector {
+        var results = [UInt8](repeating: 0, count: values.count)
+        values.withUnsafeBufferPointer { values in
+            results.withUnsafeMutableBufferPointer { results in
+                switch op {
+                case .equal: for index in results.indices { results[index] = values[index] == constant ? 1 : 0 }
+                case .less: for index in results.indices { results[index] = values[index] < constant ? 1 : 0 }
+                case .lessOrEqual: for index in results.indices { results[index] = values[index] <= constant ? 1 : 0 }
+                case .greater: for index in results.indices { results[index] = values[index] > constant ? 1 : 0 }
+                case .greaterOrEqual: for index in results.indices { results[index] = values[index] >= constant ? 1 : 0 }
+                default: break
+                }
+            }
+        }
+        return ValueVector(.booleans(results), type: .boolean)
+    }
+
     private static func ordered(_ order: Int, _ op: ComparisonOperator) -> Bool {
         switch op {
         case .equal: order == 0
