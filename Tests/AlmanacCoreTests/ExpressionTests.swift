@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func syntaxErrorsSayWhereTheyAre() {
-        #expect(throws: ExpressionSyntaxError("missing ')'")) { try Expression.parse("(a + b") }
+        #expect(throws: ExpressionError.syntax("missing ')'")) { try Expression.parse("(a + b") }
         do {
             _ = try Expression.parse("a + * b")
             Issue.record("parsed")

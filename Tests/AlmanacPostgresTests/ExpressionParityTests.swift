@@ -7,17 +7,9 @@ import Testing
 /// database (over the table it was exported to): the whole answers must be equal — the rows
 /// and their order, the groups with their counts and aggregates, the profiles.
 @Suite struct ExpressionParityTests {
-    /// A filter as typed, `'…'` and `"…"` quoting.
-    func parseFilter(_ text: String) throws -> FilterExpression {
-        try FilterExpression.parse(FilterExpression.tokens(ExpressionTokens.words(of: text)))
-    }
+    typealias Case = MemoryParityTests.Case
 
-    struct Case: Sendable, CustomTestStringConvertible {
-        let dataset: String
-        let text: String
-        var testDescription: String { "\(dataset): \(text)" }
-    }
-
+    /// Computed filters: `MemoryParityTests` runs them with the other filters.
     static let filters: [Case] = [
         Case(dataset: "countries", text: "population / area > 100"),
         Case(dataset: "countries", text: "population / area <= 1.5"),
@@ -63,16 +55,6 @@ import Testing
         Case(dataset: "stations", text: "round(point.latitude) = 55"),
         Case(dataset: "stations", text: "length(stationTitle) > 30"),
     ]
-
-    @Test(arguments: filters) func aComputedFilterAnswersAsInMemory(_ check: Case) throws {
-        let table = try TestCluster.shared().bundledTable(check.dataset)
-        let memory = try BundledData.generic(check.dataset)
-        let expression = try parseFilter(check.text)
-        let expected = names(try Filter.run(expression, on: .all([memory])))
-        let query = TableQuery(filters: [expression])
-        #expect(try allNames(table, query) == expected)
-        #expect(try table.count(query) == expected.count)
-    }
 
     static let sorts: [Case] = [
         Case(dataset: "countries", text: "population / area desc"),

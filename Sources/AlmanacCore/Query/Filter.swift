@@ -10,12 +10,7 @@ public enum Filter {
         // Each dataset's rows are filtered column by column: one comparison over all rows at a
         // time, then the masks combined.
         var masks: [[Bool]] = []
-        var positions = [Int](repeating: 0, count: results.count)
-        var rowsByDataset = [[Int]](repeating: [], count: results.datasets.count)
-        for (position, item) in results.items.enumerated() {
-            positions[position] = rowsByDataset[item.dataset].count
-            rowsByDataset[item.dataset].append(item.row)
-        }
+        let (rowsByDataset, positions) = results.rowsByDataset
         for (index, dataset) in results.datasets.enumerated() {
             var filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
             filter.others = catalogs

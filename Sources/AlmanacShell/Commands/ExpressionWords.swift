@@ -20,7 +20,7 @@ enum ExpressionWords {
 
     /// The error pointed at its place among `words`; a syntax error also shows the usage.
     static func pointed(_ error: any Error, in words: [Word], arguments: Arguments? = nil) -> any Error {
-        if let error = error as? ExpressionSyntaxError {
+        if let error = error as? ExpressionError, error.isSyntax {
             let shell = arguments.map { $0.usageError(error.message) } ?? ShellError.invalid(error.message)
             guard let span = error.span, let place = columns(of: span, in: words) else {
                 guard let last = words.last else { return shell }

@@ -74,7 +74,7 @@ public enum HistogramCommand: Command {
         }
         let items = try ExpressionWords.items(Arguments(words, spec: arguments.spec), names: false)
         guard items.count == 1 else {
-            throw ExpressionWords.pointed(ExpressionSyntaxError("histogram takes one expression", at: items[1].span), in: words,
+            throw ExpressionWords.pointed(ExpressionError.syntax("histogram takes one expression", at: items[1].span), in: words,
                                           arguments: arguments)
         }
         let names = ExpressionWords.names(in: session)

@@ -61,15 +61,24 @@ public struct BoundExpression: @unchecked Sendable {
     }
 }
 
-/// A type error found before running, with where it is: `'name' is text; '/' needs numbers`.
+/// An error in an expression, found before anything runs, with where it is (nil: something
+/// is missing at the end): a type error (`'name' is text; '/' needs numbers`) or, when
+/// `isSyntax`, words that do not parse.
 public struct ExpressionError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var span: ExpressionSpan?
+    public var isSyntax = false
     public var description: String { message }
 
     public init(_ message: String, at span: ExpressionSpan? = nil) {
         self.message = message
         self.span = span
+    }
+
+    public static func syntax(_ message: String, at span: ExpressionSpan? = nil) -> ExpressionError {
+        var error = ExpressionError(message, at: span)
+        error.isSyntax = true
+        return error
     }
 }
 

@@ -31,12 +31,7 @@ public enum ComputedValues {
                 .evaluate(bound)
         }
         var parts: [ValueVector] = []
-        var positions = [Int](repeating: 0, count: results.count)
-        var rowsByDataset = [[Int]](repeating: [], count: results.datasets.count)
-        for (position, item) in results.items.enumerated() {
-            positions[position] = rowsByDataset[item.dataset].count
-            rowsByDataset[item.dataset].append(item.row)
-        }
+        let (rowsByDataset, positions) = results.rowsByDataset
         for (index, dataset) in results.datasets.enumerated() {
             let bound = try ExpressionBinder(DatasetFields(dataset, catalog: catalogs[index], others: catalogs)).bind(expression)
             parts.append(try ExpressionEvaluator(dataset: dataset, catalog: catalogs[index], rows: rowsByDataset[index],

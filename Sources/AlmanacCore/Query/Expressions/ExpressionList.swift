@@ -28,16 +28,16 @@ public enum ExpressionList {
         while !parser.atEnd {
             let start = parser.position
             if let token = parser.peek, token.kind == .comma {
-                throw ExpressionSyntaxError(items.isEmpty ? "expected an expression before ','" : "two commas in a row", at: parser.span(start))
+                throw ExpressionError.syntax(items.isEmpty ? "expected an expression before ','" : "two commas in a row", at: parser.span(start))
             }
             let expression = try parser.parseOr()
             var item = ExpressionItem(expression: expression, afterComma: afterComma, span: parser.span(from: start))
             if parser.isKeyword("as") {
                 let keyword = parser.position
-                guard names else { throw ExpressionSyntaxError("'as NAME' does not belong here", at: parser.span(keyword)) }
+                guard names else { throw ExpressionError.syntax("'as NAME' does not belong here", at: parser.span(keyword)) }
                 parser.position += 1
                 guard let name = parser.peek, name.kind == .word || name.kind == .text else {
-                    throw ExpressionSyntaxError("expected a name after 'as'", at: parser.atEnd ? nil : parser.span(parser.position))
+                    throw ExpressionError.syntax("expected a name after 'as'", at: parser.atEnd ? nil : parser.span(parser.position))
                 }
                 parser.position += 1
                 item.name = name.text
@@ -51,17 +51,17 @@ public enum ExpressionList {
             guard let next = parser.peek else { break }
             if next.kind == .comma {
                 parser.position += 1
-                guard !parser.atEnd else { throw ExpressionSyntaxError("an expression is missing after the comma", at: parser.span(parser.position - 1)) }
+                guard !parser.atEnd else { throw ExpressionError.syntax("an expression is missing after the comma", at: parser.span(parser.position - 1)) }
                 afterComma = true
                 continue
             }
             guard spaces, next.kind != .close, !next.isSymbol else {
                 let hint = suffixes.isEmpty ? "" : " — after an expression comes \(suffixes.joined(separator: " or ")) or a comma"
-                throw ExpressionSyntaxError("unexpected '\(next.text)'\(hint)", at: parser.span(parser.position))
+                throw ExpressionError.syntax("unexpected '\(next.text)'\(hint)", at: parser.span(parser.position))
             }
             afterComma = false
         }
-        guard !items.isEmpty else { throw ExpressionSyntaxError("expected an expression, e.g. population / area") }
+        guard !items.isEmpty else { throw ExpressionError.syntax("expected an expression, e.g. population / area") }
         return items
     }
 }
@@ -83,7 +83,7 @@ public enum ComputedField {
         if isField(spec) { return (Expression(.field(spec)), spec) }
         let tokens = ExpressionTokens.tokens(ExpressionTokens.words(of: spec))
         var items = try ExpressionList.parse(tokens)
-        guard items.count == 1 else { throw ExpressionSyntaxError("expected one expression in '\(spec)'") }
+        guard items.count == 1 else { throw ExpressionError.syntax("expected one expression in '\(spec)'") }
         let item = items.removeFirst()
         return (item.expression, item.name ?? item.expression.description)
     }

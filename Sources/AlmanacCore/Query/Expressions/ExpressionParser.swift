@@ -27,7 +27,7 @@ struct ExpressionParser {
     mutating func nest() throws(ExpressionSyntaxError) {
         depth += 1
         if depth > Self.maximumNesting {
-            throw ExpressionSyntaxError("parentheses, 'not' and '-' nest deeper than \(Self.maximumNesting) levels (the limit)",
+            throw ExpressionError.syntax("parentheses, 'not' and '-' nest deeper than \(Self.maximumNesting) levels (the limit)",
                                         at: span(position - 1))
         }
     }
@@ -35,7 +35,7 @@ struct ExpressionParser {
     mutating func count() throws(ExpressionSyntaxError) {
         nodes += 1
         if nodes > Self.maximumNodes {
-            throw ExpressionSyntaxError("more than \(Self.maximumNodes) operators in one expression (the limit)",
+            throw ExpressionError.syntax("more than \(Self.maximumNodes) operators in one expression (the limit)",
                                         at: span(max(0, position - 1)))
         }
     }
@@ -101,7 +101,7 @@ struct ExpressionParser {
             let negated = isKeyword("not")
             if negated { position += 1 }
             guard isKeyword("null") else {
-                throw ExpressionSyntaxError("expected null after 'is\(negated ? " not" : "")'", at: atEnd ? nil : span(position))
+                throw ExpressionError.syntax("expected null after 'is\(negated ? " not" : "")'", at: atEnd ? nil : span(position))
             }
             position += 1
             try count()
@@ -115,7 +115,7 @@ struct ExpressionParser {
     /// (`population > area * 2`); `(name)` is the field.
     mutating func parseComparedValue(after op: ExpressionToken) throws(ExpressionSyntaxError) -> Expression {
         guard let token = peek else {
-            throw ExpressionSyntaxError("expected a value after '\(op.text)'")
+            throw ExpressionError.syntax("expected a value after '\(op.text)'")
         }
         if token.kind == .word, !["null", "true", "false", "not"].contains(token.text.lowercased()) {
             let next = position + 1 < tokens.count ? tokens[position + 1] : nil
@@ -126,7 +126,7 @@ struct ExpressionParser {
             }
         }
         if token.isSymbol, ExpressionTokens.comparisonSymbols.contains(token.text) {
-            throw ExpressionSyntaxError("expected a value after '\(op.text)', found '\(token.text)'", at: span(position))
+            throw ExpressionError.syntax("expected a value after '\(op.text)', found '\(token.text)'", at: span(position))
         }
         return try parseConcatenation()
     }
@@ -141,7 +141,7 @@ struct ExpressionParser {
         var left = level == 3 ? try parseUnary() : try parseBinary(level: level + 1)
         while let token = peek, token.isSymbol, let op = ArithmeticOperator(rawValue: token.text), op.precedence == level {
             position += 1
-            guard !atEnd else { throw ExpressionSyntaxError("expected a value after '\(op.rawValue)'") }
+            guard !atEnd else { throw ExpressionError.syntax("expected a value after '\(op.rawValue)'") }
             let right = level == 3 ? try parseUnary() : try parseBinary(level: level + 1)
             try count()
             left = Expression(.arithmetic(op, left, right), span: span(from: start))
@@ -166,7 +166,7 @@ struct ExpressionParser {
     }
 
     mutating func parsePrimary() throws(ExpressionSyntaxError) -> Expression {
-        guard let token = peek else { throw ExpressionSyntaxError("the expression ends early: expected a value or a field") }
+        guard let token = peek else { throw ExpressionError.syntax("the expression ends early: expected a value or a field") }
         let start = position
         switch token.kind {
         case let .number(value):
@@ -184,18 +184,18 @@ struct ExpressionParser {
             defer { depth -= 1 }
             let inner = try parseOr()
             guard let close = peek, close.kind == .close else {
-                throw ExpressionSyntaxError("missing ')'", at: atEnd ? nil : span(position))
+                throw ExpressionError.syntax("missing ')'", at: atEnd ? nil : span(position))
             }
             position += 1
             var grouped = inner
             grouped.span = span(from: start)
             return grouped
         case .close:
-            throw ExpressionSyntaxError("unexpected ')'", at: span(position))
+            throw ExpressionError.syntax("unexpected ')'", at: span(position))
         case .comma:
-            throw ExpressionSyntaxError("unexpected ','", at: span(position))
+            throw ExpressionError.syntax("unexpected ','", at: span(position))
         case .symbol:
-            throw ExpressionSyntaxError("expected a value or a field before '\(token.text)'", at: span(position))
+            throw ExpressionError.syntax("expected a value or a field before '\(token.text)'", at: span(position))
         case .word:
             position += 1
             switch token.text.lowercased() {
@@ -215,11 +215,11 @@ struct ExpressionParser {
             } else {
                 while true {
                     arguments.append(try parseOr())
-                    guard let next = peek else { throw ExpressionSyntaxError("missing ')' after the arguments of \(token.text)") }
+                    guard let next = peek else { throw ExpressionError.syntax("missing ')' after the arguments of \(token.text)") }
                     position += 1
                     if next.kind == .close { break }
                     guard next.kind == .comma else {
-                        throw ExpressionSyntaxError("expected ',' or ')' in \(token.text)(…), found '\(next.text)'", at: span(position - 1))
+                        throw ExpressionError.syntax("expected ',' or ')' in \(token.text)(…), found '\(next.text)'", at: span(position - 1))
                     }
                 }
             }
@@ -240,11 +240,11 @@ extension Expression {
     }
 
     public static func parse(tokens: [ExpressionToken]) throws(ExpressionSyntaxError) -> Expression {
-        guard !tokens.isEmpty else { throw ExpressionSyntaxError("expected an expression, e.g. population / area") }
+        guard !tokens.isEmpty else { throw ExpressionError.syntax("expected an expression, e.g. population / area") }
         var parser = ExpressionParser(tokens)
         let expression = try parser.parseOr()
         if let extra = parser.peek {
-            throw ExpressionSyntaxError("unexpected '\(extra.text)' — join conditions with and, or", at: parser.span(parser.position))
+            throw ExpressionError.syntax("unexpected '\(extra.text)' — join conditions with and, or", at: parser.span(parser.position))
         }
         return expression
     }

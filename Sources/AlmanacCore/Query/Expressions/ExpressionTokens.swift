@@ -25,17 +25,8 @@ public struct ExpressionToken: Sendable, Equatable {
     public var isSymbol: Bool { kind == .symbol }
 }
 
-public struct ExpressionSyntaxError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    /// Where the error is; nil when something is missing at the end.
-    public var span: ExpressionSpan?
-    public var description: String { message }
-
-    public init(_ message: String, at span: ExpressionSpan? = nil) {
-        self.message = message
-        self.span = span
-    }
-}
+/// A syntax error is an `ExpressionError` that says the words do not parse (the usage is shown with it).
+public typealias ExpressionSyntaxError = ExpressionError
 
 public enum ExpressionTokens {
     static let symbols = ["||", "==", "!=", "!~", "=~", "<=", ">=", "<>", "+", "-", "*", "/", "%", "=", "~", "<", ">"]
