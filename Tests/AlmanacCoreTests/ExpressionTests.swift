@@ -212,4 +212,18 @@ import Testing
         #expect(profile.present == Self.countries.filter { $0["area"] != nil }.count)
         #expect(profile.type == "number")
     }
+
+    @Test func aFieldOnlyOneDatasetHasIsAbsentInTheOthers() throws {
+        let dense = Self.countries.filter { country in
+            guard let population = country["population"] as? Double, let area = country["area"] as? Double, area != 0 else { return false }
+            return population / area > 5000
+        }.count
+        let tall = Self.people.filter { Double($0["height"] as! String).map { $0 / 100 > 2 } ?? false }.count
+        let results = try Filter.run(FilterExpression.parse(FilterExpression.tokens(ExpressionTokens.words(of: "population / area > 5000 or height / 100 > 2"))),
+                                     on: .all([RealData.countries, RealData.people]))
+        #expect(results.count == dense + tall)
+        #expect(dense == 5 && tall > 0)
+        let sorted = try Sort.run(.all([RealData.countries, RealData.people]), by: [SortKey("population / area", descending: true)])
+        #expect(sorted.count == Self.countries.count + Self.people.count)
+    }
 }

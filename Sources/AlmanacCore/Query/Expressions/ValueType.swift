@@ -89,19 +89,21 @@ public struct ValueVector: Sendable {
         }
     }
 
+    /// The values as numbers; values of another kind (a field absent from this dataset, typed
+    /// null) are absent.
     public var numbers: [Double] {
         if case let .numbers(numbers) = values { return numbers }
-        return []
+        return Array(repeating: .nan, count: count)
     }
 
     public var texts: [String?] {
         if case let .texts(texts) = values { return texts }
-        return []
+        return Array(repeating: nil, count: count)
     }
 
     public var booleans: [UInt8] {
         if case let .booleans(booleans) = values { return booleans }
-        return []
+        return Array(repeating: Self.absent, count: count)
     }
 
     /// Whether value `index` is present.
