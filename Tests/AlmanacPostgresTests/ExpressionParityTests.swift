@@ -157,4 +157,23 @@ import Testing
         #expect(!sql.text.contains("OR 1=1") && !sql.text.contains("land") && !sql.text.contains(" 7"))
         #expect(sql.parameters.contains("x' OR 1=1"))
     }
+
+    /// The kinds of columns a table has (Fixtures.swift's five `kinds` rows): integers divide as
+    /// reals, dates compute as dates, an object is null only when it is itself.
+    @Test func aTablesOwnColumnsComputeAsMemoryReadsThem() throws {
+        let cluster = try TestCluster.shared()
+        try cluster.kindsTable()
+        let table = try PostgresTable.attach(name: "kinds", url: PostgresURL(cluster.url(table: "kinds")))
+        func count(_ text: String) throws -> Int { try table.count(TableQuery(filters: [try parseFilter(text)])) }
+        // 30000 / 7 is 4285.71…: integer division would leave Åland out.
+        #expect(try count("population / 7 > 4285.7") == 4)
+        #expect(try count("score / 0 is null") == 5)
+        #expect(try count("year(born) = 1147") == 1)
+        #expect(try count("born + 1 > 2020-12-31") == 1)
+        #expect(try count("info.address is null") == 2)
+        #expect(try count("info.address = null") == 2)
+        #expect(try count("info is not null") == 5)
+        #expect(try count("count(tags) = 0") == 1)
+        #expect(try count("upper(city) = 'ZÜRICH'") == 1)
+    }
 }

@@ -9,6 +9,7 @@ final class ColumnTypes: Sendable {
     let connection: PostgresConnection?
     let schema: TableSchema
     private let known = Mutex<[String: ValueType]>([:])
+    private let containers = Mutex<[String: Bool]>([:])
 
     /// Rows read to decide a text or JSON field's type.
     static let sampleRows = 20_000
@@ -24,6 +25,21 @@ final class ColumnTypes: Sendable {
         let type = decide(reference)
         known.withLock { $0[reference.field] = type }
         return type
+    }
+
+    /// Whether the field is an object (or a list of objects) in JSON: then `is null` asks about
+    /// it, not about the values inside it, as memory does.
+    func isContainer(_ reference: FieldReference) -> Bool {
+        guard reference.column.kind == .json, !reference.column.isArray, let connection else { return false }
+        if let known = containers.withLock({ $0[reference.field] }) { return known }
+        var sql = SQL("SELECT coalesce(bool_or(jsonb_typeof(v) = 'object' OR (jsonb_typeof(v) = 'array' AND jsonb_path_exists(v, ")
+        sql.append("'$[*] ? (@.type() == \"object\")'))), false) FROM (SELECT t.\(reference.column.quoted)::jsonb #> ")
+        sql.bind("{" + reference.path.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}", as: "text[]")
+        sql.append(" AS v FROM (SELECT * FROM \(schema.quotedName) LIMIT \(Self.sampleRows)) AS t) AS s")
+        let answer = (try? connection.query(sql, timeout: 5))?.value(0, 0) == "t"
+        containers.withLock { $0[reference.field] = answer }
+        return answer
     }
 
     private func decide(_ reference: FieldReference) -> ValueType {

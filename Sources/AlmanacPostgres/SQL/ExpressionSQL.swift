@@ -266,7 +266,7 @@ struct TableFields: ExpressionCatalog {
 
     func field(_ name: String) -> (name: String, type: ValueType, container: Bool)? {
         guard let reference = try? FieldReference.resolve(name, in: sql.schema) else { return nil }
-        return (name, sql.types.type(of: reference), false)
+        return (name, sql.types.type(of: reference), sql.types.isContainer(reference))
     }
 
     func unknownField(_ name: String) -> Error {
