@@ -47,6 +47,10 @@ public struct PostgresResults: ResultsSource {
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
+        case let .limit(count): query = query.limited(to: count)
+        case .clearLimits:
+            guard query.isLimited else { throw QueryError.invalid("the results have no limit to clear") }
+            query = query.withoutLimits()
         }
         // Checked now, as memory checks a step when it applies it: an unknown field is an error.
         _ = try table.countSQL(query)

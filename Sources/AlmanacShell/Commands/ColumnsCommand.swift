@@ -4,19 +4,20 @@ import AlmanacCore
 /// `columns +FIELD` / `-FIELD` adds or drops one; `columns reset` goes back to the default;
 /// `columns` alone says which are shown.
 public enum ColumnsCommand: Command {
+    static let fields = Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))
+
     public static let spec = CommandSpec(
         name: "columns",
         summary: "Choose the columns of listings: columns name, population",
-        parameters: [Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))],
+        parameters: [fields],
         examples: ["columns", "columns name, population, area", "columns name, population / area as density", "columns +capital", "columns -region", "columns reset"],
         discussion: """
-        The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
-        otherwise write whole records); export always writes whole records. A field the current sort \
-        or filter uses is shown too. back undoes a change. A column may be computed: EXPR as NAME \
-        (columns name, population / area as density), and later commands may use NAME (sort density \
-        desc): help expressions.
+        The chosen columns are every format's (the programs' formats otherwise write whole records); \
+        export always writes whole records. A field the current sort or filter uses is shown too. back \
+        undoes a change. A column may be computed: EXPR as NAME (columns name, population / area as \
+        density), and later commands may use NAME (sort density desc): help expressions.
         """
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     /// What the columns belong to: the one dataset (or attached table) of the results.
     struct Owner {
@@ -46,7 +47,7 @@ public enum ColumnsCommand: Command {
         if ExpressionWords.areComputed(arguments.words), !arguments.words.contains(where: { !$0.isQuoted && ($0.text.hasPrefix("+") || $0.text.hasPrefix("-")) }) {
             return try computed(arguments, in: session)
         }
-        let given = try arguments.parse()[0]
+        let given = try arguments.parse()[fields]
         let owner = try owner(in: session)
         let current = session.chosenColumns[owner.name]
         guard !given.isEmpty else { return shown(owner, in: session) }

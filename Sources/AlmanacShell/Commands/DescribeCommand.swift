@@ -3,10 +3,12 @@ import Foundation
 
 /// `describe [FIELD…]`: a profile of each field of the current results.
 public enum DescribeCommand: Command {
+    static let fields = Parameter.field(.optionalList(suffixes: []))
+
     public static let spec = CommandSpec(
         name: "describe",
         summary: "Profile the fields of the results: types, counts, ranges, common values",
-        parameters: [.field(.optionalList(suffixes: []))],
+        parameters: [fields],
         examples: ["describe", "describe population, area", "describe average_lifespan", "describe created", "describe population / area"],
         discussion: """
         For each field: its type, how many records have a value and how many have none (missing, \
@@ -27,7 +29,7 @@ public enum DescribeCommand: Command {
             try ExpressionWords.check(items.map(\.expression), names: names, in: session, words: arguments.words)
             fields = items.map { ExpressionWords.resolving($0, names: names) }
         } else {
-            fields = try arguments.parse()[0].map { names[$0.text]?.spec ?? $0.text }
+            fields = try arguments.parse()[Self.fields].map { names[$0.text]?.spec ?? $0.text }
         }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
         return result(answer.profiles, datasets: answer.sections)

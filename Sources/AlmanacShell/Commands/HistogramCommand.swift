@@ -3,10 +3,13 @@ import AlmanacCore
 /// `histogram FIELD [BINS]` counts the current results' numbers or dates into bins and draws a
 /// bar for each; below the table, how many records have no value and what they had instead.
 public enum HistogramCommand: Command {
+    static let field = Parameter.field()
+    static let bins = Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)
+
     public static let spec = CommandSpec(
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
-        parameters: [.field(), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
+        parameters: [field, bins],
         examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
                    "histogram point.latitude 20", "histogram log10(population / area) 8"],
         discussion: """
@@ -30,7 +33,7 @@ public enum HistogramCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let (field, bins) = try Self.field(arguments, in: session)
+        let (field, bins) = try Self.fieldAndBins(arguments, in: session)
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)
@@ -55,12 +58,12 @@ public enum HistogramCommand: Command {
     }
 
     /// The field or expression, and the bins: `log10(population / area) 8` is an expression and 8.
-    static func field(_ arguments: Arguments, in session: Session) throws -> (String, Int?) {
+    static func fieldAndBins(_ arguments: Arguments, in session: Session) throws -> (String, Int?) {
         guard ExpressionWords.areComputed(arguments.words) else {
             let parsed = try arguments.parse()
-            let field = parsed[0][0].text
+            let field = parsed[Self.field].first?.text ?? ""
             let names = ExpressionWords.names(in: session)
-            return (names[field]?.spec ?? field, parsed[1].first?.number)
+            return (names[field]?.spec ?? field, parsed[Self.bins].first?.number)
         }
         var words = arguments.words
         var bins: Int?

@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `sort FIELD [asc|desc][, FIELD [asc|desc]…]` orders the current result set, key after key.
 public enum SortCommand: Command {
+    static let keys = Parameter.field(.list(suffixes: ["asc", "desc"]))
+
     public static let spec = CommandSpec(
         name: "sort",
         summary: "Order the results by one or more fields",
-        parameters: [.field(.list(suffixes: ["asc", "desc"]))],
+        parameters: [keys],
         examples: ["sort population desc", "sort name", "sort countryTitle, cityTitle", "sort region, population desc",
                    "sort average_lifespan desc", "sort population / area desc", "sort length(name) desc"],
         discussion: """
@@ -15,16 +17,15 @@ public enum SortCommand: Command {
         text. Equal records keep their order. The sorted fields are shown as columns. FIELD may be an \
         expression, or the name a computed column was given: help expressions.
         """
-    )
+    ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        return try session.apply(.sort(try keys(arguments, in: session)))
+        return try session.apply(.sort(try sortKeys(arguments, in: session)))
     }
 
-    /// `population desc, name` → two keys, as declared.
     /// `population / area desc, name` → two keys, the expression's as its canonical text;
     /// a computed column's name (`sort density desc`) is that column.
-    static func keys(_ arguments: Arguments, in session: Session? = nil) throws -> [SortKey] {
+    static func sortKeys(_ arguments: Arguments, in session: Session? = nil) throws -> [SortKey] {
         let names = session.map(ExpressionWords.names) ?? [:]
         if ExpressionWords.areComputed(arguments.words) {
             let items = try ExpressionWords.items(arguments, suffixes: ["asc", "desc"], names: false)
@@ -33,7 +34,7 @@ public enum SortCommand: Command {
                 SortKey(ExpressionWords.resolving(item, names: names), descending: item.suffix == "desc")
             }
         }
-        return try arguments.parse()[0].map { value in
+        return try arguments.parse()[keys].map { value in
             SortKey(names[value.text].map(\.spec) ?? value.text, descending: value.suffix == "desc")
         }
     }
