@@ -23,6 +23,9 @@ enum Repeat {
         case "filter-number": body = { try Filter.run(Queries.filter("point.latitude > 55"), on: all).count }
         case "filter-equal": body = { try Filter.run(Queries.filter("countryTitle = Россия"), on: all).count }
         case "search": body = { try Search.run("моск", in: [dataset]).count }
+        case "filter-computed": body = { try Filter.run(Queries.filter(Queries.computedFilter), on: all).count }
+        case "sort-computed": body = { try Sort.run(all, by: [Queries.computedSort]).count }
+        case "group-computed": body = { try Group.run(all, by: Queries.computedGroup).count }
         case "load": body = { try DatasetLoader().load(request, progress: LoadProgress(), cancellation: .never).count }
         case "extract": body = { try StationModel.extract(from: dataset.document, source: path, cancellation: .never).records.count }
         case "index": body = {
@@ -31,7 +34,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, search, search:TEXT, load, extract or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, search, search:TEXT, load, extract or index")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

@@ -129,6 +129,9 @@ enum Report {
         add("group \(Queries.groupFields.joined(separator: ", ")) ≤ 100 ms", median(largest, "group"), 100, scale: scale)
         add("group with aggregates ≤ 100 ms", median(largest, "group:aggregates"), 100, scale: scale)
         add("describe (every field) ≤ 300 ms", median(largest, "describe"), 300, scale: scale)
+        add("filter \(Queries.computedFilter) ≤ 100 ms", median(largest, "filter:computed"), 100, scale: scale)
+        add("sort \(Queries.computedSort) ≤ 100 ms", median(largest, "sort:computed"), 100, scale: scale)
+        add("group round(point.latitude) avg(point.longitude * 2) ≤ 100 ms", median(largest, "group:computed"), 100, scale: scale)
         add("map of every station ≤ 100 ms", median(largest, "map"), 100, scale: scale)
         add("histogram \(Queries.histogramField) ≤ 100 ms", median(largest, "histogram"), 100, scale: scale)
         for query in GeographySteps.nearQueries {

@@ -107,4 +107,14 @@ struct DeclaredCaretTests {
             Case(line: "group region median area", word: "median", message: "unknown field 'median' — did you mean 'region'?"),
         ])
     }
+
+    @Test("expressions point at the operand: the caret under name in sort name / 2")
+    func expressionsPointAtTheOperand() throws {
+        try expectCarets([
+            Case(line: "sort name / 2", word: "name", message: "'name' is text; '/' needs numbers"),
+            Case(line: "filter population / region > 3", word: "region", message: "'region' is text; '/' needs numbers"),
+            Case(line: "columns name, lenght(name)", word: "lenght", message: "unknown function 'lenght' — did you mean length?"),
+            Case(line: "group region avg(populaton)", word: "populaton", message: "unknown field 'populaton' — did you mean 'population'?"),
+        ])
+    }
 }

@@ -1,5 +1,6 @@
 """DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search (each
-query timed by DuckDB's own profiler)."""
+query timed by DuckDB's own profiler), and a computed filter on the 10× file, whole process
+against whole process (issue 26: almanac ≤ 0.25× DuckDB)."""
 
 import json
 import os
@@ -9,7 +10,8 @@ import sysconfig
 import tempfile
 
 from measure import fail, run_process, stats
-from peer import Command, Peer, pip_install, version_of
+from measure import last_numbers
+from peer import Command, Comparison, Peer, pip_install, version_of
 
 LOAD = """
 SELECT count(*), count(DISTINCT s.stationId) FROM (
@@ -22,6 +24,21 @@ CREATE TABLE titles AS SELECT lower(first(s.stationTitle)) AS t FROM (
   SELECT unnest(c.stations) AS s FROM (
     SELECT unnest(citiesFrom || citiesTo) AS c FROM read_json('{path}', maximum_object_size=4000000000)))
   GROUP BY s.stationId;"""
+
+# Distinct stations whose latitude exceeds their longitude by more than 20 degrees: the same
+# question almanac answers with `filter point.latitude - point.longitude > 20; count`.
+COMPUTED = """
+SELECT count(DISTINCT s.stationId) FROM (
+  SELECT unnest(c.stations) AS s FROM (
+    SELECT unnest(citiesFrom || citiesTo) AS c FROM read_json('{path}', maximum_object_size=4000000000)))
+  WHERE s.point.latitude - s.point.longitude > 20;
+"""
+COMPUTED_FILTER = "point.latitude - point.longitude > 20"
+
+
+def last_count(text):
+    numbers = last_numbers(text)
+    return {"count": numbers[-1]} if numbers else {"output": text.strip()[-200:]}
 
 
 def binary():
@@ -79,6 +96,20 @@ class DuckDB(Peer):
             results[query] = stats(samples, warmups)
         shutil.rmtree(folder, ignore_errors=True)
         return {"DuckDB contains (pre-lowered)": results}
+
+    def comparisons(self, context):
+        """A computed filter on the 10× file: almanac loads it, filters by an expression and
+        counts; DuckDB reads the same JSON and counts the same stations."""
+        file = next((f for f in context.files if f["scale"] == 10), None)
+        if file is None:
+            return []
+        home = tempfile.mkdtemp(prefix="almanac-bench-duckdb-home-")
+        environment = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        ours = Command([context.almanac, "--no-rc", "--data", file["directory"], "--format", "csv", "-c", "set pagesize 1",
+                        "-c", "use stations", "-c", f"filter {COMPUTED_FILTER}", "-c", "count"], last_count, env=environment)
+        theirs = Command([binary(), "-list", "-noheader", "-c", COMPUTED.format(path=file["path"])], last_count)
+        return [Comparison("duckdb.computed", f"10×: filter {COMPUTED_FILTER}, count (DuckDB read_json)", ours, theirs,
+                           limit=0.25, runs=5)]
 
 
 PEER = DuckDB()

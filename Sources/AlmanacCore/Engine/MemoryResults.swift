@@ -89,6 +89,13 @@ public struct MemoryResults: ResultsSource {
         return name
     }
 
+    public func checkExpression(_ expression: Expression, cancellation: Cancellation) throws {
+        let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        for (dataset, catalog) in zip(datasets, catalogs) {
+            _ = try ExpressionBinder(DatasetFields(dataset, catalog: catalog, others: catalogs)).bind(expression)
+        }
+    }
+
     @discardableResult
     public func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int {
         let results = self.results

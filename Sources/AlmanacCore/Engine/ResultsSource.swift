@@ -43,6 +43,10 @@ public protocol ResultsSource: Sendable {
     func fields(cancellation: Cancellation) throws -> FieldListing
     /// The field as written when the results have it; else the unknown-field error.
     func checkField(_ name: String, cancellation: Cancellation) throws -> String
+    /// Checks a computed column: its fields and types (and, for a table, that SQL computes it).
+    func checkExpression(_ expression: Expression, cancellation: Cancellation) throws
+    /// The columns the next pages show (computed ones are computed where the records are).
+    mutating func showing(_ columns: [String])
     /// Every record of the results, in order, a batch at a time (memory: one batch).
     @discardableResult
     func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int
@@ -55,6 +59,7 @@ public protocol ResultsSource: Sendable {
 }
 
 extension ResultsSource {
+    public mutating func showing(_ columns: [String]) {}
     public var unpagedLimit: Int? { nil }
     public var recordKeys: [String]? { nil }
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? { nil }

@@ -22,6 +22,10 @@ public struct FieldMeasurements: Sendable {
     public var recordsWithoutValue: Int { records - recordsWithValue }
 
     public static func read(_ field: String, from results: ResultSet, cancellation: Cancellation = .never) throws -> FieldMeasurements {
+        let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        if let computed = try ComputedValues.expression(field, in: catalogs) {
+            return measured(field, try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
+        }
         try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         let path = FieldPath(field)
         var numbers: [Double] = []
@@ -117,5 +121,28 @@ public struct FieldMeasurements: Sendable {
         var histogram = Histogram.logarithmic(values, bins: bins)
         histogram.notation = notation
         return histogram
+    }
+
+    /// A computed value's numbers or dates (`log10(population / area)`); text has none.
+    static func measured(_ field: String, _ vector: ValueVector) -> FieldMeasurements {
+        let kind: Kind = vector.type == .date ? .date : .number
+        var values: [Double] = []
+        var withValue = 0
+        var others: [String: Int] = [:]
+        for row in 0..<vector.rows {
+            var has = false
+            for index in vector.range(of: row) where vector.isPresent(index) {
+                if case let .numbers(numbers) = vector.values {
+                    values.append(numbers[index])
+                    has = true
+                } else if let text = vector.text(at: index) {
+                    others[text, default: 0] += 1
+                }
+            }
+            if has { withValue += 1 }
+        }
+        let sortedOthers = others.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { (text: $0.key, count: $0.value) }
+        return FieldMeasurements(field: field, kind: kind, values: values, records: vector.rows, recordsWithValue: withValue,
+                                 otherValues: sortedOthers)
     }
 }

@@ -6,14 +6,26 @@ public enum Describe {
     /// is empty), in the datasets' order.
     public static func run(_ results: ResultSet, fields requested: [String] = [], common: Int = 5,
                            cancellation: Cancellation = .never) throws -> [(dataset: String, profile: FieldProfile)] {
-        for field in requested { try FieldLookup.require(field, in: results.datasets, cancellation: cancellation) }
+        let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        var computed: [String: Expression] = [:]
+        for field in requested {
+            if let expression = try ComputedValues.expression(field, in: all) { computed[field] = expression.expression; continue }
+            try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
+        }
         var profiles: [(dataset: String, profile: FieldProfile)] = []
         for (index, dataset) in results.datasets.enumerated() {
             let catalog = try dataset.fields(cancellation: cancellation)
             let rows = results.spansDatasets ? results.items.filter { $0.dataset == index }.map(\.row) : results.items.map(\.row)
-            let fields = requested.isEmpty ? catalog.fields.map(\.path) : requested.filter { FieldLookup.field($0, in: catalog) != nil }
+            let fields = requested.isEmpty ? catalog.fields.map(\.path)
+                : requested.filter { computed[$0] != nil || FieldLookup.field($0, in: catalog) != nil }
             for field in fields {
                 try cancellation.checkpoint()
+                if let expression = computed[field] {
+                    let own = results.with(results.items.filter { $0.dataset == index })
+                    let vector = try ComputedValues.evaluate(expression, over: own, cancellation: cancellation)
+                    profiles.append((dataset.name, profile(ComputedField.title(of: field), vector, common: common)))
+                    continue
+                }
                 let profile = try profileOf(field, rows: rows, in: dataset, catalog: catalog, common: common, cancellation: cancellation)
                 profiles.append((dataset.name, profile))
             }
@@ -146,6 +158,36 @@ public enum Describe {
         }
         // Sorted by now: each number unlike the one before it is another value.
         profile.distinct += numbers.indices.reduce(0) { $0 + ($1 == 0 || numbers[$1] != numbers[$1 - 1] ? 1 : 0) }
+        return profile
+    }
+
+    /// A computed value's profile (`describe population / area`): its type, presence, and
+    /// statistics of its numbers and dates or its most common values.
+    static func profile(_ field: String, _ vector: ValueVector, common: Int) -> FieldProfile {
+        var present = 0
+        var numbers: [Double] = []
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for row in 0..<vector.rows {
+            var has = false
+            for index in vector.range(of: row) where vector.isPresent(index) {
+                has = true
+                if case let .numbers(values) = vector.values { numbers.append(values[index]); continue }
+                let text = vector.text(at: index)!
+                if counts[text] == nil { order.append(text) }
+                counts[text, default: 0] += 1
+            }
+            if has { present += 1 }
+        }
+        let type = vector.offsets == nil ? vector.type : .list(vector.type)
+        var profile = FieldProfile(field: field, type: type.description, present: present, absent: vector.rows - present,
+                                   distinct: counts.count + Set(numbers).count, isDate: vector.type == .date)
+        if !numbers.isEmpty {
+            fillStatistics(&profile, &numbers, kind: vector.type == .date ? .date : .number)
+        } else {
+            let ranked = order.enumerated().sorted { counts[$0.element]! != counts[$1.element]! ? counts[$0.element]! > counts[$1.element]! : $0.offset < $1.offset }
+            profile.common = ranked.prefix(common).map { ($0.element, counts[$0.element]!) }
+        }
         return profile
     }
 

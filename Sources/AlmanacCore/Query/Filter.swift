@@ -10,15 +10,11 @@ public enum Filter {
         // Each dataset's rows are filtered column by column: one comparison over all rows at a
         // time, then the masks combined.
         var masks: [[Bool]] = []
-        var positions = [Int](repeating: 0, count: results.count)
-        var rowsByDataset = [[Int]](repeating: [], count: results.datasets.count)
-        for (position, item) in results.items.enumerated() {
-            positions[position] = rowsByDataset[item.dataset].count
-            rowsByDataset[item.dataset].append(item.row)
-        }
+        let (rowsByDataset, positions) = results.rowsByDataset
         for (index, dataset) in results.datasets.enumerated() {
             var filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
             filter.computed = results.computed.isEmpty ? nil : (results.computed, index)
+            filter.others = catalogs
             masks.append(try filter.evaluate(expression))
         }
         var kept: [ResultSet.Item] = []
@@ -36,6 +32,9 @@ public enum Filter {
             try validate(right, against: catalogs, computed: computed)
         case let .not(inner):
             try validate(inner, against: catalogs, computed: computed)
+        case .computed:
+            // Bound against each dataset before it is filtered (`CompiledFilter`).
+            break
         case let .comparison(field, op, value) where computed.contains { $0.name.lowercased() == field.lowercased() }:
             try ComputedColumn.validate(op, value, field: field)
         case let .comparison(field, op, value):
@@ -135,6 +134,8 @@ struct CompiledFilter {
     let cancellation: Cancellation
     /// The results' computed columns (near's distance) and this dataset's place among the results' datasets.
     var computed: (columns: [ComputedColumn], dataset: Int)?
+    /// Every dataset's fields, where the results span several (a field one of them has is no error).
+    var others: [FieldCatalog] = []
 
     init(dataset: Dataset, fields: FieldCatalog, rows: [Int], cancellation: Cancellation) {
         self.dataset = dataset
@@ -144,7 +145,7 @@ struct CompiledFilter {
     }
 
     /// Whether each row matches.
-    func evaluate(_ expression: FilterExpression) throws(CancelledError) -> [Bool] {
+    func evaluate(_ expression: FilterExpression) throws -> [Bool] {
         switch expression {
         case let .and(left, right):
             var mask = try evaluate(left)
@@ -162,6 +163,9 @@ struct CompiledFilter {
             return mask
         case let .not(inner):
             return try evaluate(inner).map { !$0 }
+        case let .computed(expression):
+            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: fields, others: others)).bindCondition(expression)
+            return try ExpressionEvaluator(dataset: dataset, catalog: fields, rows: rows, cancellation: cancellation).mask(bound)
         case let .comparison(field, op, value):
             if let computed, let column = computed.columns.first(where: { $0.name.lowercased() == field.lowercased() }) {
                 return column.matches(op, value, rows: rows, dataset: computed.dataset)

@@ -38,15 +38,22 @@ public struct Aggregate: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var function: Function
+    /// A field, or an expression's canonical text (`population / area`).
     public var field: String
+    /// The name given with `as` (`avg(population / area) as density`).
+    public var name: String?
 
-    public init(_ function: Function, _ field: String) {
+    public init(_ function: Function, _ field: String, name: String? = nil) {
         self.function = function
         self.field = field
+        self.name = name
     }
 
-    /// `sum population`: the aggregate's column name.
-    public var description: String { "\(function.rawValue) \(field)" }
+    /// `sum population`, `avg(population / area)`, or the name given: the aggregate's column name.
+    public var description: String {
+        if let name { return name }
+        return field.contains(" ") || field.contains("(") ? "\(function.rawValue)(\(field))" : "\(function.rawValue) \(field)"
+    }
 }
 
 /// `describe FIELD`: what a field's values are like.

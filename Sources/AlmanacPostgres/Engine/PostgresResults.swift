@@ -12,6 +12,8 @@ public struct PostgresResults: ResultsSource {
     /// continues after that key (an index scan) rather than skipping rows (`OFFSET`), where the
     /// order allows it — and a row deleted behind the reader moves nothing into the gap.
     private var shownPage: (start: Int, size: Int, lastKey: [String?]?)?
+    /// The columns pages show: computed ones are added to each row by the database.
+    private var columns: [String] = []
 
     /// Into a pipe, where an in-memory listing has no pages, a table's listing stops here (and
     /// says so): its rows may be millions. `set pagesize` pages it; `export FILE` writes it all.
@@ -72,7 +74,7 @@ public struct PostgresResults: ResultsSource {
     /// The database sends the one page asked for.
     public mutating func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {
         let after = shownPage.flatMap { $0.start + $0.size == start && $0.size == size ? $0.lastKey : nil }
-        let fetched = try table.page(query, offset: start, limit: size, after: after, cancellation: cancellation)
+        let fetched = try table.page(query, offset: start, limit: size, after: after, computed: columns, cancellation: cancellation)
         shownPage = (start, size, fetched.lastKey)
         let rows = fetched.rows
         return ResultsPage(results: .all([rows]), range: 0..<rows.count, defaultColumns: rows.layout.listFields)
@@ -100,6 +102,12 @@ public struct PostgresResults: ResultsSource {
             }
             return .several(candidates, total: found.total, identities: identities)
         }
+    }
+
+    public mutating func showing(_ columns: [String]) { self.columns = columns }
+
+    public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws {
+        try table.checkExpression(expression)
     }
 
     /// `GROUP BY` in the database.

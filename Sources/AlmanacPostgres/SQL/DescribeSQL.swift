@@ -10,8 +10,8 @@ extension QueryBuilder {
         let from = try source(query)
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(column, kind, typeName):
                 parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition))
             case let .set(set, _):
@@ -90,9 +90,9 @@ extension QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
-        let reference = try FieldReference.resolve(field, in: schema)
+        let reference = try source(of: field, aliases: &aliases)
         let numbers: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, kind, typeName):
             numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM " + from + whereClause(condition)
         case let .set(set, _):
@@ -120,9 +120,9 @@ extension QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
-        let reference = try FieldReference.resolve(field, in: schema)
+        let reference = try source(of: field, aliases: &aliases)
         var sql: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, kind, _):
             let present = Self.present(Self.text(of: column, kind: kind))
             sql = SQL("SELECT ") + present + " AS v, count(*) AS n FROM " + from

@@ -10,6 +10,7 @@ struct FilterSQL {
     let schema: TableSchema
     /// near's distance, rounded as shown: what `filter distance < 10` compares after a near.
     var distance: SQL?
+    let types: ColumnTypes
 
     /// Unknown fields, and numbers compared with words, are errors before anything runs.
     func validate(_ expression: FilterExpression) throws {
@@ -21,6 +22,8 @@ struct FilterSQL {
             try validate(inner)
         case let .comparison(field, op, value) where distance != nil && field.lowercased() == NearQuery.column:
             try ComputedColumn.validate(op, value, field: field)
+        case let .computed(expression):
+            _ = try ExpressionSQL(schema: schema, types: types).bindCondition(expression)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             if op != .contains, op != .notContains, let type = reference.numericDescription,
@@ -44,6 +47,9 @@ struct FilterSQL {
             let test = comparison.on(distance!, kind: .number, typeName: "numeric")
             if op == .notEqual { return SQL("(") + distance! + " IS NOT NULL AND (" + test + ") IS NOT TRUE)" }
             return SQL("(") + test + " IS TRUE)"
+        case let .computed(expression):
+            let sql = ExpressionSQL(schema: schema, types: types)
+            return try sql.condition(try sql.bindCondition(expression), aliases: &aliases)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             let comparison = Comparison(op: op, value: value, folding: schema.folding)

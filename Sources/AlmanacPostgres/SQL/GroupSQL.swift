@@ -13,8 +13,8 @@ extension QueryBuilder {
         var joins = SQL()
         var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, _):
                 values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
             case let .set(set, _):
@@ -88,13 +88,15 @@ extension QueryBuilder {
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
     func aggregate(_ aggregate: Aggregate, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
-        let reference = try FieldReference.resolve(aggregate.field, in: schema)
+        let reference = try source(of: aggregate.field, aliases: &aliases)
         let expression: SQL
         let kind: TableSchema.ValueKind
-        switch reference.source(aliases: &aliases) {
-        case let .scalar(column, columnKind, _):
+        var typeName = ""
+        switch reference.source {
+        case let .scalar(column, columnKind, columnType):
             expression = column
             kind = columnKind
+            typeName = columnType
         case let .set(values, _):
             // A list's or a path's first value, as sort takes it.
             let first = aliases.next("k")
@@ -102,7 +104,8 @@ extension QueryBuilder {
             expression = SQL("\(first).k")
             kind = values.kind
         }
-        let number = Self.number(of: expression, kind: kind)
+        // Doubles stay doubles (numeric keeps only 15 of their digits).
+        let number = typeName == "double precision" ? expression : Self.number(of: expression, kind: kind)
         // As in memory: values that are absent (null, "", the words for none) do not count;
         // sums and means are of doubles, added in the table's order.
         let present = kind == .number ? expression : Self.present(Self.text(of: expression, kind: kind))

@@ -4,8 +4,14 @@ import AlmanacCore
 /// parameters; identifiers come quoted from the catalog.
 struct QueryBuilder {
     let schema: TableSchema
+    /// The expression language's types of the table's fields.
+    let types: ColumnTypes
 
-    var filters: FilterSQL { FilterSQL(schema: schema) }
+    var filters: FilterSQL { FilterSQL(schema: schema, types: types) }
+    var expressions: ExpressionSQL { ExpressionSQL(schema: schema, types: types) }
+
+    /// Numbers written as text, as `NumericText` reads them (after spaces and commas go).
+    static let numericPattern = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
     var folding: TextFolding { schema.folding }
     var table: String { schema.quotedName + " AS t" }
 
@@ -61,7 +67,10 @@ struct QueryBuilder {
     /// One page of rows as JSON objects (`row_to_json`), in the query's order, with their
     /// primary key values after them. `after`: the key of the last row of the previous page,
     /// to continue from it (keyset paging) where the order is the primary key's.
-    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil) throws -> SQL {
+    /// `computed`: computed columns, sent last, one column each as text (a list as a JSON
+    /// array); which of them, with their types, comes back with the statement.
+    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil,
+              computed: [String] = []) throws -> (sql: SQL, columns: [(spec: String, type: ValueType)]) {
         var aliases = Aliases()
         var condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
@@ -76,6 +85,8 @@ struct QueryBuilder {
         }
         var sql = SQL("SELECT ") + (try rowJSON(query))
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
+        let columns = try computedColumns(computed, aliases: &aliases)
+        for column in columns { sql.append(SQL(", (") + column.sql + ")::text") }
         sql.append(" FROM ")
         sql.append(try source(query))
         sql.append(joins)
@@ -87,7 +98,7 @@ struct QueryBuilder {
             sql.append(" OFFSET ")
             sql.bind(String(offset), as: "bigint")
         }
-        return sql
+        return (sql, columns.map { ($0.spec, $0.type) })
     }
 
     /// Every row of the query in order, for a cursor (export).
@@ -98,6 +109,25 @@ struct QueryBuilder {
         var sql = SQL("SELECT ") + (try rowJSON(query)) + " FROM " + (try source(query)) + joins + whereClause(condition)
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
         return sql
+    }
+
+    /// The computed columns among `specs` (numbers, dates as seconds, text, booleans; a list as
+    /// a JSON array), each with its type.
+    func computedColumns(_ specs: [String], aliases: inout Aliases) throws -> [(spec: String, type: ValueType, sql: SQL)] {
+        var columns: [(spec: String, type: ValueType, sql: SQL)] = []
+        for spec in specs {
+            guard let expression = computed(spec), !columns.contains(where: { $0.spec == spec }) else { continue }
+            let sql = expressions
+            let bound = try sql.bind(expression)
+            if bound.type.isList {
+                let (set, element) = try sql.listElement(bound, aliases: &aliases)
+                columns.append((spec, bound.type, SQL("(SELECT json_agg(") + (try sql.value(bound, aliases: &aliases, element: element)) + ")"
+                    + set.fromWhere(nil) + ")"))
+            } else {
+                columns.append((spec, bound.type, try sql.value(bound, aliases: &aliases, element: nil)))
+            }
+        }
+        return columns
     }
 
     /// Keyset paging works when rows come in primary-key order.
@@ -118,8 +148,8 @@ struct QueryBuilder {
                 terms.append(try roundedDistance(near) + (key.descending ? " DESC" : " ASC"))
                 continue
             }
-            let reference = try FieldReference.resolve(key.field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: key.field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, typeName):
                 if kind == .text {
                     // Decided once per query, in a one-row join.

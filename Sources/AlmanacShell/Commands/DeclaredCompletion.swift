@@ -87,7 +87,7 @@ extension Parameter {
     func candidates(_ request: CompletionRequest, given: [Word], suffix: Bool, in session: Session) -> [CompletionCandidate] {
         if suffix { return request.matching(suffixes) }
         switch kind {
-        case .field: return CompletionSources.fields(request, in: session) + (given.isEmpty ? request.matching(words) : [])
+        case .field: return ExpressionCompletion.names(request, in: session) + (given.isEmpty ? request.matching(words) : [])
         case let .dataset(all): return CompletionSources.datasets(request, in: session, includingAll: all)
         case .number, .word: return request.matching(words)
         case .flag: return []

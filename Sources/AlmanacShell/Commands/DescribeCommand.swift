@@ -9,7 +9,7 @@ public enum DescribeCommand: Command {
         name: "describe",
         summary: "Profile the fields of the results: types, counts, ranges, common values",
         parameters: [fields],
-        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
+        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created", "describe population / area"],
         discussion: """
         For each field: its type (as fields says it: number (as text) for numbers written as text, \
         date for ISO 8601 dates), how many records have a value and how many have none (missing, \
@@ -19,12 +19,20 @@ public enum DescribeCommand: Command {
         five most common values \
         with their counts. Numbers are never cut: a profile too wide for the terminal is shown one \
         field at a time. Galactic years (19BBY) are signed years, their statistics written as such (896BBY). Without FIELD, every field. set expanded auto shows a wide profile one \
-        field at a time.
+        field at a time. A FIELD may be an expression (describe population / area): help expressions.
         """
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let fields = try arguments.parse()[Self.fields].map(\.text)
+        let names = ExpressionWords.names(in: session)
+        var fields: [String]
+        if ExpressionWords.areComputed(arguments.words) {
+            let items = try ExpressionWords.items(arguments)
+            try ExpressionWords.check(items.map(\.expression), names: names, in: session, words: arguments.words)
+            fields = items.map { ExpressionWords.resolving($0, names: names) }
+        } else {
+            fields = try arguments.parse()[Self.fields].map { names[$0.text]?.spec ?? $0.text }
+        }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
         return result(answer.profiles, datasets: answer.sections)
     }

@@ -7,7 +7,7 @@ import Foundation
 /// the min and max of text).
 enum GroupResult {
     static func columns(_ spec: GroupSpec) -> [ResultColumn] {
-        spec.fields.map { ResultColumn($0, absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
+        spec.fields.map { ResultColumn(ComputedField.title(of: $0), absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
             + spec.aggregates.map { ResultColumn($0.description, counts($0.function) ? .integer : .decimal) }
     }
 

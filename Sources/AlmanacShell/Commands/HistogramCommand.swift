@@ -12,8 +12,8 @@ public enum HistogramCommand: Command {
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
         parameters: [field, logarithmic, bins],
-        examples: ["histogram population", "histogram population log", "histogram area 10", "histogram area log 8", "histogram average_lifespan", "histogram created",
-                   "histogram point.latitude 20"],
+        examples: ["histogram population", "histogram population log", "histogram area 10", "histogram area log 8",
+                   "histogram average_lifespan", "histogram created", "histogram point.latitude 20", "histogram log10(population / area) 8"],
         discussion: """
         Without BINS the bins have a round width chosen from the values (Freedman–Diaconis, at \
         least Sturges' count, at most \(Histogram.maximumDefaultBins)); dates are binned by year, \
@@ -25,7 +25,8 @@ public enum HistogramCommand: Command {
         factor, for skewed values such as populations: without BINS a power of ten each (10 – 100, \
         100 – 1,000, …; split further when there are few decades), with BINS that many from the \
         smallest value to the largest; values of 0 or below have no place on it and are counted \
-        below the table.
+        below the table. FIELD may be an expression (histogram log10(population / area) 8): help \
+        expressions.
 
           countries> histogram gini
           gini     count
@@ -40,10 +41,7 @@ public enum HistogramCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let parsed = try arguments.parse()
-        let field = parsed[Self.field].first?.text ?? ""
-        let logarithmic = parsed.has(Self.logarithmic)
-        let bins = parsed[Self.bins].first?.number
+        let (field, logarithmic, bins) = try Self.fieldAndBins(arguments, in: session)
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)
@@ -72,6 +70,41 @@ public enum HistogramCommand: Command {
         }
         return CommandResult(data, prose: .table(bars),
                              notes: [summary(measured, records: records)] + HistogramNotes.notes(histogram, measured, field: field))
+    }
+
+    /// The field or expression, whether its bins grow by a factor (`log`), and how many:
+    /// `log10(population / area) 8` is an expression and 8.
+    static func fieldAndBins(_ arguments: Arguments, in session: Session) throws -> (String, logarithmic: Bool, bins: Int?) {
+        guard ExpressionWords.areComputed(arguments.words) else {
+            let parsed = try arguments.parse()
+            let field = parsed[Self.field].first?.text ?? ""
+            let names = ExpressionWords.names(in: session)
+            return (names[field]?.spec ?? field, parsed.has(Self.logarithmic), parsed[Self.bins].first?.number)
+        }
+        var words = arguments.words
+        var bins: Int?
+        // `log` after the expression (before BINS) asks for bins that grow by a factor.
+        var logarithmic = false
+        if let place = words.lastIndex(where: { !$0.isQuoted && $0.text.lowercased() == "log" }), place >= 1, place >= words.count - 2 {
+            logarithmic = true
+            words.remove(at: place)
+        }
+        if words.count > 1, let last = words.last, !last.isQuoted, let number = Int(last.text),
+           (try? ExpressionList.parse(ExpressionWords.tokens(Array(words.dropLast())), names: false)) != nil {
+            guard (1...Histogram.maximumBins).contains(number) else {
+                throw arguments.usageError("BINS must be a whole number from 1 to \(Histogram.maximumBins), not '\(last.text)'", at: last)
+            }
+            bins = number
+            words.removeLast()
+        }
+        let items = try ExpressionWords.items(Arguments(words, spec: arguments.spec), names: false)
+        guard items.count == 1 else {
+            throw ExpressionWords.pointed(ExpressionError.syntax("histogram takes one expression", at: items[1].span), in: words,
+                                          arguments: arguments)
+        }
+        let names = ExpressionWords.names(in: session)
+        try ExpressionWords.check([items[0].expression], names: names, in: session, words: words)
+        return (ExpressionWords.resolving(items[0], names: names), logarithmic, bins)
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.

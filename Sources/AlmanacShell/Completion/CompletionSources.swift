@@ -94,22 +94,24 @@ enum CompletionSources {
         return candidates
     }
 
-    /// The next part of a filter's condition, read as the parser reads it: a field, an
-    /// operator, a value of that field, or the word that joins another condition.
+    /// The next part of a filter's condition, read as the parser reads it: a field or a
+    /// function, an operator, a value of that field, or the word that joins another condition.
     static func condition(_ words: [Word], _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        if words.isEmpty { return fields(request, in: session) }
-        let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
+        if words.isEmpty || ExpressionCompletion.split(request.fragment).kept != "" { return ExpressionCompletion.names(request, in: session) }
+        let tokens = ExpressionTokens.tokens(words.map { ($0.text, $0.isQuoted) })
         guard let last = tokens.last else { return [] }
-        if !last.isQuoted, FilterExpression.Operator(rawValue: last.text) != nil, tokens.count >= 2 {
-            return values(of: tokens[tokens.count - 2].text, request, in: session)
+        let comparisons = FilterExpression.Operator.allCases.map(\.rawValue) + ["=~"]
+        if last.isSymbol, ExpressionTokens.comparisonSymbols.contains(last.text), tokens.count >= 2 {
+            return tokens[tokens.count - 2].kind == .word ? values(of: tokens[tokens.count - 2].text, request, in: session) : []
         }
-        if !last.isQuoted, ["and", "or", "not", "("].contains(last.text.lowercased()) {
-            return fields(request, in: session)
+        if last.isSymbol || [.open, .comma].contains(last.kind) || ["and", "or", "not"].contains(last.text.lowercased()) && last.kind == .word {
+            return ExpressionCompletion.names(request, in: session)
         }
-        if tokens.count >= 3, FilterExpression.Operator(rawValue: tokens[tokens.count - 2].text) != nil {
+        if tokens.count >= 2, tokens[tokens.count - 2].isSymbol, ExpressionTokens.comparisonSymbols.contains(tokens[tokens.count - 2].text) {
             return request.matching(["and", "or"])
         }
-        if tokens.count % 3 == 1 { return request.matching(FilterExpression.Operator.allCases.map(\.rawValue)) }
+        if last.isKeyword("is") { return request.matching(["not", "null"]) }
+        if last.kind == .word || last.kind == .close { return request.matching(comparisons + ["is"]) }
         return []
     }
 }

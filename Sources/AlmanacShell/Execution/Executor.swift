@@ -65,6 +65,7 @@ public struct Executor {
 
     /// An unknown field, from whichever command named it, pointed at where the line names it.
     static func pointed(_ error: any Error, in statement: Statement) -> any Error {
+        if error is ExpressionError { return ExpressionWords.pointed(error, in: Array(statement.words.dropFirst())) }
         guard case let .unknownField(field, _)? = error as? QueryError else { return error }
         let tokens = Arguments.tokens(Array(statement.words.dropFirst()))
         guard let word = tokens.first(where: { !$0.isComma && $0.word.text == field })?.word else { return error }
