@@ -83,6 +83,9 @@ public struct MemoryResults: ResultsSource {
     public func checkField(_ name: String, cancellation: Cancellation) throws -> String {
         let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         guard !name.isEmpty, catalogs.contains(where: { FieldLookup.field(name, in: $0) != nil }) else {
+            if !name.isEmpty, try datasets.contains(where: { try LinkPath.resolve(name, from: $0, cancellation: cancellation) != nil }) {
+                return name
+            }
             let names = catalogs.flatMap { FieldLookup.names(in: $0) }
             throw QueryError.unknownField(name, suggestion: name.isEmpty ? nil : Suggestion.closest(to: name, among: names))
         }

@@ -45,6 +45,8 @@ struct ExpressionSQL {
             if let element, element.field == name { return element.value }
             if container { throw untranslatable(bound, "an object") }
             return try scalarField(name, type: bound.type.element, aliases: &aliases)
+        case .linked:
+            throw untranslatable(bound, "a path across links")
         case let .negate(inner):
             return SQL("(-") + (try value(inner, aliases: &aliases, element: element)) + ")"
         case let .arithmetic(op, left, right):
