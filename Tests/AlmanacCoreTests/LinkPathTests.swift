@@ -126,13 +126,13 @@ import Testing
 
     @Test("a path through a field that is not a link names it and lists the links; a cycle is fine")
     func errorsAndCycles() throws {
-        #expect(throws: QueryError.invalid("in 'name.climate', name is a field of people, not a link; the links of people are homeworld, species, planets")) {
+        #expect(throws: QueryError.notALink(path: "name.climate", message: "in 'name.climate', name is a field of people, not a link; the links of people are homeworld, species, planets")) {
             try names("name.climate = x", "people")
         }
-        #expect(throws: QueryError.invalid("in 'homewrld.climate', 'homewrld' is no field or link of people; the links of people are homeworld, species, planets — did you mean 'homeworld'?")) {
+        #expect(throws: QueryError.notALink(path: "homewrld.climate", message: "in 'homewrld.climate', 'homewrld' is no field or link of people; the links of people are homeworld, species, planets — did you mean 'homeworld'?")) {
             try names("homewrld.climate = x", "people")
         }
-        #expect(throws: QueryError.invalid("in 'homeworld.climat', planets has no field or link 'climat' — did you mean 'climate'?")) {
+        #expect(throws: QueryError.notALink(path: "homeworld.climat", message: "in 'homeworld.climat', planets has no field or link 'climat' — did you mean 'climate'?")) {
             try names("homeworld.climat = x", "people")
         }
         // A key inside an object stays an unknown field.

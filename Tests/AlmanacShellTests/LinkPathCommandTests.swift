@@ -116,4 +116,16 @@ import Testing
         #expect(!result.ok && result.err.contains("in 'name.climate', name is a field of people, not a link; the links of people are homeworld, species"),
                 "\(result.err)")
     }
+
+    @Test("TAB after a link offers the linked dataset's fields and links; a link takes no space, so a dot may follow")
+    func completion() {
+        let shell = ShellHarness(load: ["planets", "people", "species"])
+        #expect(shell.run("use people; count; use planets; count; use species; count; use people"))
+        let planetFields = Set(Self.objects("planets.json").flatMap { $0.keys })
+        let offered = Completer().complete("columns name, homeworld.", in: shell.session).candidates.map(\.text)
+        #expect(Set(offered.filter { !["homeworld.people", "homeworld.species"].contains($0) }) == Set(planetFields.map { "homeworld." + $0 }))
+        #expect(offered.contains("homeworld.people") && offered.contains("homeworld.species"))
+        #expect(Completer().complete("filter species.home", in: shell.session).insertion == "species.homeworld")
+        #expect(Completer().complete("filter species.homeworld.clim", in: shell.session).insertion == "species.homeworld.climate ")
+    }
 }

@@ -112,6 +112,10 @@ public struct MemoryResults: ResultsSource {
         return datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) }.filter { seen.insert($0).inserted }
     }
 
+    public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] {
+        LinkCompletion.paths(continuing: fragment, from: datasets)
+    }
+
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {
         var values: [String] = []
         for dataset in datasets {

@@ -111,18 +111,18 @@ public struct LinkPath: @unchecked Sendable, CustomStringConvertible {
         let isLeaf = field.map { field in fields.paths.contains { FieldLookup.canonical($0) == FieldLookup.canonical(field) } } ?? false
         if let field, isLeaf {
             let guess = Suggestion.closest(to: field, among: names).map { " — did you mean '\($0)'?" } ?? ""
-            return .invalid("in '\(whole)', \(field) is a field of \(dataset.name), not a link; \(listed)\(guess)")
+            return .notALink(path: whole, message: "in '\(whole)', \(field) is a field of \(dataset.name), not a link; \(listed)\(guess)")
         }
         if crossed {
             let all = FieldLookup.names(in: fields) + names
             let remaining = rest.joined(separator: ".")
             let guess = Suggestion.closest(to: remaining, among: all) ?? Suggestion.closest(to: rest[0], among: all)
-            return .invalid("in '\(whole)', \(dataset.name) has no field or link '\(remaining)'"
+            return .notALink(path: whole, message: "in '\(whole)', \(dataset.name) has no field or link '\(remaining)'"
                 + (guess.map { " — did you mean '\($0)'?" } ?? " — 'fields' lists them"))
         }
         // Inside an object (`translations.xx`), or a word like no link: an unknown field, as before.
         guard field == nil, let guess = Suggestion.closest(to: rest[0], among: names) else { return nil }
-        return .invalid("in '\(whole)', '\(rest[0])' is no field or link of \(dataset.name); \(listed) — did you mean '\(guess)'?")
+        return .notALink(path: whole, message: "in '\(whole)', '\(rest[0])' is no field or link of \(dataset.name); \(listed) — did you mean '\(guess)'?")
     }
 }
 

@@ -113,6 +113,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case unknownField(String, suggestion: String?)
     case typeMismatch(field: String, type: String, message: String)
     case invalid(String)
+    /// A path through a field that is no link, or to a field the linked dataset lacks.
+    case notALink(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -121,7 +123,7 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "unknown field '\(field)' — 'fields' lists them"
         case let .typeMismatch(field, type, message):
             return "\(field) is \(type.hasPrefix("list") ? "a " : "")\(type == "number" ? "a number" : type == "text" ? "text" : type); \(message)"
-        case let .invalid(message):
+        case let .invalid(message), let .notALink(_, message):
             return message
         }
     }
