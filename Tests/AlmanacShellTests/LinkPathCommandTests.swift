@@ -128,4 +128,14 @@ import Testing
         #expect(Completer().complete("filter species.home", in: shell.session).insertion == "species.homeworld")
         #expect(Completer().complete("filter species.homeworld.clim", in: shell.session).insertion == "species.homeworld.climate ")
     }
+
+    @Test("help links describes paths, and every example of it runs")
+    func helpLinks() {
+        let shell = ShellHarness()
+        let help = shell.output("help links")
+        #expect(help.ok && help.out.contains("homeworld.climate is the climate of each person's planet"), "\(help.out)")
+        for example in LinkHelp.examples where !example.hasPrefix("link pets") {
+            #expect(shell.output(example).ok, "\(example)")
+        }
+    }
 }
