@@ -112,6 +112,7 @@ public final class Catalog: Sendable {
     /// running, is cancelled). `request` is what a later `load` of another source starts from.
     public func attach(_ table: any AttachedTable, as name: String) {
         let name = name.lowercased()
+        table.link(to: self)
         let running = state.withLock { state -> ActiveLoad? in
             if state.entries[name] == nil { state.order.append(name) }
             let previous = state.entries[name]

@@ -313,10 +313,12 @@ extension QueryBuilder {
     }
 
     /// The expression a spec is, or nil for a column's name or a JSON path (`info.address.city`).
-    /// A column named as the whole spec is that column; a dotted path is no expression.
+    /// A column named as the whole spec is that column; a dotted path is no expression, unless
+    /// it crosses links (`homeworld.population`): then it is computed, typed as memory types it.
     func computed(_ spec: String) -> AlmanacCore.Expression? {
-        guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec), parsed.expression.fieldName == nil else {
-            return nil
+        guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec) else { return nil }
+        if let field = parsed.expression.fieldName {
+            guard (try? FieldReference.resolve(field, in: schema))?.hops.isEmpty == false else { return nil }
         }
         return parsed.expression
     }

@@ -21,7 +21,9 @@ enum LinkHelp {
             + "declared link leads to."),
         ("Errors", "a path through a field that is no link names the field and the dataset's links, with a "
             + "did-you-mean; a cycle is fine (paths are finite)."),
-        ("Tables", "on an attached PostgreSQL table a path across links is refused, never fetched row by row."),
+        ("Tables", "between attached PostgreSQL tables of one database a path is a join the database runs (keys "
+            + "compared in SQL, every value a bound parameter); a path from a table into a dataset in memory, or "
+            + "into another database, is refused, never fetched row by row."),
     ]
 
     static let examples = [
