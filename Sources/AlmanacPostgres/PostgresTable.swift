@@ -139,6 +139,7 @@ public final class PostgresTable: Sendable {
                 field: field, type: type, present: count(1), absent: count(2), distinct: count(3),
                 minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
                 quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [], isDate: isDate)
+            profile.nonFinite = numeric ? count(13) : 0
             if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
                 // The bins memory's describe draws, counted by the database.
                 let bins = isDate ? Histogram.dateBins(from: minimum, to: maximum, count: Describe.distributionBins)

@@ -166,18 +166,21 @@ public enum Describe {
     /// distribution in bins as `histogram FIELD 12` counts them.
     private static func fillStatistics(_ profile: inout FieldProfile, _ values: inout [Double], kind: FieldMeasurements.Kind) {
         values.sortNumbers()
-        guard let first = values.first, let last = values.last else { return }
+        // NaN and ±infinity are counted apart: statistics over them would be NaN or a trap.
+        let finite = values.filter(\.isFinite)
+        profile.nonFinite = values.count - finite.count
+        guard let first = finite.first, let last = finite.last else { return }
         profile.minimum = first
         profile.maximum = last
-        profile.mean = values.reduce(0, +) / Double(values.count)
+        profile.mean = FiniteArithmetic.mean(finite)
         profile.quartiles = [0.25, 0.5, 0.75].map { fraction in
-            let position = fraction * Double(values.count - 1)
+            let position = fraction * Double(finite.count - 1)
             let low = Int(position.rounded(.down))
-            let high = min(low + 1, values.count - 1)
-            return values[low] + (values[high] - values[low]) * (position - Double(low))
+            let high = min(low + 1, finite.count - 1)
+            return FiniteArithmetic.between(finite[low], finite[high], position - Double(low))
         }
-        let measured = FieldMeasurements(field: profile.field, kind: kind, values: values, records: values.count,
-                                         recordsWithValue: values.count, otherValues: [])
+        let measured = FieldMeasurements(field: profile.field, kind: kind, values: finite, records: finite.count,
+                                         recordsWithValue: finite.count, otherValues: [])
         profile.distribution = measured.histogram(bins: distributionBins).bins.map(\.count)
     }
 

@@ -71,6 +71,8 @@ public struct FieldProfile: Sendable, Equatable {
     /// Numbers and dates: how many values fall in each of equal bins from the minimum to the
     /// maximum (the histogram's binning), drawn as a sparkline for people.
     public var distribution: [Int]?
+    /// Values left out of the statistics: NaN, ±infinity, numbers beyond a Double.
+    public var nonFinite = 0
 
     public init(field: String, type: String, present: Int, absent: Int, distinct: Int, minimum: Double? = nil,
                 maximum: Double? = nil, mean: Double? = nil, quartiles: [Double]? = nil,
@@ -92,7 +94,7 @@ public struct FieldProfile: Sendable, Equatable {
         left.field == right.field && left.type == right.type && left.present == right.present && left.absent == right.absent
             && left.distinct == right.distinct && left.minimum == right.minimum && left.maximum == right.maximum
             && left.mean == right.mean && left.quartiles == right.quartiles && left.isDate == right.isDate
-            && left.distribution == right.distribution
+            && left.distribution == right.distribution && left.nonFinite == right.nonFinite
             && left.common.map(\.value) == right.common.map(\.value) && left.common.map(\.count) == right.common.map(\.count)
     }
 }

@@ -67,8 +67,7 @@ struct Comparison {
             // Text ordered against a number counts only when it reads as one.
             guard number.isFinite else { return "false" }
             let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            var sql = SQL("(CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN "
-            sql.append(cleaned + "::numeric END \(op.rawValue) ")
+            var sql = SQL("(") + QueryBuilder.numberFromText(cleaned) + " \(op.rawValue) "
             sql.bind(Self.numberText(number), as: "numeric")
             sql.append(")")
             return sql

@@ -22,7 +22,8 @@ extension QueryBuilder {
 
     /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3, then how
     /// many values read as numbers and how many do not (text), and whether every number is an
-    /// integer (histogram's bins depend on it). As in memory, the words for
+    /// integer (histogram's bins depend on it), and how many numbers a Double cannot hold (NaN,
+    /// ±Infinity, 1e400: left out of the statistics, as memory leaves them). As in memory, the words for
     /// none are no value, and text that is (nearly) all numbers is described as numbers.
     func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, condition: SQL?) -> SQL {
         let number = Self.describedNumber(of: column, kind: kind, typeName: typeName)
@@ -32,6 +33,7 @@ extension QueryBuilder {
         sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json || Self.isDate(typeName)))
         sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text, ")
         sql.append(Self.allIntegers(number))
+        sql.append(SQL(", (count(") + number + ") - count(" + Self.finiteFloat8(number) + "))::text")
         sql.append(" FROM \(table)")
         sql.append(whereClause(condition))
         return SQL("(") + sql + ")"
@@ -49,6 +51,7 @@ extension QueryBuilder {
         sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
         sql.append(", count(x)::text, (count(v) - count(x))::text, ")
         sql.append(Self.allIntegers("x"))
+        sql.append(SQL(", (count(x) - count(") + Self.finiteFloat8("x") + "))::text")
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
     }
@@ -68,7 +71,7 @@ extension QueryBuilder {
 
     /// Whether every number is an integer below 10¹⁵ (`t`/`f`), as histogram decides it.
     static func allIntegers(_ number: SQL) -> SQL {
-        let value = SQL("(") + number + ")::float8"
+        let value = finiteFloat8(number)
         return SQL("bool_and(") + value + " = trunc(" + value + ") AND abs(" + value + ") < 1e15)::text"
     }
 
@@ -82,9 +85,10 @@ extension QueryBuilder {
         let numbers: SQL
         switch reference.source(aliases: &aliases) {
         case let .scalar(column, kind, typeName):
-            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM \(table)" + whereClause(condition)
+            numbers = SQL("SELECT ") + Self.finiteFloat8(Self.describedNumber(of: column, kind: kind, typeName: typeName)) + " AS x FROM \(table)"
+                + whereClause(condition)
         case let .set(set, _):
-            numbers = SQL("SELECT (d.x)::float8 AS x FROM \(table) CROSS JOIN LATERAL (SELECT ")
+            numbers = SQL("SELECT ") + Self.finiteFloat8("d.x") + " AS x FROM \(table) CROSS JOIN LATERAL (SELECT "
                 + Self.describedNumber(of: set.value, kind: set.kind) + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         }
         var sql = SQL("SELECT greatest(1, least(width_bucket(x, ")
@@ -95,10 +99,10 @@ extension QueryBuilder {
 
     func numberStatistics(_ number: SQL, enabled: Bool) -> SQL {
         guard enabled else { return "NULL, NULL, NULL, NULL, NULL, NULL" }
-        let value = SQL("(") + number + ")::float8"
-        var sql = SQL("min(") + value + ")::text, max(" + value + ")::text, avg(" + value + ")::text"
+        let value = Self.finiteFloat8(number)
+        var sql = SQL("min(") + value + ")::text, max(" + value + ")::text, (" + Self.finiteMean(value) + ")::text"
         for fraction in ["0.25", "0.5", "0.75"] {
-            sql.append(SQL(", (percentile_cont(\(fraction)) WITHIN GROUP (ORDER BY ") + value + "))::text")
+            sql.append(SQL(", ") + Self.finitePercentile(fraction, of: value) + "::text")
         }
         return sql
     }

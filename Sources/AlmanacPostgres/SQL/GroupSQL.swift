@@ -111,9 +111,9 @@ extension QueryBuilder {
         case .distinct:
             return SQL("count(DISTINCT ") + (kind == .number ? Self.text(of: expression, kind: kind) : present) + ")::text"
         case .sum:
-            return Self.numberText(SQL("sum((") + number + ")::float8)")
+            return Self.finiteSumText(Self.finiteFloat8(number))
         case .avg:
-            return SQL("avg((") + number + ")::float8)::text"
+            return SQL("(") + Self.finiteMean(Self.finiteFloat8(number)) + ")::text"
         case .min, .max:
             let function = aggregate.function.rawValue
             if kind == .number { return Self.numberText(SQL("\(function)(") + number + ")") }

@@ -46,7 +46,7 @@ struct QueryBuilder {
             condition = condition.map { $0 + " AND " + tuple } ?? tuple
             offset = 0
         }
-        var sql = SQL("SELECT row_to_json(t)::text")
+        var sql = SQL("SELECT row_to_json(t.*)::text")
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
         sql.append(" FROM \(table)")
         sql.append(joins)
@@ -66,7 +66,7 @@ struct QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
-        var sql = SQL("SELECT row_to_json(t)::text FROM \(table)") + joins + whereClause(condition)
+        var sql = SQL("SELECT row_to_json(t.*)::text FROM \(table)") + joins + whereClause(condition)
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
         return sql
     }
@@ -180,8 +180,12 @@ struct QueryBuilder {
     /// writes numbers (`NumberFormat.plain`).
     static func numberText(_ expression: SQL) -> SQL {
         let value = SQL("(") + expression + ")"
+        // Past a Double's range (numeric 1e400) in scientific notation, not as 401 digits and never
+        // through a float8 cast that overflows; NaN and ±Infinity as PostgreSQL writes them.
         return SQL("CASE WHEN abs(") + value + ") < 1e15 AND " + value + " = trunc(" + value + ") THEN trunc(" + value
-            + ")::bigint::text ELSE " + value + "::float8::text END"
+            + ")::bigint::text WHEN " + value + " BETWEEN -\(largestDouble) AND \(largestDouble) THEN " + value
+            + "::float8::text WHEN " + value + "::text IN ('NaN', 'Infinity', '-Infinity') THEN " + value
+            + "::text ELSE regexp_replace(btrim(to_char(" + value + ", '9.99999999999999EEEE')), '[.]?0+e', 'e') END"
     }
 
     /// A value as a number, or NULL: numbers, JSON numbers, and text that reads as one.
@@ -192,7 +196,7 @@ struct QueryBuilder {
             return SQL("CASE WHEN jsonb_typeof(") + expression + ") = 'number' THEN (" + expression + ")::numeric END"
         case .text:
             let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN " + cleaned + "::numeric END"
+            return numberFromText(cleaned)
         case .boolean, .other: return "NULL::numeric"
         }
     }

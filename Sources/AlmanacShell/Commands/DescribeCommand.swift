@@ -42,7 +42,9 @@ public enum DescribeCommand: Command {
             func statistic(_ value: Double?) -> ResultValue {
                 guard let value else { return .absent }
                 if profile.isDate { return .date(Date(timeIntervalSince1970: value)) }
-                return value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .decimal((value * 1000).rounded() / 1000)
+                if value == value.rounded() && abs(value) < 1e15 { return .integer(Int(value)) }
+                // Three decimals, unless scaling by 1,000 would overflow (±1e308).
+                return .decimal(abs(value) < 1e15 ? (value * 1000).rounded() / 1000 : value)
             }
             let quartiles = profile.quartiles ?? []
             return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
@@ -74,6 +76,14 @@ public enum DescribeCommand: Command {
             return row
         }
         drawn.sections = table.sections
-        return CommandResult(table, prose: .table(drawn), emptyNote: "no fields to describe")
+        // NaN and ±infinity are values too: said apart, never folded into the statistics.
+        let notes = profiles.compactMap { entry -> String? in
+            let count = entry.profile.nonFinite
+            guard count > 0 else { return nil }
+            let what = entry.profile.isDate ? (count == 1 ? "date is" : "dates are") + " ±infinity"
+                : (count == 1 ? "value is" : "values are") + " NaN, ±infinity or beyond ±1.8e308"
+            return "\(entry.profile.field): \(count) \(what), left out of min, max, mean and quartiles"
+        }
+        return CommandResult(table, prose: .table(drawn), notes: notes, emptyNote: "no fields to describe")
     }
 }
