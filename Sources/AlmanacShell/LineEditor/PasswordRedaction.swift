@@ -1,7 +1,5 @@
-import AlmanacPostgres
-
 /// A typed line as it may be echoed or kept: the secrets of the URLs in it taken out
-/// (`SecretRedaction` decides what a secret is, with libpq's reading of PostgreSQL URLs).
+/// (`URLSecrets` decides what a secret is, with libpq's reading of PostgreSQL URLs).
 ///
 /// The line is read as the tokenizer reads it, so a URL word that is quoted or escaped
 /// (`'postgresql://me:two words@db/x'`, `postgresql://me:a\ b@db/x`) is redacted whole, and
@@ -10,18 +8,18 @@ enum PasswordRedaction {
     /// What history keeps: `load s from postgresql://me:secret@db/shop?table=sales` becomes
     /// `load s from postgresql://me@db/shop?table=sales`. Taken out, not masked: the recalled
     /// line runs as it is, and libpq then finds the password in `~/.pgpass` or `PGPASSWORD`.
-    static func line(_ line: String) -> String { redacted(line, .removed) }
+    static func line(_ line: String) -> String { redacted(line, removing: true) }
 
     /// What an echo of the line shows (the caret line under an error): passwords as `***`.
-    static func shown(_ line: String) -> String { redacted(line, .masked) }
+    static func shown(_ line: String) -> String { redacted(line, removing: false) }
 
     /// Every secret the line's words hold, in each spelling, for scrubbing messages about it.
     static func secrets(in line: String) -> [String] {
         guard line.contains("://") else { return [] }
         return Tokenizer.layout(of: line).pieces.flatMap { piece -> [String] in
             switch piece {
-            case let .word(word, _, _): return SecretRedaction.secrets(inWord: word.text)
-            case let .unclosedQuote(range): return SecretRedaction.secrets(inWord: String(Array(line)[range].dropFirst()))
+            case let .word(word, _, _): return URLSecrets.secrets(inWord: word.text)
+            case let .unclosedQuote(range): return URLSecrets.secrets(inWord: String(Array(line)[range].dropFirst()))
             default: return []
             }
         }
@@ -34,10 +32,10 @@ enum PasswordRedaction {
         if let line {
             // A word quoted whole in the message is replaced by its redacted form first.
             for word in Tokenizer.layout(of: line).statements.flatMap(\.words) where word.text.contains("://") {
-                result = result.replacingOccurrences(of: word.text, with: SecretRedaction.word(word.text))
+                result = result.replacingOccurrences(of: word.text, with: URLSecrets.word(word.text))
             }
         }
-        return SecretRedaction.text(result, secrets: line.map(secrets(in:)) ?? [])
+        return URLSecrets.text(result, secrets: line.map(secrets(in:)) ?? [])
     }
 
     /// The caret line under an error at `column` (1-based, `width` wide): the line shown
@@ -51,7 +49,7 @@ enum PasswordRedaction {
         return (shown(line), offset, max(1, width + grown))
     }
 
-    private static func redacted(_ line: String, _ style: SecretRedaction.Style) -> String {
+    private static func redacted(_ line: String, removing: Bool) -> String {
         guard line.contains("://") else { return line }
         let characters = Array(line)
         var result = ""
@@ -62,7 +60,7 @@ enum PasswordRedaction {
             switch piece {
             case let .word(word, wordRange, _):
                 guard word.text.contains("://") else { continue }
-                let redacted = SecretRedaction.word(word.text, style)
+                let redacted = URLSecrets.word(word.text, removing: removing)
                 guard redacted != word.text else { continue }
                 range = wordRange
                 replacement = requoted(redacted, like: characters[wordRange.lowerBound])
@@ -70,10 +68,10 @@ enum PasswordRedaction {
                 let text = String(characters[quoteRange].dropFirst())
                 guard text.contains("://") else { continue }
                 range = quoteRange
-                replacement = String(characters[quoteRange.lowerBound]) + SecretRedaction.word(text, style)
+                replacement = String(characters[quoteRange.lowerBound]) + URLSecrets.word(text, removing: removing)
             case let .comment(commentRange):
                 range = commentRange
-                replacement = SecretRedaction.text(String(characters[commentRange]), style)
+                replacement = URLSecrets.text(String(characters[commentRange]), removing: removing)
             case .separator:
                 continue
             }
