@@ -1,5 +1,6 @@
 import AlmanacCore
 import CLibPQ
+import Foundation
 import Synchronization
 
 extension PostgresConnection {
@@ -10,7 +11,8 @@ extension PostgresConnection {
                         produce: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
         cancelRequested.store(false, ordering: .releasing)
         try send(sql, on: connection)
-        try waitForResult(connection, cancellation: cancellation, deadline: nil, timeout: nil)
+        let limit = clientDeadline
+        try waitForResult(connection, cancellation: cancellation, deadline: limit.map { Date().addingTimeInterval($0) }, timeout: limit)
         guard let started = PQgetResult(connection) else { throw lostOrFailed(connection) }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             let failure = error(of: started, connection: connection)
@@ -34,7 +36,8 @@ extension PostgresConnection {
         var copied = 0
         var failure: Error?
         while true {
-            try waitForResult(connection, cancellation: .never, deadline: nil, timeout: nil)
+            // Cancelling here still ends the copy with nothing kept: the transaction fails.
+            try waitForResult(connection, cancellation: cancellation, deadline: limit.map { Date().addingTimeInterval($0) }, timeout: limit)
             guard let result = PQgetResult(connection) else { break }
             if PQresultStatus(result) == PGRES_COMMAND_OK {
                 copied = PostgresResult(result).affectedRows
