@@ -55,15 +55,6 @@ public final class PostgresTable: Sendable {
     /// Where the rows live, for `datasets`: the URL with its password replaced.
     public var source: String { url.shown }
 
-    /// Whether `table` at `url` names this table (same server and database as written in the
-    /// URLs, same schema when one is given, same name as PostgreSQL folds it).
-    func isSameTable(as table: TableName, at url: PostgresURL) throws -> Bool {
-        guard url.server == self.url.server else { return false }
-        let name = table.foldsCase ? table.name.lowercased() : table.name
-        let schemaName = table.schema.map { table.schemaFoldsCase ? $0.lowercased() : $0 }
-        return name == schema.name.name && (schemaName == nil || schemaName == schema.name.schema)
-    }
-
     /// The same table attached again: the catalog read anew, a new connection.
 
     // MARK: - Operations
