@@ -36,6 +36,8 @@ public enum Describe {
         var counts: [Int] = [0]
         var numbers: [Double] = []
         var present = 0
+        /// Numbers past 2⁵³ by their literals: one Double may be several of them (`ExactNumber`).
+        var exact: Set<ExactNumber> = []
 
         mutating func take(_ number: Int32) {
             let index = Int(number)
@@ -51,7 +53,11 @@ public enum Describe {
             for (number, count) in counts.enumerated().dropFirst() where count > 0 {
                 readings[number] = read(Int32(number), values)
                 switch readings[number] {
-                case let .number(value): numbers.append(contentsOf: repeatElement(value, count: count))
+                case let .number(value):
+                    numbers.append(contentsOf: repeatElement(value, count: count))
+                    if ExactNumber.isAmbiguous(value), let literal = values.withBytes(of: Int32(number), { ExactNumber(String(decoding: $0, as: UTF8.self)) }) {
+                        exact.insert(literal)
+                    }
                 case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
                 case .text: texts += count
                 }
@@ -76,7 +82,12 @@ public enum Describe {
                         let kind = kinds[row]
                         if kind == JSONDocument.Kind.number.rawValue {
                             tally.present += 1
-                            tally.numbers.append(Double(bitPattern: words[row]))
+                            let value = Double(bitPattern: words[row])
+                            tally.numbers.append(value)
+                            if ExactNumber.isAmbiguous(value), case let .node(node) = dataset.scalar(of: path, row: row),
+                               let exact = ExactNumber(document.string(at: node)) {
+                                tally.exact.insert(exact)
+                            }
                             continue
                         }
                         let number = tally.values.number(kind: kind, word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
@@ -98,7 +109,9 @@ public enum Describe {
                     }
                     if case let .node(node) = value, document.kind(at: node) == .number {
                         hasValue = true
-                        return tally.numbers.append(document.number(at: node))
+                        let number = document.number(at: node)
+                        if ExactNumber.isAmbiguous(number), let exact = ExactNumber(document.string(at: node)) { tally.exact.insert(exact) }
+                        return tally.numbers.append(number)
                     }
                     let number = tally.values.number(for: value, in: dataset, datasetIndex: 0)
                     guard number != tally.values.empty else { return }
@@ -111,7 +124,7 @@ public enum Describe {
         let distinct = tally.readDistinct()
         let (readings, texts) = (distinct.readings, distinct.texts)
         var dates = distinct.dates
-        let (counts, values, present) = (tally.counts, tally.values, tally.present)
+        let (counts, values, present, exact) = (tally.counts, tally.values, tally.present, tally.exact)
         var numbers = tally.numbers
         tally = Tally()
         var distinctOthers = 0
@@ -138,8 +151,18 @@ public enum Describe {
             numbers.sortNumbers()
             profile.common = mostCommon(counts, values, limit: common)
         }
-        // Sorted by now: each number unlike the one before it is another value.
-        profile.distinct += numbers.indices.reduce(0) { $0 + ($1 == 0 || numbers[$1] != numbers[$1 - 1] ? 1 : 0) }
+        // Sorted by now: each number unlike the one before it is another value — past 2⁵³ each
+        // literal that differs exactly.
+        profile.distinct += numbers.indices.reduce(0) { count, index in
+            let number = numbers[index]
+            let new = index == 0 || number != numbers[index - 1]
+            return count + (new && !(ExactNumber.isAmbiguous(number) && !exact.isEmpty) ? 1 : 0)
+        }
+        if !exact.isEmpty {
+            // Doubles past 2⁵³ whose literals were read count by those; any other (a computed value) by its bits.
+            let ambiguous = Set(numbers.filter { ExactNumber.isAmbiguous($0) })
+            profile.distinct += max(exact.count, ambiguous.count)
+        }
         return profile
     }
 
