@@ -95,7 +95,8 @@ public final class PostgresTable: Sendable {
                      numbers: (0..<spec.fields.count).map { result.value(row, $0 * 2 + 1) == "true" },
                      count: Int(result.value(row, columns) ?? "0") ?? 0,
                      percent: Double(result.value(row, columns + 1) ?? "0") ?? 0,
-                     aggregates: (0..<spec.aggregates.count).map { result.value(row, columns + 2 + $0) })
+                     aggregates: (0..<spec.aggregates.count).map { result.value(row, columns + 2 + $0) },
+                     groups: limit == nil ? nil : result.value(row, columns + 2 + spec.aggregates.count).flatMap { Int($0) })
         }
     }
 

@@ -20,6 +20,9 @@ public struct SortKey: Sendable, Equatable, CustomStringConvertible {
 public struct GroupSpec: Sendable, Equatable {
     public var fields: [String]
     public var aggregates: [Aggregate]
+    /// At most this many groups, largest first (nil: every group): `group` lists 10,000 unless
+    /// asked for all, so millions of distinct values cost neither memory nor a flooded pipe.
+    public var limit: Int?
 
     public init(fields: [String], aggregates: [Aggregate] = []) {
         self.fields = fields

@@ -48,6 +48,8 @@ extension QueryBuilder {
         outer.append("n")
         outer.append(SQL("(n * 100.0 / NULLIF(") + total + ", 0))::float8::text")
         outer += (0..<aggregates.count).map { SQL("a\($0)") }
+        // Counted before the LIMIT: "N more groups".
+        if limit != nil { outer.append("(count(*) OVER ())::text") }
         var sql = SQL("SELECT ") + SQL.joined(outer, separator: ", ") + " FROM (" + inner + ") AS grouped ORDER BY n DESC"
         // Equal counts by value, as in memory: numbers (numerically), then text folded and by
         // code point, none last.
