@@ -101,11 +101,11 @@ public final class PostgresConnection: @unchecked Sendable {
         cancelRequested.store(true, ordering: .releasing)
     }
 
-    /// `name` quoted as an identifier by libpq (PQescapeIdentifier).
+    /// `name` quoted as an identifier by libpq (PQescapeIdentifier), whatever it holds: a
+    /// column named with a control character is quoted like any other (refusing it refused
+    /// the whole table). Whoever shows the name escapes it (SafeText).
     public func quote(_ name: String) throws -> String {
-        guard !name.contains(where: { $0.asciiValue.map { $0 < 0x20 } ?? false }) else {
-            throw PostgresError.invalid("a name with control characters cannot be used: \(name.debugDescription)")
-        }
+        guard !name.contains("\0") else { throw PostgresError.invalid("a name cannot hold a NUL byte: \(name.debugDescription)") }
         return try statementLock.withLock {
             let connection = try opened(cancellation: .never)
             guard let quoted = PQescapeIdentifier(connection, name, name.utf8.count) else {

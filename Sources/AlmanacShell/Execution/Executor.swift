@@ -34,6 +34,7 @@ public struct Executor {
             do {
                 let command = try session.commands.resolve(statement.words[0].text)
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
+                session.output.keepsTabs = session.settings.format.name == "tsv"
                 try session.run(command, Arguments(Array(statement.words.dropFirst()), spec: command.spec))
                 session.output.endCommand()
                 reportTime(since: started)
