@@ -4,15 +4,17 @@ import AlmanacCore
 /// `columns +FIELD` / `-FIELD` adds or drops one; `columns reset` goes back to the default;
 /// `columns` alone says which are shown.
 public enum ColumnsCommand: Command {
+    static let fields = Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))
+
     public static let spec = CommandSpec(
         name: "columns",
         summary: "Choose the columns of listings: columns name, population",
-        parameters: [Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))],
+        parameters: [fields],
         examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
         discussion: """
-        The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
-        otherwise write whole records); export always writes whole records. A field the current sort \
-        or filter uses is shown too. back undoes a change.
+        The chosen columns are every format's (the programs' formats otherwise write whole records); \
+        export always writes whole records. A field the current sort or filter uses is shown too. back \
+        undoes a change.
         """
     )
 
@@ -38,13 +40,13 @@ public enum ColumnsCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0]
+        let given = try arguments.parse()[fields]
         let owner = try owner(in: session)
         let current = session.chosenColumns[owner.name]
         guard !given.isEmpty else { return shown(owner, in: session) }
         var chosen = current ?? owner.defaults
         if given.count == 1, !given[0].word.isQuoted, given[0].text.lowercased() == "reset" {
-            session.undoable.append(.columns(dataset: owner.name, previous: current))
+            session.remember(.columns(dataset: owner.name, previous: current))
             session.chosenColumns[owner.name] = nil
             return try owner.relist()
         }
@@ -78,7 +80,7 @@ public enum ColumnsCommand: Command {
             chosen = try given.map { try field($0, dropping: false) }
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
-        session.undoable.append(.columns(dataset: owner.name, previous: current))
+        session.remember(.columns(dataset: owner.name, previous: current))
         session.chosenColumns[owner.name] = chosen
         return try owner.relist()
     }

@@ -4,10 +4,13 @@ import AlmanacCore
 /// an http(s) URL (a new name makes a generic dataset). The new contents replace the old only
 /// when the whole load succeeds.
 public enum LoadCommand: Command {
+    static let name = Parameter("NAME", .dataset(all: false), .optional)
+    static let source = Parameter("SOURCE", .text(.files), .optional, after: "from")
+
     public static let spec = CommandSpec(
         name: "load",
         summary: "Load or reload datasets, from their files or from a path or URL",
-        parameters: [Parameter("NAME", .dataset(all: false), .optional), Parameter("SOURCE", .text(.files), .optional, after: "from")],
+        parameters: [name, source],
         examples: ["load", "load stations", "load quotes from ~/quotes.json", "load species from https://swapi.dev/api/species/",
                    "load sales from postgresql://me@db.example.com/shop?table=sales"],
         discussion: """
@@ -33,10 +36,10 @@ public enum LoadCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let named = parsed[0].first
+        let named = parsed[name].first
         var requests: [LoadRequest] = []
         var attached: [(any AttachedTable, Double)] = []
-        if let source = parsed[1].first {
+        if let source = parsed[source].first {
             let name = try named.map { try datasetName($0, arguments) }
             if let engine = session.engine(for: source.text) { return try TableAttachment.attach(source.text, with: engine, as: name, in: session) }
             let parsedSource = try MapCommand.pointed(at: [source.word]) { try LoadSource.parse(source.text) }

@@ -34,7 +34,8 @@ public struct Executor {
             do {
                 let command = try session.commands.resolve(statement.words[0].text)
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
-                session.output.keepsTabs = session.settings.format.name == "tsv"
+                // A delimited format that escapes its cells' tabs uses tabs only as separators (TSV).
+                session.output.keepsTabs = session.settings.format.writer == .delimited && session.settings.format.quoting == .backslashes
                 try session.run(command, Arguments(Array(statement.words.dropFirst()), spec: command.spec))
                 session.output.endCommand()
                 reportTime(since: started)

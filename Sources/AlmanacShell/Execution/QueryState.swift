@@ -62,8 +62,32 @@ extension Session {
         let previous = source
         let next = try current.applying(step, cancellation: cancellation)
         let answer = try list(next, page: 1)
-        undoable.append(.results(previous: previous))
+        remember(.results(previous: previous))
         return answer
+    }
+
+    /// How many changes `back` can undo, and how many records the results it keeps may hold in
+    /// all (each kept filter of a big dataset holds its results): past either, the oldest change
+    /// is forgotten, and the first time that happens a note says so.
+    static let undoLimit = 100
+    static let undoRecordBudget = 16_000_000
+
+    /// Keeps `change` for `back`, forgetting the oldest changes past the limits.
+    func remember(_ change: Undoable) {
+        undoable.append(change)
+        var records = undoable.reduce(0) { total, change in
+            if case let .results(previous?) = change { return total + (previous.inMemory?.count ?? 0) }
+            return total
+        }
+        var dropped = false
+        while undoable.count > Self.undoLimit || (records > Self.undoRecordBudget && undoable.count > 1) {
+            if case let .results(previous?) = undoable.removeFirst() { records -= previous.inMemory?.count ?? 0 }
+            dropped = true
+        }
+        if dropped, !saidUndoIsBounded {
+            saidUndoIsBounded = true
+            output.message("note: back undoes the last \(undoable.count) changes; older ones are forgotten")
+        }
     }
 
     /// Makes `source` the current results, remembering which table it asks.
