@@ -249,8 +249,8 @@ public final class PostgresTable: Sendable {
     public func export(_ query: TableQuery = TableQuery(), batch: Int = 1000, cancellation: Cancellation = .never,
                        _ body: (Dataset) throws -> Void) throws -> Int {
         let rows = try builder.rows(query)
-        return try connection.session { session in
-            try session.query("BEGIN READ ONLY")
+        return try connection.session(cancellation: cancellation) { session in
+            try session.query("BEGIN READ ONLY", cancellation: cancellation)
             do {
                 try session.query(SQL("DECLARE almanac_export NO SCROLL CURSOR FOR ") + rows, cancellation: cancellation)
                 var total = 0
@@ -261,10 +261,10 @@ public final class PostgresTable: Sendable {
                     total += fetched.rowCount
                     try body(try RowDocument.dataset(fetched, name: name, layout: schema.layout, source: source, started: started))
                 }
-                try session.query("COMMIT")
+                try session.query("COMMIT", cancellation: cancellation)
                 return total
             } catch {
-                if session.isUsable { _ = try? session.query("ROLLBACK") }
+                if session.isUsable { _ = try? session.query("ROLLBACK", timeout: PostgresConnection.rollbackTimeout) }
                 throw error
             }
         }

@@ -111,5 +111,28 @@ struct StoppedServerTests {
         // Continued, the connection is opened again.
         #expect(try connection.query("SELECT 3").scalar == "3")
     }
+
+    @Test("Ctrl-C during an export into a stopped server: the prompt within 1 s, nothing written")
+    func ctrlCOnAnExportToAStoppedServer() throws {
+        let cluster = try TestCluster.startPrivate()
+        defer { cluster.stop() }
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 160)
+        defer { session.close() }
+        try session.waitForPrompt()
+        try session.enter("use stations", prompt: "stations> ")
+        var took = 0.0
+        try whileStopped(cluster) {
+            try session.sendLine("export \(cluster.url(table: "stations_copy"))")
+            try session.waitFor("stations_copy\n")
+            pause(milliseconds: 300)
+            let pressed = ContinuousClock.now
+            try session.send(Key.ctrlC)
+            _ = try session.waitFor(session.currentPrompt, timeout: .seconds(30))
+            took = ReliabilityLog.milliseconds(ContinuousClock.now - pressed)
+        }
+        #expect(took < ReliabilityLog.milliseconds(Self.bound), "the prompt came after \(took) ms")
+        #expect(try cluster.admin.query("SELECT to_regclass('stations_copy') IS NULL").scalar == "t")
+        ReliabilityLog.record("ctrl-c on export, stopped server", "\(Int(took)) ms")
+    }
 }
 }

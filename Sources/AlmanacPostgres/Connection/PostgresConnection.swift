@@ -50,6 +50,9 @@ public final class PostgresConnection: @unchecked Sendable {
     /// How long past the server's `statement_timeout` the client waits before giving up a
     /// statement itself (a stopped server enforces no timeout).
     public static let clientDeadlineGrace: Double = 2
+    /// How long a ROLLBACK after a failure may take: the transaction ends with the
+    /// connection anyway.
+    public static let rollbackTimeout: Double = 2
 
     /// After asking the server to cancel, how long to wait for it before giving up the connection.
     static let cancelGrace: Double = 0.15
@@ -131,9 +134,9 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `body` with the connection held: its statements run back to back, nothing else in
     /// between (transactions, cursors).
-    public func session<Result>(_ body: (Session) throws -> Result) throws -> Result {
+    public func session<Result>(cancellation: Cancellation = .never, _ body: (Session) throws -> Result) throws -> Result {
         try statementLock.withLock {
-            let connection = try opened(cancellation: .never)
+            let connection = try opened(cancellation: cancellation)
             return try body(Session(owner: self, connection: connection))
         }
     }
@@ -288,7 +291,8 @@ public final class PostgresConnection: @unchecked Sendable {
         return connection
     }
 
-    private func drop() {
+    /// Closes the connection (the next statement opens a new one). Holding `statementLock`.
+    func drop() {
         if let connection { PQfinish(connection) }
         connection = nil
     }

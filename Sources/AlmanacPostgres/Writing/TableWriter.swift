@@ -49,8 +49,8 @@ public enum TableWriter {
             throw PostgresError.invalid("'\(table)' is the table being read: export it under another name")
         }
         let quotedColumns = try columns.map { try connection.quote($0.name) }
-        return try connection.session { session in
-            try session.query("BEGIN")
+        return try connection.session(cancellation: cancellation) { session in
+            try session.query("BEGIN", cancellation: cancellation)
             do {
                 var exists = SQL("SELECT to_regclass(")
                 exists.bind(quotedTable)
@@ -81,10 +81,11 @@ public enum TableWriter {
                         if !buffer.isEmpty { try buffer.withUnsafeBytes { try send($0) } }
                     }
                 }
-                try session.query("COMMIT")
+                try session.query("COMMIT", cancellation: cancellation)
                 return copied
             } catch {
-                if session.isUsable { _ = try? session.query("ROLLBACK") }
+                // Briefly: a server that stopped answering gets no more of the person's time.
+                if session.isUsable { _ = try? session.query("ROLLBACK", timeout: PostgresConnection.rollbackTimeout) }
                 throw error
             }
         }
