@@ -310,21 +310,18 @@ private struct Comparison {
         }
         if number == wanted, let exactValue, let exact = ExactNumber(String(decoding: text(), as: UTF8.self)) {
             // One Double, maybe two numbers: the literals decide.
-            switch op {
-            case .equal: return exact == exactValue
-            case .less: return exact < exactValue
-            case .lessOrEqual: return exact <= exactValue
-            case .greater: return exact > exactValue
-            case .greaterOrEqual: return exact >= exactValue
-            default: return false
-            }
+            return Self.compare(exact, exactValue, op)
         }
+        return Self.compare(number, wanted, op)
+    }
+
+    private static func compare<Value: Comparable>(_ value: Value, _ wanted: Value, _ op: FilterExpression.Operator) -> Bool {
         switch op {
-        case .equal: return number == wanted
-        case .less: return number < wanted
-        case .lessOrEqual: return number <= wanted
-        case .greater: return number > wanted
-        case .greaterOrEqual: return number >= wanted
+        case .equal: return value == wanted
+        case .less: return value < wanted
+        case .lessOrEqual: return value <= wanted
+        case .greater: return value > wanted
+        case .greaterOrEqual: return value >= wanted
         default: return false
         }
     }
