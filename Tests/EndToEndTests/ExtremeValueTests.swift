@@ -49,6 +49,11 @@ struct ExtremeValueTests {
                                      directory: home.root)
         #expect(result.stdout.contains("v: 2 values are NaN, ±infinity or beyond ±1.8e308"), "\(result)")
         #expect(result.stdout.contains("1.7976931348623157e+308") && !result.stdout.contains("nan"), "\(result)")
+        // Bin bounds past 10²¹ read as six significant digits, never 309 digits.
+        let histogram = try PipeRun.run(["--no-rc"], input: "load x from \(file)\nuse x\nhistogram v 3\n", environment: home.environment(),
+                                        directory: home.root)
+        #expect(histogram.stdout.contains("-1e+308 – ") && histogram.stdout.contains(" – 1.79769e+308"), "\(histogram)")
+        #expect(!histogram.stdout.lines.contains { $0.count > 200 }, "\(histogram)")
     }
 
     @Test("on a table, every numeric command answers for float8 NaN, ±Infinity, ±1e308, numeric 1e400 and text 9e999999")

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,8 @@ public struct Histogram: Sendable, Equatable {
     /// A bound as a person reads it.
     public func text(_ bound: Double) -> String {
         switch scale {
-        case let .number(decimals): NumberFormat.grouped(bound, decimals: decimals)
+        // Past 10²¹ six significant digits (`3.33333e+307`): bin bounds, not values to copy.
+        case let .number(decimals): abs(bound) >= 1e21 ? String(format: "%.6g", bound) : NumberFormat.grouped(bound, decimals: decimals)
         case let .date(unit): CalendarDate.text(bound, unit: unit)
         }
     }
