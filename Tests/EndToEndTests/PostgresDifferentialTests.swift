@@ -57,7 +57,8 @@ struct PostgresDifferentialTests {
     init() throws { home = try TemporaryHome() }
 
     func run(_ lines: [String]) throws -> PipeResult {
-        try PipeRun.run(["--no-rc", "--format", "json"], input: lines.joined(separator: "\n") + "\n",
+        // --echo: every listing compared, a shaping command's too.
+        try PipeRun.run(["--no-rc", "--echo", "--format", "json"], input: lines.joined(separator: "\n") + "\n",
                         environment: home.environment(), directory: home.root)
     }
 

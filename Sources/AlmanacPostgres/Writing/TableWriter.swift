@@ -38,6 +38,8 @@ public enum TableWriter {
         guard !columns.isEmpty else { throw PostgresError.invalid("the results have no fields to write") }
         let connection = try PostgresConnection(url: url, settings: .init(readOnly: false))
         defer { connection.close() }
+        // Opened here, where Ctrl-C is watched: quoting names would open it without.
+        try connection.open(cancellation: cancellation)
         // Unquoted names fold to lower case, as PostgreSQL reads them (and as attaching does).
         let schemaName = table.schema.map { table.schemaFoldsCase ? $0.lowercased() : $0 }
         let quotedTable = try (schemaName.map { try connection.quote($0) + "." } ?? "")
