@@ -91,7 +91,7 @@ struct DeclaredCaretTests {
     @Test("filter, columns and group point at the wrong word")
     func conditionsColumnsAndGroups() throws {
         let filter = "usage: filter FIELD OP VALUE [and|or ...] | clear"
-        let group = "usage: group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]]"
+        let group = "usage: group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]] [--all]"
         try expectCarets([
             Case(line: "filter region = Europe nope", word: "nope", message: "unexpected 'nope' — join conditions with and, or — " + filter),
             Case(line: "filter region Europe", word: "Europe",

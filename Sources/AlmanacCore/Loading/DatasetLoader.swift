@@ -7,6 +7,9 @@ public struct LoadRequest: Sendable {
     public var model: any RecordModel.Type
     /// How much a load from http(s) may read.
     public var bounds: FetchBounds
+    /// Whether a dataset of this name holds records now: a source with none in it does not
+    /// replace them, whatever the model (a new generic dataset may be empty).
+    public var replacesRecords = false
 
     public init(name: String, source: LoadSource, model: any RecordModel.Type, bounds: FetchBounds = FetchBounds()) {
         self.name = name
@@ -37,9 +40,9 @@ public struct DatasetLoader: Sendable {
         if !document.repeatedKeys.isEmpty, !extraction.warnings.contains(where: { $0.message.hasSuffix(RepeatedKey.ending) }) {
             extraction.warnings.append(RepeatedKey.sourceWarning(document.repeatedKeys))
         }
-        // Countries, species, stations…: a source with none of them in it is not a new version
-        // of the dataset, whatever it holds.
-        if model != GenericModel.self, extraction.records.isEmpty {
+        // Countries, species, stations… — or any records that are there now: a source with none
+        // of them in it is not a new version of the dataset, whatever it holds.
+        if model != GenericModel.self || request.replacesRecords, extraction.records.isEmpty {
             let why = extraction.warnings.first { $0.record != nil }.map { "every record was skipped (\($0))" } ?? "the list is empty"
             throw .shape(source: request.source.displayName, message: "no \(model.plural) in it: \(why)")
         }

@@ -49,6 +49,8 @@ extension QueryBuilder {
         outer.append("n")
         outer.append(SQL("(n * 100.0 / NULLIF(") + total + ", 0))::float8::text")
         outer += (0..<aggregates.count).map { SQL("a\($0)") }
+        // Counted before the LIMIT: "N more groups".
+        if limit != nil { outer.append("(count(*) OVER ())::text") }
         var sql = SQL("SELECT ") + SQL.joined(outer, separator: ", ") + " FROM (" + inner + ") AS grouped ORDER BY n DESC"
         // Equal counts by value, as in memory: numbers (numerically), then text folded and by
         // code point, none last.
@@ -115,9 +117,9 @@ extension QueryBuilder {
         case .distinct:
             return SQL("count(DISTINCT ") + (kind == .number ? Self.text(of: expression, kind: kind) : present) + ")::text"
         case .sum:
-            return Self.numberText(SQL("sum((") + number + ")::float8)")
+            return Self.finiteSumText(Self.finiteFloat8(number))
         case .avg:
-            let mean = SQL("avg((") + number + ")::float8)"
+            let mean = SQL("(") + Self.finiteMean(Self.finiteFloat8(number)) + ")"
             guard kind == .text || kind == .json else { return mean + "::text" }
             return Self.galacticYearOr(mean + "::text", of: Self.text(of: expression, kind: kind), number: number, value: mean)
         case .min, .max:

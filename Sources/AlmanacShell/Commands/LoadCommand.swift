@@ -61,6 +61,7 @@ public enum LoadCommand: Command {
         let loads = requests.map { request in
             var request = request
             request.bounds = session.settings.fetchBounds
+            request.replacesRecords = (session.catalog.dataset(request.name)?.count ?? 0) > 0
             return session.catalog.load(request)
         }
         var failures = 0
