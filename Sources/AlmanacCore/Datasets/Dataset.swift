@@ -118,11 +118,24 @@ public final class Dataset: Sendable {
         let index = cached(.identities) {
             var index: [String: Int] = [:]
             for row in 0..<count {
-                for key in model.identities(of: record(row)) where index[key] == nil { index[key] = row }
+                for key in identities(of: row) where index[key] == nil { index[key] = row }
             }
             return index
         }
         return index[identity.uppercased()]
+    }
+
+    /// What `show` finds the record at `row` by, upper-cased: its model's identities (`NOR`,
+    /// `NO`), and the value of the layout's key field (a file's `id`, or `load … key FIELD`).
+    public func identities(of row: Int) -> [String] {
+        var identities = model.identities(of: record(row))
+        if let field = layout.identityField, let value = document.member(field, of: records[row]) {
+            switch document.kind(at: value) {
+            case .string, .number: identities.append(document.string(at: value).uppercased())
+            default: break
+            }
+        }
+        return identities
     }
 
     /// Anything computed once per dataset (indexes, lookups), by whoever needs it first.
@@ -325,6 +338,10 @@ public struct LoadOrigin: Sendable, Equatable {
     public var source: String
     public var bytes: Int
     public var seconds: Double
+    /// Where in an object document the records were (`data.items`).
+    public var recordsAt: String?
+    /// A delimited text's dialect and columns (`CSV (;), 7 columns`); nil for JSON.
+    public var format: String?
 
     public init(source: String, bytes: Int, seconds: Double) {
         self.source = source

@@ -125,8 +125,9 @@ public struct JSONDocumentBuilder: JSONNodes {
         appendKey(entry)
     }
 
+    /// Appends an interned key (CSV columns intern theirs once).
     @inline(__always)
-    private mutating func appendKey(_ entry: (payload: UInt64, ordinal: Int)) {
+    mutating func appendKey(_ entry: (payload: UInt64, ordinal: Int)) {
         lastKeyOrdinal = entry.ordinal
         keySlot = (entry.ordinal + 1) & (InternGuesses.slotCount / 2 - 1)
         nodeWords.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
