@@ -117,25 +117,11 @@ public struct DatasetLoader: Sendable {
         }
     }
 
-    /// A file in `format` (nil: a pipe or device whose first bytes say, once read).
+    /// A file in `format` (nil: a pipe or a device, read as JSON unless `as` says otherwise:
+    /// its bytes are checked as they come, so /dev/zero stops at once).
     func readFile(at path: String, source: LoadSource, format: LoadOptions.Format?, progress: LoadProgress, cancellation: Cancellation,
                   firstAttempt: Bool) throws(LoadFailure) -> ParsedSource {
-        guard let format else {
-            // A pipe: its bytes decide (only JSON is checked as it streams in).
-            return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
-                                              lines: LineTracker(), mapped: false, streamCheck: .sniff) { bytes, access throws(LoadFailure) in
-                if LoadOptions.Format.byContent(bytes).isDelimited {
-                    return try Self.parseDelimited(bytes, name: source.displayName, tsv: false, progress: progress, cancellation: cancellation, access: access)
-                }
-                var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
-                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: { consumed throws(CancelledError) in
-                    progress.setBytes(done: consumed)
-                    try cancellation.checkpoint()
-                })
-                progress.setBytes(done: bytes.count)
-                return ParsedSource(document: builder.finish(), bytes: bytes.count)
-            }
-        }
+        let format = format ?? .json
         guard format.isDelimited else {
             let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation,
                                                   firstAttempt: firstAttempt, lines: format == .ndjson)

@@ -44,8 +44,8 @@ enum FileContents {
                                 _ shouldStop: @escaping () -> Bool) -> Void
 
     /// What a pipe's bytes are checked for as they come: JSON (stopping at the first byte that
-    /// cannot be), nothing (CSV), or JSON when its first byte says it is JSON.
-    enum StreamCheck { case json, none, sniff }
+    /// cannot be), or text (CSV: stopping at a NUL byte).
+    enum StreamCheck { case json, none }
 
     /// `mapped`: false to read the file into memory instead, whole, before `body` runs.
     static func withBytes<Result>(
@@ -101,7 +101,7 @@ enum FileContents {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var check = JSONStreamCheck()
-        var checksJSON = checking == .json
+        let checksJSON = checking == .json
         var stoppedAt: Int?
         reading: while true {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -115,9 +115,6 @@ enum FileContents {
             }
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<count])
-            if checking == .sniff, data.count == count {
-                checksJSON = data.withUnsafeBufferPointer { LoadOptions.Format.byContent($0) } == .json
-            }
             guard checksJSON else {
                 // CSV has no NUL bytes: /dev/zero or /dev/urandom stop at once.
                 if let zero = chunk[0..<count].firstIndex(of: 0) {

@@ -32,13 +32,14 @@ public struct LoadOptions: Sendable, Equatable {
             return bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") ? .json : .csv
         }
 
-        /// By the first bytes of a regular file; nil for a pipe or a device (read it first).
+        /// By the first bytes of a regular file; nil for a pipe, a device or a file of /proc
+        /// (size 0: made as it is read), whose bytes are not read twice.
         static func byContent(ofFile path: String) -> Format? {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else { return nil }
             defer { close(descriptor) }
             var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return nil }
             var head = [UInt8](repeating: 0, count: 4096)
             let read = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
             guard read > 0 else { return nil }

@@ -10,7 +10,7 @@ extension QueryBuilder {
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
             let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            switch reference.wholeSource(aliases: &aliases) {
             case let .scalar(column, kind, typeName):
                 parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, condition: condition))
             case let .set(set, _):
@@ -109,7 +109,7 @@ extension QueryBuilder {
         let condition = try condition(query, aliases: &aliases)
         let reference = try FieldReference.resolve(field, in: schema)
         var sql: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.wholeSource(aliases: &aliases) {
         case let .scalar(column, kind, _):
             let present = Self.present(Self.text(of: column, kind: kind))
             sql = SQL("SELECT ") + present + " AS v, count(*) AS n FROM \(table)"

@@ -9,7 +9,7 @@ extension QueryBuilder {
         for (index, field) in drill.fields.enumerated() {
             let value = drill.values[index]
             let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            switch reference.wholeSource(aliases: &aliases) {
             case let .scalar(expression, kind, _):
                 let text = Self.groupText(of: expression, kind: kind)
                 if value.isEmpty {
