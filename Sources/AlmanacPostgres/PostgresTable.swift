@@ -65,9 +65,6 @@ public final class PostgresTable: Sendable {
     }
 
     /// The same table attached again: the catalog read anew, a new connection.
-    public func reattached(cancellation: Cancellation = .never) throws -> PostgresTable {
-        try Self.attach(name: name, url: url, settings: connection.settings, cancellation: cancellation)
-    }
 
     // MARK: - Operations
 
@@ -334,4 +331,12 @@ extension PostgresTable: AttachedTable {
     public var location: String { "\(endpoint), \(schema.kind.noun) \(schema.name)" }
     public var shownSource: String { url.shown }
     public var system: String { "PostgreSQL" }
+    public var columnCount: Int { schema.columns.count }
+    public var estimatedRows: Int { schema.estimatedRows }
+
+    public func results() -> any ResultsSource { PostgresResults(table: self) }
+
+    public func reattached(cancellation: Cancellation) throws -> any AttachedTable {
+        try Self.attach(name: name, url: url, settings: connection.settings, cancellation: cancellation)
+    }
 }

@@ -13,64 +13,74 @@ public enum QueryStep: Sendable, Equatable {
     case clear
 }
 
-/// The current results as steps over the datasets in scope, each step's results kept: `back`
-/// pops the last one, and the fields the steps name (sort keys, filter fields) are known.
+/// The current results as steps over the datasets in scope. The steps are a chain of values
+/// shared by every stack made from this one (a step costs its own work and memory, whatever
+/// came before); only the current results are kept here — `back` keeps earlier stacks whole.
 public struct QueryStack: Sendable {
     public let datasets: [Dataset]
-    private let everything: ResultSet
-    public private(set) var steps: [(step: QueryStep, results: ResultSet)] = []
+    private var last: StepNode?
+    private var current: ResultSet?
+
+    /// One step and the steps before it, with the fields they use so far (worked out once per
+    /// step, so a listing after thousands of filters does not walk them all).
+    private final class StepNode: Sendable {
+        let step: QueryStep
+        let before: StepNode?
+        /// The last sort's keys and the filters' and drill-downs' fields, each field once, since
+        /// the last search or clear.
+        let sortFields: [String]
+        let filterFields: [String]
+
+        init(_ step: QueryStep, after before: StepNode?) {
+            self.step = step
+            self.before = before
+            var sortFields = before?.sortFields ?? []
+            var filterFields = before?.filterFields ?? []
+            switch step {
+            case let .sort(keys): sortFields = keys.map(\.field)
+            case let .filter(expression): filterFields += expression.fields.filter { !filterFields.contains($0) }
+            case let .drill(spec, _): filterFields += spec.fields.filter { !filterFields.contains($0) }
+            case .search, .clear: (sortFields, filterFields) = ([], [])
+            }
+            self.sortFields = sortFields
+            self.filterFields = filterFields
+        }
+    }
 
     public init(datasets: [Dataset]) {
         self.datasets = datasets
-        everything = .all(datasets)
     }
 
     /// The results after the last step.
-    public var results: ResultSet { steps.last?.results ?? everything }
+    public var results: ResultSet { current ?? .all(datasets) }
 
-    public var isEmpty: Bool { steps.isEmpty }
+    public var isEmpty: Bool { last == nil }
 
     /// Evaluates `step` on the current results and makes its results current.
     @discardableResult
     public mutating func apply(_ step: QueryStep, cancellation: Cancellation = .never) throws -> ResultSet {
-        let results = try Self.evaluate(step, on: self.results, everything: everything, cancellation: cancellation)
-        steps.append((step, results))
+        let results = try Self.evaluate(step, on: self.results, everything: .all(datasets), cancellation: cancellation)
+        last = StepNode(step, after: last)
+        current = results
         return results
     }
 
-    /// Takes the last step back; nil when there was none.
-    @discardableResult
-    public mutating func pop() -> QueryStep? { steps.popLast()?.step }
-
     /// The fields the steps since the last search or clear use: sort keys, then filter fields.
     public var fieldsInUse: [String] {
-        var sortFields: [String] = []
-        var filterFields: [String] = []
-        for (step, _) in steps.reversed() {
-            switch step {
-            case let .sort(keys): if sortFields.isEmpty { sortFields = keys.map(\.field) }
-            case let .filter(expression): filterFields = expression.fields + filterFields
-            case let .drill(spec, _): filterFields = spec.fields + filterFields
-            case .search, .clear: return unique(sortFields + filterFields)
-            }
-        }
-        return unique(sortFields + filterFields)
-    }
-
-    private func unique(_ fields: [String]) -> [String] {
+        guard let last else { return [] }
         var seen = Set<String>()
-        return fields.filter { seen.insert($0).inserted }
+        return (last.sortFields + last.filterFields).filter { seen.insert($0).inserted }
     }
 
     /// The in-memory engine: one step over `results`.
-    public static func evaluate(_ step: QueryStep, on results: ResultSet, everything: ResultSet,
+    public static func evaluate(_ step: QueryStep, on results: ResultSet, everything: @autoclosure () -> ResultSet,
                                 cancellation: Cancellation) throws -> ResultSet {
         switch step {
         case let .search(text): return try Search.run(text, in: results.datasets, cancellation: cancellation)
         case let .filter(expression): return try Filter.run(expression, on: results, cancellation: cancellation)
         case let .sort(keys): return try Sort.run(results, by: keys, cancellation: cancellation)
         case let .drill(spec, row): return try Group.members(of: row, by: spec, in: results, cancellation: cancellation)
-        case .clear: return everything
+        case .clear: return everything()
         }
     }
 }

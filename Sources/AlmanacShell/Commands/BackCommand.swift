@@ -17,15 +17,12 @@ public enum BackCommand: Command {
             throw ShellError.invalid("nothing to undo: the results are every record of \(session.scopeNames.joined(separator: ", "))")
         }
         switch last {
-        case .step:
-            session.query?.pop()
-            if session.query?.isEmpty == true { session.query = nil }
+        case let .results(previous):
+            session.source = previous
+            if previous == nil { session.tableIdentity = nil }
         case let .columns(dataset, previous):
             session.chosenColumns[dataset] = previous
-            if let table = session.tableInUse(), table.table.name == dataset { return try TableListing.show(table, in: session) }
-        case let .table(previous):
-            if let table = session.tableInUse() { return try TableListing.show(table.asking(previous), in: session) }
         }
-        return session.show(try session.currentResults())
+        return try session.list(try session.results(), page: 1)
     }
 }

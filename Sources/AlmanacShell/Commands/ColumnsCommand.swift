@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `columns FIELD[, FIELD…]` chooses and orders the columns of listings of the dataset in use;
 /// `columns +FIELD` / `-FIELD` adds or drops one; `columns reset` goes back to the default;
@@ -17,42 +16,25 @@ public enum ColumnsCommand: Command {
         """
     )
 
-    /// What the columns belong to: a dataset in memory, or the attached table in use.
+    /// What the columns belong to: the one dataset (or attached table) of the results.
     struct Owner {
         let name: String
         let defaults: [String]
         let fieldsInUse: [String]
-        /// The field as written when the dataset or table has it; else the unknown-field error.
+        /// The field as written when the results have it; else the unknown-field error.
         let check: (String) throws -> String
         /// The results listed again with the new columns.
         let relist: () throws -> CommandResult
     }
 
     static func owner(in session: Session) throws -> Owner {
-        if let results = session.tableInUse() {
-            let table = results.table
-            return Owner(name: table.name, defaults: table.schema.layout.listFields, fieldsInUse: results.query.fieldsInUse,
-                         check: { name in
-                             guard !name.isEmpty else { throw QueryError.unknownField(name, suggestion: nil) }
-                             try table.checkField(name)
-                             return name
-                         },
-                         relist: { try TableListing.show(results, page: 1, in: session) })
-        }
-        let datasets = try session.datasetsInScope()
-        guard datasets.count == 1, let dataset = datasets.first else {
+        let source = try session.results()
+        guard let defaults = source.defaultColumns, let name = source.datasetNames.first else {
             throw ShellError.invalid("columns belong to one dataset: use NAME first (the datasets in use are \(session.scopeNames.joined(separator: ", ")))")
         }
-        var fields: FieldCatalog?
-        return Owner(name: dataset.name, defaults: dataset.layout.listFields, fieldsInUse: session.query?.fieldsInUse ?? [],
-                     check: { name in
-                         if fields == nil { fields = try dataset.fields(cancellation: session.cancellation) }
-                         guard !name.isEmpty, FieldLookup.field(name, in: fields!) != nil else {
-                             throw QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: FieldLookup.names(in: fields!)))
-                         }
-                         return name
-                     },
-                     relist: { session.show(try session.currentResults()) })
+        return Owner(name: name, defaults: defaults, fieldsInUse: source.fieldsInUse,
+                     check: { try source.checkField($0, cancellation: session.cancellation) },
+                     relist: { try session.list(source, page: 1) })
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
@@ -62,7 +44,7 @@ public enum ColumnsCommand: Command {
         guard !given.isEmpty else { return shown(owner, in: session) }
         var chosen = current ?? owner.defaults
         if given.count == 1, !given[0].word.isQuoted, given[0].text.lowercased() == "reset" {
-            session.undoable.append(.columns(dataset: owner.name, previous: current))
+            session.remember(.columns(dataset: owner.name, previous: current))
             session.chosenColumns[owner.name] = nil
             return try owner.relist()
         }
@@ -96,7 +78,7 @@ public enum ColumnsCommand: Command {
             chosen = try given.map { try field($0, dropping: false) }
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
-        session.undoable.append(.columns(dataset: owner.name, previous: current))
+        session.remember(.columns(dataset: owner.name, previous: current))
         session.chosenColumns[owner.name] = chosen
         return try owner.relist()
     }

@@ -11,15 +11,10 @@ public enum CountCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         _ = try arguments.parse()
-        let count: Int
-        if var table = session.tableInUse() {
-            // Counted again: the table may have changed since.
-            table.counted = nil
-            count = try table.count(in: session)
-            session.tableResults = table
-        } else {
-            count = try session.currentResults().count
-        }
+        // Counted again: a table may have changed since.
+        var source = try session.results()
+        let count = try source.count(fresh: true, cancellation: session.cancellation)
+        if session.source != nil { session.keep(source) }
         return .value("count", .integer(count), kind: .integer, text: String(count))
     }
 }

@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `datasets`: each dataset's records, state, where it lives, source, load time and warnings;
 /// `datasets NAME` also lists its warnings.
@@ -71,7 +70,7 @@ public enum DatasetsCommand: Command {
     /// A table in a database: counted there, where it lives, its URL without the password.
     static func attachedRow(_ name: String, _ table: any AttachedTable, in session: Session) -> [ResultValue] {
         var records = ResultValue.absent
-        if let table = table as? PostgresTable, let counted = table.quickCount(cancellation: session.cancellation) {
+        if let counted = table.quickCount(timeout: 1, cancellation: session.cancellation) {
             records = counted.exact ? .integer(counted.count) : .text("~" + counted.count.grouped)
         }
         return [.text(name), records, .text("attached"), .text("\(table.system) \(table.location)"), .text(table.shownSource),

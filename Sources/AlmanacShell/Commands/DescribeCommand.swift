@@ -21,14 +21,8 @@ public enum DescribeCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let fields = try arguments.parse()[0].map(\.text)
-        if let table = session.tableInUse() {
-            // The database profiles its own rows (DescribeSQL).
-            let profiles = try table.table.describe(table.query, fields: fields.isEmpty ? nil : fields, cancellation: session.cancellation)
-            return result(profiles.map { (table.table.name, $0) }, datasets: [])
-        }
-        let results = try session.currentResults()
-        let profiles = try Describe.run(results, fields: fields, cancellation: session.cancellation)
-        return result(profiles, datasets: results.spansDatasets ? results.datasets.map(\.name) : [])
+        let answer = try session.results().describe(fields, cancellation: session.cancellation)
+        return result(answer.profiles, datasets: answer.sections)
     }
 
     /// One row per profile; sectioned by dataset when `datasets` names more than one.

@@ -1,5 +1,5 @@
 import AlmanacCore
-import AlmanacPostgres
+import Foundation
 
 /// `export PATH [--force]` writes the current results in the source schema, as JSON, NDJSON,
 /// CSV or TSV by the file's extension, whole or not at all.
@@ -26,42 +26,42 @@ public enum ExportCommand: Command {
         let given = parsed[0][0]
         let force = parsed.has(1)
         var path = given.text
-        if PostgresURL.isPostgres(path) {
-            let written = try TableExport.toDatabase(path, force: force, in: session)
-            return report(written, to: try PostgresURL(path).shown, in: session)
+        if let engine = session.engine(for: path) {
+            let written = try engine.write(try session.results(), to: path, replace: force, cancellation: session.cancellation)
+            return report(written, to: try engine.shown(path), in: session)
         }
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
-        if let table = session.tableInUse() {
-            guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty, !path.lowercased().hasSuffix(".geojson") else {
+        let source = try session.results()
+        let isGeoJSON = path.lowercased().hasSuffix(".geojson")
+        guard let results = source.inMemory else {
+            // Whole records through a cursor; GeoJSON needs every point in memory.
+            guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty, !isGeoJSON else {
                 throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW", at: given.word)
             }
             let written = try abandonedWhenCancelled(path) {
-                try TableExport.toFile(path, format: format, force: force, table, in: session)
+                try FileExport.write(source, format: format, to: path, force: force, in: session)
             }
             return report(written, to: path, in: session)
         }
-        let results = try session.currentResults()
-        let text: String
-        if path.lowercased().hasSuffix(".geojson") {
-            text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
-                                                       cancellation: session.cancellation) + "\n"
-        } else if let format = OutputFormat.forFile(path) {
-            // Whole records, whatever the columns shown; the same renderer as the screen's.
-            let sink = TextSink(cancellation: session.cancellation)
-            var table = RecordListing.table(results, range: 0..<results.count, fields: [])
-            table.firstNumber = nil
-            format.renderer.render(CommandResult(table), to: sink, context: .file(format))
-            text = sink.text
-        } else {
+        if isGeoJSON {
+            let text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
+                                                           cancellation: session.cancellation) + "\n"
+            // Interrupted (Ctrl-C, or a signal that ends the shell), an export is abandoned whole:
+            // no temporary file, the old file as it was, and no claim that anything was written.
+            try abandonedWhenCancelled(path) {
+                try session.cancellation.checkpoint()
+                try AtomicFile.write(Array(text.utf8), to: path, overwrite: force, cancellation: session.cancellation)
+            }
+            return report(results.count, to: path, in: session)
+        }
+        guard let format = OutputFormat.forFile(path) else {
             throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson", at: given.word)
         }
-        // Interrupted (Ctrl-C, or a signal that ends the shell), an export is abandoned whole:
-        // no temporary file, the old file as it was, and no claim that anything was written.
-        try abandonedWhenCancelled(path) {
-            try session.cancellation.checkpoint()
-            try AtomicFile.write(Array(text.utf8), to: path, overwrite: force, cancellation: session.cancellation)
+        // Whole records, whatever the columns shown; the same renderer as the screen's.
+        let written = try abandonedWhenCancelled(path) {
+            try FileExport.write(source, format: format, to: path, force: force, in: session)
         }
-        return report(results.count, to: path, in: session)
+        return report(written, to: path, in: session)
     }
 
     /// Runs a file export; stopped by a cancellation, it says the file was not written.

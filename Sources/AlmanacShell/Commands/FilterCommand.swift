@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `filter EXPR` narrows the current result set; `filter clear` resets it.
 public enum FilterCommand: Command {

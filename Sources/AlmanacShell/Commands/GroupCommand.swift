@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `group FIELD[, FIELD…] [AGG FIELD, …]` counts records per value (per combination), largest
 /// first, with each group's share and aggregates; `show #N` then lists group N's records.
@@ -38,11 +37,11 @@ public enum GroupCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let spec = try parse(arguments)
-        if let table = session.tableInUse() { return try TableGrouping.result(spec, table, in: session) }
-        let results = try session.currentResults()
-        let groups = try Group.run(results, by: spec, cancellation: session.cancellation)
-        session.lastGroups = GroupListing(spec: spec, rows: .memory(groups))
-        return GroupResult.result(spec, count: groups.count, total: results.count, in: session) { groups[$0] }
+        var source = try session.results()
+        let groups = try source.group(spec, cancellation: session.cancellation)
+        if session.source != nil { session.keep(source) }
+        session.lastGroups = groups
+        return GroupResult.result(spec, count: groups.count, total: groups.total, in: session) { groups.row($0) }
     }
 
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),

@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `load` reloads every dataset; `load NAME` one; `load NAME from SOURCE` reads a file or
 /// an http(s) URL (a new name makes a generic dataset). The new contents replace the old only
@@ -47,10 +46,10 @@ public enum LoadCommand: Command {
         let parsed = try arguments.parse()
         let named = parsed[0].first
         var requests: [LoadRequest] = []
-        var attached: [(PostgresTable, Double)] = []
+        var attached: [(any AttachedTable, Double)] = []
         if let source = parsed[1].first {
             let name = try named.map { try datasetName($0, arguments) }
-            if PostgresURL.isPostgres(source.text) { return try TableAttachment.attach(source.text, as: name, in: session) }
+            if let engine = session.engine(for: source.text) { return try TableAttachment.attach(source.text, with: engine, as: name, in: session) }
             let parsedSource = try MapCommand.pointed(at: [source.word]) { try LoadSource.parse(source.text) }
             let chosen = name ?? parsedSource.suggestedName
             let options = LoadOptions(format: parsed[2].first.flatMap { LoadOptions.Format(rawValue: $0.text.lowercased()) },

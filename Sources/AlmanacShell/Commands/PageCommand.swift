@@ -12,17 +12,9 @@ public enum PageCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let given = try arguments.parse()[0].first
-        if var table = session.tableInUse() {
-            // The database sends the one page asked for.
-            let pages = try TableListing.pageCount(&table, in: session)
-            let page = try target(given, current: session.page, pages: pages)
-            return try TableListing.show(table, page: page, in: session)
-        }
-        let results = try session.pinnedResults()
-        let page = try target(given, current: session.page, pages: Listing.pageCount(results, in: session))
-        session.page = page
-        session.lastGroups = nil
-        return Listing.result(results, page: page, in: session)
+        var source = try session.results()
+        let page = try target(given, current: session.page, pages: Listing.pageCount(&source, in: session))
+        return try session.list(source, page: page)
     }
 
     /// The page the argument asks for, from the current one, checked against the number of pages.

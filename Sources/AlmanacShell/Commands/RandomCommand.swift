@@ -11,9 +11,10 @@ public enum RandomCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         _ = try arguments.parse()
-        if let table = session.tableInUse() { return try TableShow.random(table, in: session) }
-        let results = try session.currentResults()
-        guard let item = results.items.randomElement() else { throw ShellError.invalid("the results are empty") }
-        return RecordTarget.result(RecordTarget(dataset: results.dataset(of: item), row: item.row), in: session)
+        var source = try session.results()
+        let total = try source.count(fresh: false, cancellation: session.cancellation)
+        guard total > 0 else { throw ShellError.invalid("the results are empty") }
+        if session.source != nil { session.keep(source) }
+        return RecordTarget.result(try source.record(at: Int.random(in: 0..<total), cancellation: session.cancellation), in: session)
     }
 }

@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `search TEXT`: records whose names contain every word, ignoring case and diacritics.
 public enum SearchCommand: Command {

@@ -31,7 +31,6 @@ public enum ShowCommand: Command {
             return try session.apply(listing.drill(number))
         }
         do {
-            if let table = session.tableInUse() { return try TableShow.result(text, table, in: session) }
             let target = try RecordTarget.resolve(text, in: session)
             return RecordTarget.result(target, in: session)
         } catch let error as ShellError {
@@ -43,59 +42,62 @@ public enum ShowCommand: Command {
 }
 
 /// A record a command points at, and how `show`, `random` and `trip` find and print one.
-struct RecordTarget {
-    var dataset: Dataset
-    var row: Int
+typealias RecordTarget = RecordRef
 
+extension RecordRef {
+    /// The record `text` names among the current results (`#3`, an id, a name); or, given
+    /// `datasets` (in memory), among their records that `include` accepts.
     static func resolve(_ text: String, in session: Session, datasets only: [Dataset]? = nil,
                         where include: ((Dataset, Int) -> Bool)? = nil) throws -> RecordTarget {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {
-            let results = try session.currentResults()
-            guard number >= 1, number <= results.count else {
-                throw ShellError.invalid("there is no row #\(number): the results have \(results.count.grouped) row\(results.count == 1 ? "" : "s")")
+            var source = try session.results()
+            let total = try source.count(fresh: false, cancellation: session.cancellation)
+            guard number >= 1, number <= total else {
+                throw ShellError.invalid("there is no row #\(number): the results have \(total.grouped) row\(total == 1 ? "" : "s")")
             }
-            let item = results.items[number - 1]
-            return RecordTarget(dataset: results.dataset(of: item), row: item.row)
-        }
-        let datasets = try only ?? session.datasetsInScope()
-        let accept = include ?? { _, _ in true }
-        // An identity.
-        let byIdentity = datasets.compactMap { dataset in dataset.row(forIdentity: trimmed).map { RecordTarget(dataset: dataset, row: $0) } }
-            .filter { accept($0.dataset, $0.row) }
-        if byIdentity.count == 1 { return byIdentity[0] }
-        // A name: exact first, then exactly another name (an author, a city), then a unique beginning.
-        let folded = Folding.fold(trimmed)
-        var exact: [RecordTarget] = []
-        var otherName: [RecordTarget] = []
-        var prefixed: [RecordTarget] = []
-        for dataset in datasets {
-            let index = try NameIndex.of(dataset, cancellation: session.cancellation)
-            for row in index.rows(withNamePrefix: trimmed) where accept(dataset, row) {
-                let target = RecordTarget(dataset: dataset, row: row)
-                if Folding.fold(dataset.name(of: row)) == folded { exact.append(target) } else { prefixed.append(target) }
-            }
-            for row in try index.rows(withOtherName: trimmed, cancellation: session.cancellation) where accept(dataset, row) {
-                otherName.append(RecordTarget(dataset: dataset, row: row))
+            if session.source != nil { session.keep(source) }
+            do {
+                return try source.record(at: number - 1, cancellation: session.cancellation)
+            } catch let error as QueryError {
+                throw ShellError.invalid("\(error)")
             }
         }
-        let candidates = !exact.isEmpty ? exact : !byIdentity.isEmpty ? byIdentity : !otherName.isEmpty ? otherName : prefixed
-        if candidates.count == 1 { return candidates[0] }
-        if candidates.isEmpty {
-            let similar = try similarNames(to: trimmed, in: datasets, where: accept, cancellation: session.cancellation)
+        let match: RecordMatch
+        let names: [String]
+        if let only {
+            names = only.map(\.name)
+            match = try RecordFinder.find(trimmed, in: only, where: include, cancellation: session.cancellation)
+        } else {
+            // Among every record of the scope as it is now, whatever the results.
+            let everything = try session.freshResults()
+            names = everything.datasetNames
+            match = try everything.find(trimmed, limit: ambiguityRoom(in: session), cancellation: session.cancellation)
+        }
+        switch match {
+        case let .one(target):
+            return target
+        case let .none(similar):
             let advice = similar.isEmpty ? "try search \(SafeText.escape(trimmed))" : "did you mean \(Self.either(similar))?"
-            throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(datasets.map(\.name).joined(separator: ", ")) — \(advice)")
+            throw ShellError.invalid("nothing called '\(SafeText.escape(trimmed))' in \(names.joined(separator: ", ")) — \(advice)")
+        case let .several(candidates, total, identities):
+            throw ShellError.invalid(ambiguity(trimmed, candidates: candidates, total: total, identities: identities,
+                                               spansDatasets: names.count > 1, in: session))
         }
-        throw ShellError.invalid(ambiguity(trimmed, candidates: candidates, spansDatasets: datasets.count > 1, in: session))
+    }
+
+    /// How many candidates an ambiguous name lists: a screenful at the prompt, ten in a script.
+    static func ambiguityRoom(in session: Session) -> Int {
+        session.isInteractive && session.output.errorIsTerminal ? max(3, session.output.terminal.rows - 4) : 10
     }
 
     /// `'Трасса' matches 53 stations — be more precise or use an id:` and each candidate's id,
     /// name and what tells it apart (a station's city, a country's capital). At the prompt, one
     /// per line, as many as fit the terminal, then how many more; in a script, where every
     /// error is one `SOURCE:LINE:` line, the first ten on that line. `total`: how many match
-    /// when `candidates` are only the first of them (a database sends a few); `identity`: what
-    /// to show as a candidate's id when its model has none (a table's primary key).
-    static func ambiguity(_ text: String, candidates: [RecordTarget], total: Int? = nil, identity: ((RecordTarget) -> String?)? = nil,
+    /// when `candidates` are only the first of them (a database sends a few); `identities`: what
+    /// to show as each candidate's id when its model has none (a table's primary key).
+    static func ambiguity(_ text: String, candidates: [RecordTarget], total: Int? = nil, identities: [String?] = [],
                           spansDatasets: Bool, in session: Session) -> String {
         let total = total ?? candidates.count
         let models = Set(candidates.map { ObjectIdentifier($0.dataset) })
@@ -103,12 +105,12 @@ struct RecordTarget {
         let heading = "'\(SafeText.escape(text))' matches \(total.grouped) \(noun) — be more precise or use an id:"
         let listed = session.isInteractive && session.output.errorIsTerminal
         // At the prompt: the terminal's height, less the heading, the "more" line and the prompt.
-        let room = listed ? max(3, session.output.terminal.rows - 4) : 10
+        let room = ambiguityRoom(in: session)
         let shown = candidates.prefix(room)
         let more = total > shown.count ? "… and \((total - shown.count).grouped) more" : nil
-        let rows: [[String]] = shown.map { target in
+        let rows: [[String]] = shown.enumerated().map { place, target in
             let dataset = target.dataset
-            let identity = dataset.identities(of: target.row).first ?? identity?(target) ?? "#\(target.row + 1)"
+            let identity = dataset.identities(of: target.row).first ?? (identities.indices.contains(place) ? identities[place] : nil) ?? "#\(target.row + 1)"
             let name = dataset.name(of: target.row)
             // The first listing field that is neither the name nor the id: what tells namesakes apart.
             let context = dataset.layout.listFields.lazy.filter { $0 != dataset.layout.nameField }
@@ -134,21 +136,6 @@ struct RecordTarget {
         }
         if let more { lines.append("  " + more) }
         return lines.joined(separator: "\n")
-    }
-
-    /// Up to three names like `text` (a word of theirs starts with it, or it is a typo of
-    /// them), for "did you mean".
-    private static func similarNames(to text: String, in datasets: [Dataset], where accept: (Dataset, Int) -> Bool,
-                                     cancellation: Cancellation) throws -> [String] {
-        var names: [String] = []
-        for dataset in datasets {
-            let index = try NameIndex.of(dataset, cancellation: cancellation)
-            for (row, _) in index.similarRows(to: text, comparing: .whole, limit: 50, cancellation: cancellation)
-            where accept(dataset, row) && !names.contains(dataset.name(of: row)) {
-                names.append(dataset.name(of: row))
-            }
-        }
-        return Array(names.prefix(3))
     }
 
     /// `A`, `A or B`, `A, B or C`.

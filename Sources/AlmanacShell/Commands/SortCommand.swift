@@ -1,5 +1,4 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// `sort FIELD [asc|desc][, FIELD [asc|desc]…]` orders the current result set, key after key.
 public enum SortCommand: Command {

@@ -10,60 +10,31 @@ enum CompletionSources {
         request.matching(session.catalog.names + (includingAll ? ["all"] : []))
     }
 
-    /// Field paths of the datasets in scope, without waiting for loads (a table's columns).
+    /// Field paths of the results, without waiting for loads (a table's columns).
     static func fields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        if let table = session.tableInUse()?.table { return request.matching(table.schema.columns.map(\.name)) }
-        let names = session.scopeNames.compactMap { session.catalog.dataset($0)?.fieldsIfReady }.flatMap { FieldLookup.names(in: $0) }
-        var seen = Set<String>()
-        return request.matching(names.filter { seen.insert($0).inserted })
+        request.matching(session.completionSource().completionFields())
     }
 
     /// A field's values starting with the fragment, however many the field has
-    /// (`filter region = <TAB>`, `filter countryTitle = Гер<TAB>`, `filter currencies.code = EU<TAB>`).
+    /// (`filter region = <TAB>`, `filter countryTitle = Гер<TAB>`, `filter currencies.code = EU<TAB>`);
+    /// a table's by a prefix query with a limit, given up after a moment.
     static func values(of field: String, _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        // A table's: a prefix query with a limit, given up after a moment.
-        if let table = session.tableInUse()?.table {
-            return request.matching(table.completeValues(of: field, prefix: request.fragment, limit: tableLimit))
-        }
-        var values: [String] = []
-        for dataset in session.scopeNames.compactMap({ session.catalog.dataset($0) }) {
-            guard let fields = dataset.fieldsIfReady, let known = FieldLookup.field(field, in: fields) else { continue }
-            if let few = known.values {
-                values += few
-            } else if fields.field(field) != nil, let index = ValueIndex.ifReady(dataset, path: field) {
-                values += index.values(withPrefix: request.fragment)
-            }
-        }
-        var seen = Set<String>()
-        return request.matching(values.filter { seen.insert($0).inserted })
+        request.matching(session.completionSource().completionValues(of: field, prefix: request.fragment, limit: tableLimit) ?? [])
     }
 
-    /// Record names of the datasets in scope starting with the fragment (folded); when none
-    /// does, names with a word starting with it or one or two edits from it (`show kingdom`,
-    /// `show norwya`). A dataset whose index is still being built offers nothing yet: TAB never
-    /// makes the prompt wait.
+    /// Record names of the results starting with the fragment (folded); when none does, names
+    /// with a word starting with it or one or two edits from it (`show kingdom`, `show
+    /// norwya`). A dataset whose index is still being built offers nothing yet: TAB never makes
+    /// the prompt wait. `include` narrows the names of datasets in memory (a trip's stations).
     static func recordNames(_ request: CompletionRequest, in session: Session, limit: Int = 100_000,
                             where include: ((Dataset, Int) -> Bool)? = nil) -> [CompletionCandidate] {
-        if include == nil, let table = session.tableInUse()?.table {
-            return table.completeNames(request.fragment, limit: min(limit, tableLimit)).map { CompletionCandidate($0) }
-        }
-        let indexes = session.scopeNames.compactMap { session.catalog.dataset($0) }.compactMap { dataset in
-            NameIndex.ifReady(dataset).map { (dataset, $0) }
-        }
-        var names: [String] = []
-        func add(_ rows: [Int], of dataset: Dataset) {
-            for row in rows where names.count < limit {
-                if let include, !include(dataset, row) { continue }
-                names.append(dataset.name(of: row))
-            }
-        }
-        for (dataset, index) in indexes {
-            add(index.rows(withNamePrefix: request.fragment, limit: include == nil ? limit : .max), of: dataset)
-        }
-        if names.isEmpty, !request.fragment.isEmpty {
-            for (dataset, index) in indexes {
-                add(index.similarRows(to: request.fragment, limit: include == nil ? limit : .max).map(\.row), of: dataset)
-            }
+        let names: [String]
+        if let include {
+            let datasets = session.scopeNames.compactMap { session.catalog.dataset($0) }
+            names = MemoryResults.names(in: datasets, prefix: request.fragment, limit: limit, where: include)
+        } else {
+            let source = session.completionSource()
+            names = source.completionNames(prefix: request.fragment, limit: limit) ?? []
         }
         return names.map { CompletionCandidate($0) }
     }

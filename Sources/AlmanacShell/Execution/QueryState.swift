@@ -1,121 +1,131 @@
 import AlmanacCore
-import AlmanacPostgres
 
 /// A change `back` can undo.
 public enum Undoable: Sendable {
-    /// A step of the query (filter, sort, search, drill-down).
-    case step
+    /// A step of the query (search, filter, sort, drill-down), and the results before it (nil:
+    /// every record).
+    case results(previous: (any ResultsSource)?)
     /// A `columns` change for a dataset, and the choice before it (nil: the default columns).
     case columns(dataset: String, previous: [String]?)
-    /// A question put to the attached table in use, and the question before it.
-    case table(previous: TableQuery)
 }
 
-/// A group listing, kept so `show #N` can list the records of group N.
-public struct GroupListing: Sendable {
-    public enum Rows: Sendable {
-        /// Groups counted in memory.
-        case memory(Groups)
-        /// Groups an attached table's database counted.
-        case table([GroupRow])
-    }
-
-    public var spec: GroupSpec
-    public var rows: Rows
-
-    public var count: Int {
-        switch rows {
-        case let .memory(groups): groups.count
-        case let .table(rows): rows.count
-        }
-    }
-
-    /// The step that narrows the results to group `number` (1-based): in memory the group's
-    /// records; on a table the rows whose values the database grouped so (`GroupDrill`: the
-    /// same expressions as the `GROUP BY`, so `<none>` and each value keep exactly their rows).
-    func drill(_ number: Int) throws -> QueryStep {
-        switch rows {
-        case let .memory(groups): return .drill(spec, groups[number - 1])
-        case let .table(rows):
-            let row = rows[number - 1]
-            return .drill(spec, Group.Row(values: row.values, count: row.count, numbers: row.numbers))
-        }
-    }
-}
-
-/// How commands change the current results: steps on a stack, undone one at a time.
+/// How commands reach the current results: one source, in memory or in a database, and the
+/// steps on it undone one at a time.
 extension Session {
-    /// The current results, or every record of the datasets in scope.
-    public func currentResults() throws -> ResultSet {
-        if let query { return query.results }
-        return ResultSet.all(try datasetsInScope())
+    /// The current results: the source the steps so far made, or every record of the scope.
+    public func results() throws -> any ResultsSource {
+        if let source, isCurrent(source) { return source }
+        return try freshResults()
     }
 
-    /// Applies one step to the current results; its results' first page is the answer.
+    /// Every record of the scope: an attached table's rows, or the datasets in memory (waited for).
+    func freshResults() throws -> any ResultsSource {
+        if let name = currentName, name != "all", let table = catalog.table(name) { return table.results() }
+        return MemoryResults(datasets: try datasetsInScope())
+    }
+
+    /// A kept source is current unless the table it asks was attached again since.
+    private func isCurrent(_ source: any ResultsSource) -> Bool {
+        guard let identity = tableIdentity else { return true }
+        guard let name = source.datasetNames.first, let table = catalog.table(name) else { return false }
+        return ObjectIdentifier(table) == identity
+    }
+
+    /// The current results as records in memory, for the commands that read every record
+    /// (histogram, map, trip, GeoJSON).
+    public func currentResults() throws -> ResultSet {
+        if let records = try results().inMemory { return records }
+        // The same words as asking for the dataset itself.
+        _ = try dataset(currentName ?? "")
+        throw ShellError.invalid("\(currentName ?? "this dataset") needs its records in memory")
+    }
+
+    /// The current results for TAB, never waiting for a load: the kept source, the table in
+    /// use, or the datasets of the scope that are loaded.
+    func completionSource() -> any ResultsSource {
+        if let source { return source }
+        if let name = currentName, name != "all", let table = catalog.table(name) { return table.results() }
+        return MemoryResults(datasets: scopeNames.compactMap { catalog.dataset($0) })
+    }
+
+    /// Applies one step to the current results; their first page is the answer.
     public func apply(_ step: QueryStep) throws -> CommandResult {
-        if let table = tableInUse() { return try apply(step, to: table) }
-        var stack = try query ?? QueryStack(datasets: datasetsInScope())
+        var current = try results()
         // A search starts from the datasets as they are now (a reload may have replaced them).
-        if case .search = step {
-            let current = try datasetsInScope()
-            if current.count != stack.datasets.count || zip(current, stack.datasets).contains(where: { $0 !== $1 }) {
-                stack = QueryStack(datasets: current)
-                undoable.removeAll { if case .step = $0 { true } else { false } }
+        if case .search = step, let records = current.inMemory {
+            let now = try datasetsInScope()
+            if now.count != records.datasets.count || zip(now, records.datasets).contains(where: { $0 !== $1 }) {
+                current = MemoryResults(datasets: now)
+                undoable.removeAll { if case .results = $0 { true } else { false } }
             }
         }
-        let results = try stack.apply(step, cancellation: cancellation)
-        query = stack
-        undoable.append(.step)
-        return show(results)
-    }
-
-    /// The step as SQL's question to an attached table: the database answers it.
-    private func apply(_ step: QueryStep, to table: TableResults) throws -> CommandResult {
-        var query = table.query
-        switch step {
-        case let .search(text): query = TableQuery(search: text)  // as in memory, from the whole table
-        case let .filter(expression): query.filters.append(expression)
-        case let .sort(keys):
-            // Ties keep the order before (as a stable sort in memory keeps them).
-            let fields = Set(keys.map(\.field))
-            query.sort = keys + query.sort.filter { !fields.contains($0.field) }
-        case .clear: query = TableQuery()
-        case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
-        }
-        let answer = try TableListing.show(table.asking(query), in: self)
-        undoable.append(.table(previous: table.query))
+        let previous = source
+        let next = try current.applying(step, cancellation: cancellation)
+        let answer = try list(next, page: 1)
+        remember(.results(previous: previous))
         return answer
     }
 
-    /// Pins the current results (so paging through them survives a reload) and returns them.
-    func pinnedResults() throws -> ResultSet {
-        if query == nil { query = QueryStack(datasets: try datasetsInScope()) }
-        return query!.results
+    /// How many changes `back` can undo, and how many records the results it keeps may hold in
+    /// all (each kept filter of a big dataset holds its results): past either, the oldest change
+    /// is forgotten, and the first time that happens a note says so.
+    static let undoLimit = 100
+    static let undoRecordBudget = 16_000_000
+
+    /// Keeps `change` for `back`, forgetting the oldest changes past the limits.
+    func remember(_ change: Undoable) {
+        undoable.append(change)
+        var records = undoable.reduce(0) { total, change in
+            if case let .results(previous?) = change { return total + (previous.inMemory?.count ?? 0) }
+            return total
+        }
+        var dropped = false
+        while undoable.count > Self.undoLimit || (records > Self.undoRecordBudget && undoable.count > 1) {
+            if case let .results(previous?) = undoable.removeFirst() { records -= previous.inMemory?.count ?? 0 }
+            dropped = true
+        }
+        if dropped, !saidUndoIsBounded {
+            saidUndoIsBounded = true
+            output.message("note: back undoes the last \(undoable.count) changes; older ones are forgotten")
+        }
     }
 
-    /// Forgets the query (an attached table's too), the undo history and the last group listing (`use`).
+    /// Makes `source` the current results, remembering which table it asks.
+    func keep(_ source: any ResultsSource) {
+        self.source = source
+        if let name = source.datasetNames.first, source.datasetNames.count == 1, let table = catalog.table(name) {
+            tableIdentity = ObjectIdentifier(table)
+        } else {
+            tableIdentity = nil
+        }
+    }
+
+    /// Lists page `page` of `source` and makes it the current results.
+    func list(_ source: any ResultsSource, page: Int) throws -> CommandResult {
+        var source = source
+        let answer = try Listing.result(&source, page: page, in: self)
+        keep(source)
+        self.page = page
+        lastGroups = nil
+        return answer
+    }
+
+    /// Forgets the query, the undo history and the last group listing (`use`).
     func resetQuery() {
-        query = nil
-        tableResults = nil
+        source = nil
+        tableIdentity = nil
         undoable = []
         lastGroups = nil
         page = 1
     }
 
-    /// Shows the first page of `results` (the current results).
-    public func show(_ results: ResultSet) -> CommandResult {
-        page = 1
-        lastGroups = nil
-        return Listing.result(results, page: 1, in: self)
-    }
-
-    /// The fields a listing of `results` shows, and whether the user chose them: the chosen
-    /// columns (else the dataset's listing fields), then the fields the sort and filters use.
-    func listingFields(for results: ResultSet) -> (fields: [String], chosen: Bool) {
-        guard let dataset = results.datasets.first, !results.spansDatasets else { return ([], false) }
-        let chosen = chosenColumns[dataset.name]
-        var fields = chosen ?? dataset.layout.listFields
-        for field in query?.fieldsInUse ?? [] where !fields.contains(field) { fields.append(field) }
+    /// The fields a listing of `page` shows, and whether the user chose them: the chosen
+    /// columns (else the dataset's listing fields), then the fields the steps use.
+    func listingFields(for page: ResultsPage, of source: any ResultsSource) -> (fields: [String], chosen: Bool) {
+        guard let name = source.datasetNames.first, !page.results.spansDatasets else { return ([], false) }
+        let chosen = chosenColumns[name]
+        var fields = chosen ?? page.defaultColumns
+        for field in source.fieldsInUse where !fields.contains(field) { fields.append(field) }
         return (fields, chosen != nil)
     }
 }

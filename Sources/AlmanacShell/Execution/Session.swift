@@ -19,18 +19,21 @@ public final class Session {
     public let notifier: Notifier
     /// The dataset in use (`use NAME`); nil or "all" spans every dataset.
     public var currentName: String?
-    /// The steps that made the current results (search, filter, sort, drill-down); nil: every
-    /// record of the datasets in scope.
-    public var query: QueryStack?
-    /// The question asked of the attached table in use (see `tableInUse()`), the database's
-    /// counterpart of `query`.
-    public var tableResults: TableResults?
+    /// The current results once a step shaped them (or a page was shown): in memory or in a
+    /// database; nil: every record of the scope (see `results()`).
+    public var source: (any ResultsSource)?
+    /// Which attached table `source` asks, so a table attached again starts afresh.
+    var tableIdentity: ObjectIdentifier?
+    /// The engines of tables attached from URLs (`postgresql://…`).
+    public let engines: [any TableEngine]
     /// Columns chosen with `columns`, per dataset.
     public var chosenColumns: [String: [String]] = [:]
     /// What `back` undoes, the last change last.
     public var undoable: [Undoable] = []
+    /// Whether the note that `back` forgets the oldest changes was given.
+    var saidUndoIsBounded = false
     /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
-    public var lastGroups: GroupListing?
+    public var lastGroups: GroupAnswer?
     /// The page of `results` last shown (1-based).
     public var page = 1
     /// Starts every dataset registered in the catalog and not loading yet: at the prompt, all
@@ -45,8 +48,10 @@ public final class Session {
 
     public init(
         commands: CommandTable = .standard, output: Output, settings: Settings,
-        environment: ShellEnvironment, isInteractive: Bool, catalog: Catalog = Catalog(), notifier: Notifier = Notifier()
+        environment: ShellEnvironment, isInteractive: Bool, catalog: Catalog = Catalog(), notifier: Notifier = Notifier(),
+        engines: [any TableEngine] = Engines.standard
     ) {
+        self.engines = engines
         self.catalog = catalog
         self.notifier = notifier
         self.commands = commands

@@ -1,30 +1,45 @@
 import AlmanacCore
 
-/// A result set as a command's answer: one page of it for people (with a footer on a
-/// terminal), the whole of it for programs.
+/// The current results as a command's answer: one page of them for people (with a footer on a
+/// terminal), all of them for programs — or, where the records live in a database, at most
+/// the source's unpaged limit, and a line on standard error saying so.
 enum Listing {
-    /// Rows per page: the setting, else the terminal's height, else everything.
+    /// Rows per page: the setting, else the terminal's height; nil: no pages.
     static func pageSize(in session: Session) -> Int? {
         if let size = session.settings.pageSize { return size }
         guard session.output.terminal.isTerminal, !session.settings.format.isMachineReadable else { return nil }
         return max(5, session.output.terminal.rows - 5)
     }
 
-    static func pageCount(_ results: ResultSet, in session: Session) -> Int {
-        guard let size = pageSize(in: session) else { return 1 }
-        return max(1, (results.count + size - 1) / size)
+    /// Rows per page for `source`: without pages, everything (or its unpaged limit).
+    static func pageSize(of source: any ResultsSource, total: Int, in session: Session) -> Int {
+        pageSize(in: session) ?? source.unpagedLimit ?? max(1, total)
     }
 
-    static func result(_ results: ResultSet, page: Int, in session: Session) -> CommandResult {
-        let size = pageSize(in: session) ?? max(1, results.count)
-        let start = min(results.count, (page - 1) * size)
-        let end = min(results.count, start + size)
-        let (fields, chosen) = session.listingFields(for: results)
-        let table = RecordListing.table(results, range: start..<end, fields: fields, chosen: chosen)
+    static func pageCount(_ source: inout any ResultsSource, in session: Session) throws -> Int {
+        let total = try source.count(fresh: false, cancellation: session.cancellation)
+        let size = pageSize(of: source, total: total, in: session)
+        return max(1, (total + size - 1) / size)
+    }
+
+    static func result(_ source: inout any ResultsSource, page: Int, in session: Session) throws -> CommandResult {
+        let total = try source.count(fresh: false, cancellation: session.cancellation)
+        let size = pageSize(of: source, total: total, in: session)
+        let start = min(total, (page - 1) * size)
+        let fetched = try source.page(start: start, size: size, cancellation: session.cancellation)
+        let (fields, chosen) = session.listingFields(for: fetched, of: source)
+        var table = RecordListing.table(fetched.results, range: fetched.range, fields: fields, chosen: chosen)
+        table.firstNumber = start + 1
         var notes: [String] = []
-        if !results.isEmpty, session.output.terminal.isTerminal || session.settings.pageSize != nil {
-            let pages = max(1, (results.count + size - 1) / size)
-            notes.append("rows \((start + 1).grouped)–\(end.grouped) of \(results.count.grouped) · page \(page)/\(pages)")
+        let end = start + fetched.range.count
+        let paged = session.output.terminal.isTerminal || session.settings.pageSize != nil
+        let pages = max(1, (total + size - 1) / size)
+        let footer = "rows \((start + 1).grouped)–\(end.grouped) of \(total.grouped) · page \(page)/\(pages.grouped)"
+        if total > 0, paged {
+            notes.append(footer)
+        } else if end < total || start > 0 {
+            // Said on standard error, so a program reading the rows is not misled by silence.
+            session.output.message("\(footer) — 'page next' shows more, 'export FILE' writes them all")
         }
         return CommandResult(table, notes: notes, emptyNote: "no records")
     }

@@ -1,34 +1,24 @@
 import AlmanacCore
-import AlmanacPostgres
 
-/// `export` for attached tables, and `export postgresql://…?table=NEW` for any dataset.
-enum TableExport {
-    /// The current results — in memory, or of the table in use — into a new table (COPY, one
-    /// transaction). Returns the rows written.
-    static func toDatabase(_ text: String, force: Bool, in session: Session) throws -> Int {
-        let url = try PostgresURL(text)
-        if let results = session.tableInUse() {
-            return try TableWriter.write(results.table, query: results.query, to: url, replace: force, cancellation: session.cancellation)
-        }
-        return try TableWriter.write(try session.currentResults(), to: url, replace: force, cancellation: session.cancellation)
-    }
-
-    /// A table's results into a file, read through a cursor a batch at a time: each batch is
-    /// written by the format's own renderer, and the batches joined as one document (one
-    /// header, one JSON array), so the file reads as an in-memory export of the same rows.
-    static func toFile(_ path: String, format: OutputFormat, force: Bool, _ results: TableResults, in session: Session) throws -> Int {
+/// `export FILE`: the current results, whole records, in the format of the file's extension,
+/// read a batch at a time (a table's through a cursor) and written by the format's renderer,
+/// the batches joined as one document (one header, one JSON array), atomically.
+enum FileExport {
+    /// Returns the records written.
+    static func write(_ source: any ResultsSource, format: OutputFormat, to path: String, force: Bool, in session: Session) throws -> Int {
         var total = 0
         try AtomicFile.write(to: path, overwrite: force, cancellation: session.cancellation) { append in
             var joiner = BatchJoiner(format: format)
-            try results.table.export(results.query, cancellation: session.cancellation) { batch in
+            try source.forEachBatch(cancellation: session.cancellation) { batch in
+                try session.cancellation.checkpoint()
                 let sink = CallSink()
-                var table = RecordListing.table(.all([batch]), range: 0..<batch.count, fields: [])
+                var table = RecordListing.table(batch, range: 0..<batch.count, fields: [])
                 table.firstNumber = nil
                 format.renderer.render(CommandResult(table), to: sink, context: .file(format))
                 try append(joiner.add(sink.calls))
                 total += batch.count
             }
-            try append(joiner.finish(header: results.table.schema.columns.map(\.name)))
+            try append(joiner.finish(header: source.recordKeys ?? []))
         }
         return total
     }

@@ -1,0 +1,140 @@
+/// The current results of datasets in memory: the steps of a `QueryStack` over them, each
+/// evaluated here (search, filter, sort, group, describe, …).
+public struct MemoryResults: ResultsSource {
+    public let datasets: [Dataset]
+    /// nil until a step is applied: every record of the datasets.
+    private var stack: QueryStack?
+
+    public init(datasets: [Dataset]) {
+        self.datasets = datasets
+    }
+
+    /// The results after the last step.
+    public var results: ResultSet { stack?.results ?? .all(datasets) }
+
+    public var datasetNames: [String] { datasets.map(\.name) }
+    public var inMemory: ResultSet? { results }
+    public var hasSteps: Bool { !(stack?.isEmpty ?? true) }
+    public var fieldsInUse: [String] { stack?.fieldsInUse ?? [] }
+    public var defaultColumns: [String]? { datasets.count == 1 ? datasets[0].layout.listFields : nil }
+
+    public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> MemoryResults {
+        var next = self
+        var stack = self.stack ?? QueryStack(datasets: datasets)
+        try stack.apply(step, cancellation: cancellation)
+        next.stack = stack
+        return next
+    }
+
+    public func count(fresh: Bool, cancellation: Cancellation) throws -> Int { results.count }
+
+    public func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {
+        let results = self.results
+        let start = min(results.count, start)
+        let end = min(results.count, start + size)
+        return ResultsPage(results: results, range: start..<end, defaultColumns: datasets.first?.layout.listFields ?? [])
+    }
+
+    public func record(at offset: Int, cancellation: Cancellation) throws -> RecordRef {
+        let results = self.results
+        let item = results.items[offset]
+        return RecordRef(dataset: results.dataset(of: item), row: item.row)
+    }
+
+    public func find(_ text: String, limit: Int, cancellation: Cancellation) throws -> RecordMatch {
+        try RecordFinder.find(text, in: datasets, cancellation: cancellation)
+    }
+
+    public func group(_ spec: GroupSpec, cancellation: Cancellation) throws -> GroupAnswer {
+        let results = self.results
+        let groups = try Group.run(results, by: spec, cancellation: cancellation)
+        return GroupAnswer(spec: spec, count: groups.count, total: results.count) { groups[$0] }
+    }
+
+    public func describe(_ fields: [String], cancellation: Cancellation) throws -> DescribeAnswer {
+        let results = self.results
+        let profiles = try Describe.run(results, fields: fields, cancellation: cancellation)
+        return DescribeAnswer(profiles: profiles, sections: results.spansDatasets ? results.datasets.map(\.name) : [])
+    }
+
+    public func fields(cancellation: Cancellation) throws -> FieldListing {
+        var rows: [FieldListing.Row] = []
+        var derived = false
+        for (index, dataset) in datasets.enumerated() {
+            for field in try dataset.fields(cancellation: cancellation).fields {
+                rows.append(FieldListing.Row(path: field.path, type: field.typeDescription, records: field.count, example: field.example,
+                                             isDerived: field.isDerived, section: index))
+                derived = derived || field.isDerived
+            }
+        }
+        var notes = datasets.map { (datasets.count > 1 ? "\($0.name): " : "") + FieldListing.nameNote($0.layout) }
+        if derived { notes.append("computed: made by almanac from the source fields") }
+        return FieldListing(rows: rows, sections: datasets.count > 1 ? datasetNames : [], notes: notes)
+    }
+
+    public func checkField(_ name: String, cancellation: Cancellation) throws -> String {
+        let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        guard !name.isEmpty, catalogs.contains(where: { FieldLookup.field(name, in: $0) != nil }) else {
+            let names = catalogs.flatMap { FieldLookup.names(in: $0) }
+            throw QueryError.unknownField(name, suggestion: name.isEmpty ? nil : Suggestion.closest(to: name, among: names))
+        }
+        return name
+    }
+
+    @discardableResult
+    public func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int {
+        let results = self.results
+        try body(results)
+        return results.count
+    }
+
+    /// Field names of datasets whose fields are known (TAB never waits for inference).
+    public func completionFields() -> [String] {
+        var seen = Set<String>()
+        return datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) }.filter { seen.insert($0).inserted }
+    }
+
+    public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {
+        var values: [String] = []
+        for dataset in datasets {
+            guard let fields = dataset.fieldsIfReady, let known = FieldLookup.field(field, in: fields) else { continue }
+            if let few = known.values {
+                values += few
+            } else if fields.field(field) != nil, let index = ValueIndex.ifReady(dataset, path: field) {
+                values += index.values(withPrefix: prefix)
+            }
+        }
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+}
+
+extension MemoryResults {
+    public func completionNames(prefix: String, limit: Int) -> [String]? {
+        Self.names(in: datasets, prefix: prefix, limit: limit)
+    }
+
+    /// Record names starting with `prefix` (folded); when none does, names with a word starting
+    /// with it or one or two edits from it (`show kingdom`, `show norwya`). A dataset whose index
+    /// is still being built offers nothing yet: TAB never makes the prompt wait.
+    public static func names(in datasets: [Dataset], prefix: String, limit: Int,
+                             where include: ((Dataset, Int) -> Bool)? = nil) -> [String] {
+        let indexes = datasets.compactMap { dataset in NameIndex.ifReady(dataset).map { (dataset, $0) } }
+        var names: [String] = []
+        func add(_ rows: [Int], of dataset: Dataset) {
+            for row in rows where names.count < limit {
+                if let include, !include(dataset, row) { continue }
+                names.append(dataset.name(of: row))
+            }
+        }
+        for (dataset, index) in indexes {
+            add(index.rows(withNamePrefix: prefix, limit: include == nil ? limit : .max), of: dataset)
+        }
+        if names.isEmpty, !prefix.isEmpty {
+            for (dataset, index) in indexes {
+                add(index.similarRows(to: prefix, limit: include == nil ? limit : .max).map(\.row), of: dataset)
+            }
+        }
+        return names
+    }
+}

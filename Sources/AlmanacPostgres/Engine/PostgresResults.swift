@@ -1,0 +1,146 @@
+import AlmanacCore
+import Foundation
+
+/// The results of an attached table: the question asked so far (search, filters, sort,
+/// drill-downs), which every command puts to the database; nothing of the table is held here.
+public struct PostgresResults: ResultsSource {
+    public let table: PostgresTable
+    public private(set) var query: TableQuery
+    /// The rows the query matches, once counted (pages need it; the question changes it).
+    private var counted: Int?
+    /// The last page fetched, its size and its last row's key: the next page of the same size
+    /// continues after that key (an index scan) rather than skipping rows (`OFFSET`), where the
+    /// order allows it — and a row deleted behind the reader moves nothing into the gap.
+    private var shownPage: (start: Int, size: Int, lastKey: [String?]?)?
+
+    /// Into a pipe, where an in-memory listing has no pages, a table's listing stops here (and
+    /// says so): its rows may be millions. `set pagesize` pages it; `export FILE` writes it all.
+    public static let unpagedLimit = 1000
+
+    /// How many names or values TAB asks the database for.
+    static let completionLimit = 200
+
+    public init(table: PostgresTable, query: TableQuery = TableQuery()) {
+        self.table = table
+        self.query = query
+    }
+
+    public var datasetNames: [String] { [table.name] }
+    public var inMemory: ResultSet? { nil }
+    public var unpagedLimit: Int? { Self.unpagedLimit }
+    public var hasSteps: Bool { query != TableQuery() }
+    public var fieldsInUse: [String] { query.fieldsInUse }
+    public var defaultColumns: [String]? { table.schema.layout.listFields }
+    public var recordKeys: [String]? { table.schema.columns.map(\.name) }
+
+    /// The step as SQL's question: the database answers it.
+    public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> PostgresResults {
+        var query = self.query
+        switch step {
+        case let .search(text): query = TableQuery(search: text)  // as in memory, from the whole table
+        case let .filter(expression): query.filters.append(expression)
+        case let .sort(keys):
+            // Ties keep the order before (as a stable sort in memory keeps them).
+            let fields = Set(keys.map(\.field))
+            query.sort = keys + query.sort.filter { !fields.contains($0.field) }
+        case .clear: query = TableQuery()
+        case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
+        }
+        // Checked now, as memory checks a step when it applies it: an unknown field is an error.
+        _ = try table.countSQL(query)
+        return PostgresResults(table: table, query: query)
+    }
+
+    public mutating func count(fresh: Bool, cancellation: Cancellation) throws -> Int {
+        if !fresh, let counted { return counted }
+        let count = try table.count(query, cancellation: cancellation)
+        counted = count
+        return count
+    }
+
+    /// The database sends the one page asked for.
+    public mutating func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {
+        let after = shownPage.flatMap { $0.start + $0.size == start && $0.size == size ? $0.lastKey : nil }
+        let fetched = try table.page(query, offset: start, limit: size, after: after, cancellation: cancellation)
+        shownPage = (start, size, fetched.lastKey)
+        let rows = fetched.rows
+        return ResultsPage(results: .all([rows]), range: 0..<rows.count, defaultColumns: rows.layout.listFields)
+    }
+
+    public func record(at offset: Int, cancellation: Cancellation) throws -> RecordRef {
+        let page = try table.page(query, offset: offset, limit: 1, cancellation: cancellation)
+        guard page.count == 1 else { throw QueryError.invalid("the results changed: row #\(offset + 1) is gone") }
+        return RecordRef(dataset: page.rows, row: 0)
+    }
+
+    public func find(_ text: String, limit: Int, cancellation: Cancellation) throws -> RecordMatch {
+        let found = try table.find(text.trimmingCharacters(in: .whitespaces), limit: limit, cancellation: cancellation)
+        switch found.total {
+        case 0: return .none(similar: [])
+        case 1: return .one(RecordRef(dataset: found.rows, row: 0))
+        default:
+            let candidates = (0..<found.rows.count).map { RecordRef(dataset: found.rows, row: $0) }
+            // Each by its primary key, which `show` finds it by; without one, by its number in
+            // the table, as a dataset in memory numbers its records.
+            let key = table.schema.primaryKey.count == 1 ? table.schema.columns[table.schema.primaryKey[0]].name : nil
+            let identities = candidates.map { target -> String? in
+                if let key { return target.dataset.displayText(of: target.dataset.compile(FieldPath(key)), row: target.row) }
+                return found.places.indices.contains(target.row) ? found.places[target.row].map { "#\($0)" } : nil
+            }
+            return .several(candidates, total: found.total, identities: identities)
+        }
+    }
+
+    /// `GROUP BY` in the database.
+    public mutating func group(_ spec: GroupSpec, cancellation: Cancellation) throws -> GroupAnswer {
+        let groups = try table.group(query, by: spec, cancellation: cancellation)
+        let total = try count(fresh: false, cancellation: cancellation)
+        return GroupAnswer(spec: spec, count: groups.count, total: total) { index in
+            let row = groups[index]
+            return Group.Row(values: row.values, count: row.count, numbers: row.numbers, aggregates: row.aggregates.map(AggregateValue.init(text:)))
+        }
+    }
+
+    /// The database profiles its own rows (DescribeSQL).
+    public func describe(_ fields: [String], cancellation: Cancellation) throws -> DescribeAnswer {
+        let profiles = try table.describe(query, fields: fields.isEmpty ? nil : fields, cancellation: cancellation)
+        return DescribeAnswer(profiles: profiles.map { (table.name, $0) })
+    }
+
+    /// The columns as the database's catalog types them, how many rows have each, an example;
+    /// keys inside JSON columns as dotted paths.
+    public func fields(cancellation: Cancellation) throws -> FieldListing {
+        let rows = try table.fields(cancellation: cancellation).map { field in
+            FieldListing.Row(path: field.path, type: field.type, records: field.count, example: field.example)
+        }
+        var notes = [FieldListing.nameNote(table.schema.layout)]
+        let schema = table.schema
+        if !schema.primaryKey.isEmpty {
+            notes.append("show finds a row by its primary key: \(schema.primaryKey.map { schema.columns[$0].name }.joined(separator: ", "))")
+        }
+        return FieldListing(rows: rows, sections: [], notes: notes)
+    }
+
+    public func checkField(_ name: String, cancellation: Cancellation) throws -> String {
+        guard !name.isEmpty else { throw QueryError.unknownField(name, suggestion: nil) }
+        try table.checkField(name)
+        return name
+    }
+
+    /// Read through a cursor, a batch at a time.
+    @discardableResult
+    public func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int {
+        try table.export(query, cancellation: cancellation) { try body(.all([$0])) }
+    }
+
+    public func completionFields() -> [String] { table.schema.columns.map(\.name) }
+
+    /// A prefix query with a limit, given up after a moment.
+    public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {
+        table.completeValues(of: field, prefix: prefix, limit: min(limit, Self.completionLimit))
+    }
+
+    public func completionNames(prefix: String, limit: Int) -> [String]? {
+        table.completeNames(prefix, limit: min(limit, Self.completionLimit))
+    }
+}
