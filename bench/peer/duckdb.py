@@ -1,5 +1,7 @@
 """DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search (each
-query timed by DuckDB's own profiler)."""
+query timed by DuckDB's own profiler), and read_csv against almanac's CSV load (issue 28: the
+stations flattened to CSV, `stations.csv` beside each scaled file, counted in a fresh process;
+almanac's whole run ≤ 0.5× DuckDB's)."""
 
 import json
 import os
@@ -9,7 +11,7 @@ import sysconfig
 import tempfile
 
 from measure import fail, run_process, stats
-from peer import Command, Peer, pip_install, version_of
+from peer import Command, Comparison, Peer, pip_install, version_of
 
 LOAD = """
 SELECT count(*), count(DISTINCT s.stationId) FROM (
@@ -79,6 +81,30 @@ class DuckDB(Peer):
             results[query] = stats(samples, warmups)
         shutil.rmtree(folder, ignore_errors=True)
         return {"DuckDB contains (pre-lowered)": results}
+
+
+    def comparisons(self, context):
+        """almanac loading the flattened stations CSV and counting its rows, against DuckDB's
+        `SELECT count(*) FROM read_csv(…)`, whole processes, at 10× and larger."""
+        home = tempfile.mkdtemp(prefix="almanac-bench-csv-")
+        environment = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        races = []
+        for file in context.files:
+            path = os.path.join(file["directory"], "stations.csv")
+            if file["scale"] < 10 or not os.path.exists(path):
+                continue
+            ours = Command([context.almanac, "--no-rc", "-c", f"load s from {path}", "-c", "use s", "-c", "count"],
+                           parse=last_count, env=environment)
+            theirs = Command([binary(), "-list", "-noheader", "-c", f"SELECT count(*) FROM read_csv('{path}');"], parse=last_count)
+            races.append(Comparison(f"csv-count-x{file['scale']}", f"{file['scale']}× stations as CSV: load and count",
+                                    ours, theirs, limit=0.5))
+        return races
+
+
+def last_count(text):
+    """The last number printed (almanac's `count`, DuckDB's count(*)), as the rows counted."""
+    numbers = [int(word.replace(",", "")) for word in text.split() if word.replace(",", "").isdigit()]
+    return {"rows": numbers[-1]} if numbers else {"output": text.strip()[-200:]}
 
 
 PEER = DuckDB()

@@ -7,7 +7,7 @@ import CGlibc
 /// One pass: fields are found sixteen bytes a step (`almanac_csv_run`, which also checks the
 /// UTF-8), each cell is written as what its column is so far, and the few cells a later cell
 /// proves wrong are settled at the end (`CSVColumn`). Errors name the line and column.
-struct CSVParser {
+public struct CSVParser {
     let base: UnsafePointer<UInt8>
     let count: Int
     let dialect: CSVDialect
@@ -16,7 +16,14 @@ struct CSVParser {
     /// The line `position` is on, and where that line starts (for columns in errors).
     var line = 1
     var lineStart = 0
-    var nextProgress = JSONParser.progressInterval
+    var nextProgress = CSVParser.populateInterval
+    /// A CSV's records take about three times its bytes in nodes: the builder's storage is
+    /// populated ahead (see `BuilderStorage.populate`) every quarter megabyte, so it keeps
+    /// ahead of the appends, rather than at each megabyte as JSON's parse does.
+    static let populateInterval = 1 << 18
+    /// Values that wait for their probe of the value table (see `JSONDocumentBuilder.pendingLimit`):
+    /// a few rows' worth, so each probe's slot has come from memory when it is made.
+    static let waitingProbes = 16
     let progress: JSONParser.Progress?
     /// Cells that are not a slice of the input (a doubled quote, a TSV escape) are made here.
     let scratch = CSVScratch()
@@ -29,10 +36,10 @@ struct CSVParser {
     static let backslash = UInt8(ascii: "\\")
 
     /// What a parse found besides the records.
-    struct Summary: Sendable {
-        var dialect: CSVDialect
-        var records: Int
-        var columns: [String]
+    public struct Summary: Sendable {
+        public var dialect: CSVDialect
+        public var records: Int
+        public var columns: [String]
     }
 
     /// Parses `bytes` into `builder`, which must hold nothing yet: its root is an array of the records.
@@ -212,9 +219,9 @@ struct CSVParser {
                 columns[index].kind = .number
                 if number.separator != nil { columns[index].separator = number.separator }
                 if number.needsNormalizing {
-                    CSVCell.normalized(trimmed).withUnsafeBufferPointer { builder.appendNumber($0, value: number.value) }
+                    CSVCell.normalized(trimmed).withUnsafeBufferPointer { builder.appendNumberLeavingProbes($0, value: number.value) }
                 } else {
-                    builder.appendNumber(trimmed, value: number.value)
+                    builder.appendNumberLeavingProbes(trimmed, value: number.value)
                 }
                 return
             }
@@ -359,7 +366,7 @@ struct CSVParser {
     // MARK: - Progress and errors
 
     mutating func reportProgress(_ builder: inout JSONDocumentBuilder) throws(LoadFailure) {
-        nextProgress = position + JSONParser.progressInterval
+        nextProgress = position + Self.populateInterval
         builder.populateAhead()
         guard let progress else { return }
         do { try progress(position) } catch { throw .cancelled }
@@ -396,6 +403,22 @@ struct CSVParser {
         var start = offset
         while start > 0, base[start - 1] != newline, base[start - 1] != carriageReturn { start -= 1 }
         return start
+    }
+}
+
+/// A whole CSV or TSV text read as `load` reads one: the dialect sniffed from its first
+/// 64 KiB, then one pass into a document (almanac-bench times this).
+public enum DelimitedText {
+    public static func document(of bytes: UnsafeBufferPointer<UInt8>, source: String, tsv: Bool,
+                                progress: JSONParser.Progress? = nil) throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
+        let sampleSize = min(bytes.count, 64 << 10)
+        let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<sampleSize]), tsv: tsv, complete: sampleSize == bytes.count)
+        // Records of a few short cells take more nodes than their text has bytes: room for
+        // that is reserved (untouched, it costs address space only).
+        var builder = JSONDocumentBuilder(expectedBytes: bytes.count * 4, detached: false, guessing: true, valueBytes: bytes.count * 4)
+        builder.pendingLimit = CSVParser.waitingProbes
+        let summary = try CSVParser.parse(bytes, source: source, dialect: dialect, into: &builder, progress: progress)
+        return (builder.finish(), summary)
     }
 }
 

@@ -142,18 +142,13 @@ public struct DatasetLoader: Sendable {
     /// CSV or TSV: the dialect sniffed from the first 64 KiB, then one pass.
     static func parseDelimited(_ bytes: UnsafeBufferPointer<UInt8>, name: String, tsv: Bool, progress: LoadProgress, cancellation: Cancellation,
                                access: FileContents.Access) throws(LoadFailure) -> ParsedSource {
-        let sampleSize = min(bytes.count, 64 << 10)
-        let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<sampleSize]), tsv: tsv, complete: sampleSize == bytes.count)
-        // Records of a few short cells take more nodes than their text has bytes: room for
-        // that is reserved (untouched, it costs address space only).
-        var builder = JSONDocumentBuilder(expectedBytes: bytes.count * 4, detached: false, guessing: true, valueBytes: bytes.count)
-        let summary = try CSVParser.parse(bytes, source: name, dialect: dialect, into: &builder, progress: { consumed throws(CancelledError) in
+        let (document, summary) = try DelimitedText.document(of: bytes, source: name, tsv: tsv, progress: { consumed throws(CancelledError) in
             progress.setBytes(done: consumed)
             access.release(consumed)
             try cancellation.checkpoint()
         })
         progress.setBytes(done: bytes.count)
-        return ParsedSource(document: builder.finish(), bytes: bytes.count, csv: summary)
+        return ParsedSource(document: document, bytes: bytes.count, csv: summary)
     }
 
     /// An error about a file that another program changed while it loaded says so: "the text
