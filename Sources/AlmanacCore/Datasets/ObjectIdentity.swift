@@ -37,38 +37,3 @@ public enum ObjectIdentity {
         return members.max { counts[$0, default: 0] < counts[$1, default: 0] }.flatMap { counts[$0, default: 0] > 0 ? $0 : nil }
     }
 }
-
-extension Dataset {
-    /// Calls `body` with each whole value `path` reaches in the record at `row`: as
-    /// `forEachValue`, but an object at the end is one value (its node), not its members'
-    /// values, and a list of objects gives each object. What `group`, `describe` and
-    /// listings read, so a record with an object counts once.
-    public func forEachWholeValue(of path: CompiledPath, row: Int, _ body: (FieldValue) -> Void) {
-        if path.derived != nil {
-            forEachValue(of: path, row: row, body)
-            return
-        }
-        visitWhole(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, body)
-    }
-
-    private func visitWhole(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], _ body: (FieldValue) -> Void) {
-        switch document.kind(at: node) {
-        case .object:
-            if depth < keys.count {
-                for key in keys[depth] {
-                    if let value = document.member(key, of: node) { visitWhole(value, depth: depth + 1, keys: keys, body) }
-                }
-            } else {
-                body(.node(node))
-            }
-        case .array:
-            var child = node + 2
-            for _ in 0..<document.count(at: node) {
-                visitWhole(child, depth: depth, keys: keys, body)
-                child = document.end(of: child)
-            }
-        default:
-            if depth == keys.count { body(.node(node)) }
-        }
-    }
-}

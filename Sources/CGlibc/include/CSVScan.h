@@ -1,8 +1,6 @@
 #ifndef ALMANAC_CSV_SCAN_H
 #define ALMANAC_CSV_SCAN_H
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "CGlibc.h"
 
 /// The first position from `index` in a CSV or TSV text that the reader must look at one byte
 /// at a time: one of the four `stop` bytes (a delimiter, a line break, a quote, a backslash),
@@ -24,18 +22,9 @@ static inline long almanac_csv_run(const unsigned char *bytes, long index, long 
         unsigned special = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, s1), _mm_cmpeq_epi8(block, s2)),
                                                                     _mm_or_si128(_mm_cmpeq_epi8(block, s3), _mm_cmpeq_epi8(block, s4))));
         if (!(special | high) && !carry) { index += 16; continue; }
-        // Continuation bytes 80–BF are -128…-65 as signed bytes; leads C2–DF are -62…-33.
-        unsigned continuation = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(block, _mm_set1_epi8(-64)));
-        unsigned lead = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(block, _mm_set1_epi8(-63)),
-                                                                   _mm_cmplt_epi8(block, _mm_set1_epi8(-32))));
-        unsigned expected = ((lead << 1) | carry) & 0xFFFF;
-        unsigned bad = special | (high & ~(lead | continuation)) | (continuation ^ expected);
-        if (bad) {
-            long at = index + __builtin_ctz(bad);
-            // Never inside a pair: a bad byte after a lead sends the reader to the lead.
-            int afterLead = at == index ? (int)carry : (int)((lead >> (__builtin_ctz(bad) - 1)) & 1);
-            return afterLead ? at - 1 : at;
-        }
+        unsigned lead;
+        unsigned bad = special | almanac_utf8_pair_faults(block, carry, &lead);
+        if (bad) return almanac_utf8_stop(index, bad, lead, carry);
         carry = lead >> 15;
         index += 16;
     }
