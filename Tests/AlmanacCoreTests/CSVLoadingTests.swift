@@ -126,6 +126,54 @@ func loadFile(_ path: String, name: String = "data", options: LoadOptions = Load
         #expect(error("") == "data.csv: line 1, column 1: the text is empty: expected a header or a row")
     }
 
+    /// The records of a text parsed on one thread and on two (a second from the middle).
+    static func bothWays(_ text: String) throws -> (one: [String], two: [String]) {
+        var bytes = Array(text.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { buffer in
+            let bytes = UnsafeBufferPointer(buffer)
+            let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<(64 << 10)]), tsv: false, complete: false)
+            func records(split: Bool) throws -> [String] {
+                var builder = JSONDocumentBuilder(expectedBytes: bytes.count * 4)
+                _ = try CSVParser.parse(bytes, source: "big.csv", dialect: dialect, into: &builder, split: split)
+                let document = builder.finish()
+                return document.elements(of: document.roots[0]).map { JSONWriter.string(document.value(at: $0)) }
+            }
+            return (try records(split: false), try records(split: true))
+        }
+    }
+
+    /// A large file's second half, parsed on another thread, gives the same records: columns
+    /// whose type only the second half shows are settled over both.
+    @Test func twoThreadsReadWhatOneReads() throws {
+        let rows = 200_000
+        var text = "id,zip,flag,score,note\n"
+        for row in 0..<rows {
+            let late = row > rows * 3 / 4
+            let zip = late && row % 1000 == 0 ? "SW1A" : String(10000 + row % 89999)
+            let flag = late && row % 5000 == 0 ? "maybe" : (row % 2 == 0 ? "true" : "FALSE")
+            let score = row % 7 == 0 ? "NA" : "\(row % 100).5"
+            let note = row % 11 == 0 ? "\"a, \"\"b\"\"\nc\"" : "note \(row % 13)"
+            text += "\(row),\(zip),\(flag),\(score),\(note)\n"
+        }
+        #expect(text.utf8.count >= CSVSecondPart.splitFrom)
+        let (one, two) = try Self.bothWays(text)
+        #expect(one.count == rows && two == one)
+        #expect(one[rows - 1].contains(#""zip":"#) && one[0].contains(#""zip":"10000""#) && one[0].contains(#""flag":"true""#))
+    }
+
+    /// A quoted field holding the line break at the middle: the second thread's start is no
+    /// row's start, its work is dropped, and the records are as one thread reads them.
+    @Test func aSplitInsideQuotesIsNoSplit() throws {
+        // 2 MB of rows, a field of 2 MB of lines in quotes, 1 MB of rows: the middle is in the field.
+        let row = "1,\"" + String(repeating: "x", count: 60) + "\"\n"
+        let long = "2,\"" + String(repeating: "\ny", count: 1_000_000) + "\"\n"
+        let text = "a,b\n" + String(repeating: row, count: 32_000) + long + String(repeating: row, count: 16_000)
+        let middle = text.utf8.count / 2
+        #expect(text.utf8.count >= CSVSecondPart.splitFrom && middle > 32_000 * 64 && middle < 32_000 * 64 + long.utf8.count)
+        let (one, two) = try Self.bothWays(text)
+        #expect(two == one && one.count == 48_001)
+    }
+
     /// Thousands of rows of random cells, written as RFC 4180 says, read back cell for cell.
     @Test func randomCellsRoundTrip() throws {
         var random = SplitMix64(seed: 28)

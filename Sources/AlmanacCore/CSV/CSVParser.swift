@@ -42,9 +42,12 @@ public struct CSVParser {
         public var columns: [String]
     }
 
-    /// Parses `bytes` into `builder`, which must hold nothing yet: its root is an array of the records.
+    /// Parses `bytes` into `builder`, which must hold nothing yet: its root is an array of the
+    /// records. `progress` learns how far this thread is (its pages may go); `parsed`, how
+    /// many bytes both threads have parsed. `split`: a large text's second half is parsed on
+    /// another thread (`CSVSecondPart`).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, source: String, dialect: CSVDialect, into builder: inout JSONDocumentBuilder,
-                      progress: JSONParser.Progress? = nil) throws(LoadFailure) -> Summary {
+                      progress: JSONParser.Progress? = nil, parsed: ((Int) -> Void)? = nil, split: Bool = false) throws(LoadFailure) -> Summary {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw .csv(CSVError(source: source, line: 1, column: 1, message: "the text is empty: expected a header or a row"))
         }
@@ -53,10 +56,17 @@ public struct CSVParser {
             parser.position = 3
             parser.lineStart = 3
         }
+        parser.parsed = parsed
+        if split, let start = CSVSecondPart.start(in: bytes) { parser.splitAt = start }
         return try parser.parseRecords(into: &builder)
     }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, dialect: CSVDialect, source: String, progress: JSONParser.Progress?) {
+    /// Where a second thread starts parsing (see `CSVSecondPart`), and that thread.
+    var splitAt: Int?
+    var secondPart: CSVSecondPart?
+    var parsed: ((Int) -> Void)?
+
+    init(base: UnsafePointer<UInt8>, count: Int, dialect: CSVDialect, source: String, progress: JSONParser.Progress?) {
         self.base = base
         self.count = count
         self.dialect = dialect
@@ -78,7 +88,24 @@ public struct CSVParser {
         columns = names.map { CSVColumn(name: $0, key: builder.internKey($0)) }
         let root = builder.openContainer(.array)
         var records = 0
+        if let splitAt {
+            secondPart = CSVSecondPart(bytes: UnsafeBufferPointer(start: base, count: count), start: splitAt, dialect: dialect,
+                                       names: names, source: source)
+        }
+        defer { secondPart?.abandon() }
         while true {
+            if let part = secondPart, position >= part.start {
+                secondPart = nil
+                // At the start of a row exactly where the second part started: its records are these.
+                if position == part.start, let parsed = part.join() {
+                    _ = builder.appendDetached(parsed.builder)
+                    records += parsed.records
+                    columns = zip(columns, parsed.columns).map { $0.merged(with: $1) }
+                    position = count
+                    break
+                }
+                part.abandon()
+            }
             skipBlankLines()
             guard position < count else { break }
             try parseRow(into: &builder)
@@ -368,6 +395,7 @@ public struct CSVParser {
     mutating func reportProgress(_ builder: inout JSONDocumentBuilder) throws(LoadFailure) {
         nextProgress = position + Self.populateInterval
         builder.populateAhead()
+        parsed?(position + (secondPart?.done.load(ordering: .relaxed) ?? 0))
         guard let progress else { return }
         do { try progress(position) } catch { throw .cancelled }
     }
@@ -409,15 +437,17 @@ public struct CSVParser {
 /// A whole CSV or TSV text read as `load` reads one: the dialect sniffed from its first
 /// 64 KiB, then one pass into a document (almanac-bench times this).
 public enum DelimitedText {
-    public static func document(of bytes: UnsafeBufferPointer<UInt8>, source: String, tsv: Bool,
-                                progress: JSONParser.Progress? = nil) throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
+    /// `progress`: how far the first thread is (pages before it may go, and it may stop
+    /// there); `parsed`: bytes parsed by both. A text of 4 MiB or more is parsed on two threads.
+    public static func document(of bytes: UnsafeBufferPointer<UInt8>, source: String, tsv: Bool, progress: JSONParser.Progress? = nil,
+                                parsed: ((Int) -> Void)? = nil) throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
         let sampleSize = min(bytes.count, 64 << 10)
         let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<sampleSize]), tsv: tsv, complete: sampleSize == bytes.count)
         // Records of a few short cells take more nodes than their text has bytes: room for
         // that is reserved (untouched, it costs address space only).
         var builder = JSONDocumentBuilder(expectedBytes: bytes.count * 4, detached: false, guessing: true, valueBytes: bytes.count * 4)
         builder.pendingLimit = CSVParser.waitingProbes
-        let summary = try CSVParser.parse(bytes, source: source, dialect: dialect, into: &builder, progress: progress)
+        let summary = try CSVParser.parse(bytes, source: source, dialect: dialect, into: &builder, progress: progress, parsed: parsed, split: true)
         return (builder.finish(), summary)
     }
 }

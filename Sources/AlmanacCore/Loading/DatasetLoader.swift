@@ -143,10 +143,9 @@ public struct DatasetLoader: Sendable {
     static func parseDelimited(_ bytes: UnsafeBufferPointer<UInt8>, name: String, tsv: Bool, progress: LoadProgress, cancellation: Cancellation,
                                access: FileContents.Access) throws(LoadFailure) -> ParsedSource {
         let (document, summary) = try DelimitedText.document(of: bytes, source: name, tsv: tsv, progress: { consumed throws(CancelledError) in
-            progress.setBytes(done: consumed)
             access.release(consumed)
             try cancellation.checkpoint()
-        })
+        }, parsed: { progress.setBytes(done: $0) })
         progress.setBytes(done: bytes.count)
         return ParsedSource(document: document, bytes: bytes.count, csv: summary)
     }
