@@ -79,7 +79,7 @@ end
 complete -c 'almanac' -f
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac"' -s 'c' -d 'Run COMMANDS and exit (repeatable).' -rfka ''
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac"' -s 'f' -d 'Run the commands in FILE and exit (repeatable).' -rF
-complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" format' -l 'format' -d 'Output format: table, expanded, json, ndjson, csv, tsv or markdown.' -rfka ''
+complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" format' -l 'format' -d 'Output format.' -rfka ''
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" data' -l 'data' -d 'Folder with the datasets (default: $ALMANAC_DATA, else the installed data, else the checkout\'s Data).' -rfa '(__almanac_complete_directories)'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" bail' -l 'bail' -d 'Stop at the first command that fails.'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" interactive' -l 'interactive' -d 'Open the prompt after running -c and -f.'

@@ -36,14 +36,8 @@ final class Answer: Sendable {
     }
 
     private static func writeAll(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            // The shell stopped reading: it no longer wants the answer.
-            if written <= 0 { _exit(1) }
-            offset += written
-        }
+        // The shell stopped reading: it no longer wants the answer.
+        if SystemCalls.writeAll(1, bytes) != .written { _exit(1) }
     }
 }
 

@@ -26,7 +26,7 @@ struct Almanac: ParsableCommand {
             completion: .file())
     var files: [String] = []
 
-    @Option(help: "Output format: table, expanded, json, ndjson, csv, tsv or markdown.")
+    @Option(help: ArgumentHelp("Output format.", valueName: "format"))
     var format: OutputFormat?
 
     @Option(help: ArgumentHelp("Folder with the datasets (default: $ALMANAC_DATA, else the installed data, else the checkout's Data).", valueName: "dir"),

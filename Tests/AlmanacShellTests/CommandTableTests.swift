@@ -23,6 +23,31 @@ import Testing
         #expect(undeclared.isEmpty, "parsed by hand: \(undeclared)")
     }
 
+    /// Commands read their values by the parameter, which is told apart by name and keyword:
+    /// two alike would read each other's words.
+    @Test("no command declares two parameters a reading could confuse")
+    func parametersAreDistinct() {
+        for command in CommandTable.standard.commands {
+            let parameters = command.spec.parameters ?? []
+            for (index, parameter) in parameters.enumerated() {
+                #expect(!parameters[..<index].contains { $0.isSame(as: parameter) }, "\(command.spec.name): \(parameter.name)")
+            }
+        }
+    }
+
+    @Test("a value is read by its parameter wherever the declaration puts it")
+    func valuesAreReadByParameter() throws {
+        let from = Parameter("STATION", .text(.nothing), .words, after: "from")
+        let to = Parameter("STATION", .text(.nothing), .words, after: "to")
+        for parameters in [[from, to], [to, from]] {
+            var spec = CommandSpec(name: "x", summary: "x", parameters: parameters)
+            spec.parameters = parameters
+            let parsed = try Arguments([Word("to", column: 3), Word("B", column: 6), Word("from", column: 8), Word("A", column: 13)],
+                                       spec: spec).parse()
+            #expect(parsed.text(from) == "A" && parsed.text(to) == "B")
+        }
+    }
+
     @Test func everyCommandHasUsageAndExamples() {
         for command in CommandTable.standard.commands {
             #expect(command.spec.usage.hasPrefix(command.spec.name), "\(command.spec.name)")

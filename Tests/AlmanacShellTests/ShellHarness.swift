@@ -11,14 +11,16 @@ final class ShellHarness {
         return path.joined(separator: "/") + "/Data"
     }()
 
-    init(terminal: TerminalInfo = .pipe, load: [String] = ["countries", "species", "planets", "people", "stations"]) {
+    init(terminal: TerminalInfo = .pipe, load: [String] = ["countries", "species", "planets", "people", "stations"],
+         settingTable: SettingTable = .standard) {
         let box = Box()
         let output = Output(terminal: terminal, errorIsTerminal: false) { stream, text in
             if stream == .output { box.out += text } else { box.err += text }
         }
         let environment = ShellEnvironment(historyPath: "/nonexistent/history", startupFilePath: "/nonexistent/rc",
                                            dataDirectory: Self.dataDirectory)
-        session = Session(output: output, settings: Settings(color: false), environment: environment, isInteractive: false)
+        session = Session(output: output, settings: Settings(color: false), environment: environment, isInteractive: false,
+                          settingTable: settingTable)
         self.box = box
         for request in DefaultDatasets.requests(in: Self.dataDirectory) where load.contains(request.name) {
             session.catalog.load(request)

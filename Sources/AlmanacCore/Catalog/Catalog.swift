@@ -22,6 +22,8 @@ public final class Catalog: Sendable {
     public typealias PreparationObserver = @Sendable (String) -> Void
 
     private let state = Mutex(State())
+    /// Links the user declared (`link pets.owner_id to owners.id`).
+    let declaredLinks = Mutex<[LinkDefinition]>([])
     private let loader: DatasetLoader
     /// In a struct, not as bare functions: a Mutex of a function type wraps the stored closure
     /// in two more reabstraction thunks on every read (see `Dataset.Neighbours`).

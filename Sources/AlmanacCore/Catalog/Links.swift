@@ -49,21 +49,7 @@ public struct Links {
     /// Russian translation, name, native name and other spellings, ignoring case and diacritics.
     public func country(named title: String) -> (dataset: Dataset, row: Int)? {
         guard let countries = dataset("countries") else { return nil }
-        let byName = countries.cached(CacheKey<[String: Int]>("rows-by-any-name")) {
-            var map: [String: Int] = [:]
-            // Russian translations first: they are what the stations use.
-            for path in ["translations.ru", "name", "nativeName", "altSpellings", "translations"] {
-                let compiled = countries.compile(FieldPath(path))
-                for row in 0..<countries.count {
-                    countries.forEachValue(of: compiled, row: row) { value in
-                        let key = Folding.fold(countries.text(of: value))
-                        if !key.isEmpty, map[key] == nil { map[key] = row }
-                    }
-                }
-            }
-            return map
-        }
-        return byName[Folding.fold(title)].map { (countries, $0) }
+        return CountryNames.rows(of: countries)[CountryNames.key(title)].map { (countries, $0) }
     }
 
     /// How many stations lie in the country at `row` of `countries`.

@@ -206,8 +206,10 @@ public final class Dataset: Sendable {
         case several
     }
 
-    public func compile(_ path: FieldPath) -> CompiledPath {
-        let derived = path.components.count == 1 ? model.derivedFields.first { $0.name == path.components[0] } : nil
+    /// `derived`: whether a field the model computes replaces the source's of the same name
+    /// (a link reads the source's urls, not the names they read as).
+    public func compile(_ path: FieldPath, derived readsDerived: Bool = true) -> CompiledPath {
+        let derived = readsDerived && path.components.count == 1 ? model.derivedFields.first { $0.name == path.components[0] } : nil
         var spellings: [[JSONDocument.Key]] = []
         var twins = false
         for component in path.components {

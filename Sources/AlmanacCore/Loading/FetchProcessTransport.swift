@@ -108,12 +108,8 @@ public struct FetchProcessTransport: HTTPTransport {
         }
 
         func send(_ bytes: [UInt8]) {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { write(input, $0.baseAddress! + offset, bytes.count - offset) }
-                if written < 0 { if errno == EINTR { continue }; break }
-                offset += written
-            }
+            // A helper that failed to read its request ends with an error of its own.
+            _ = SystemCalls.writeAll(input, bytes)
             close(input)
         }
 

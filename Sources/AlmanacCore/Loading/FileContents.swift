@@ -53,11 +53,11 @@ enum FileContents {
         mapped: Bool = true, secondHalf: SecondHalfWork? = nil, streamCheck: StreamCheck = .json,
         _ body: (UnsafeBufferPointer<UInt8>, Access) throws(LoadFailure) -> Result
     ) throws(LoadFailure) -> Result {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = SystemCalls.retryingInterrupts { SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw .unreadable(path: name, reason: describe(errno)) }
-        defer { close(descriptor) }
+        defer { _ = SystemCalls.close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: name, reason: describe(errno)) }
+        guard SystemCalls.fstat(descriptor, &status) == 0 else { throw .unreadable(path: name, reason: describe(errno)) }
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR { throw .unreadable(path: name, reason: "is a directory, not a file") }
         // A regular file of size 0 may still have text: /proc's files are made as they are read.
@@ -78,10 +78,10 @@ enum FileContents {
                 let access = Access(release: releaser(mapping.start, bytes, lines: nil), complete: { mapping.isIntact })
                 return try body(bytes, access)
             }
-            guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else {
+            guard let memory = SystemCalls.mmap(size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1) else {
                 throw .unreadable(path: name, reason: "not enough memory for \(size) bytes")
             }
-            defer { munmap(memory, size) }
+            defer { SystemCalls.munmap(memory, size) }
             let base = memory.assumingMemoryBound(to: UInt8.self)
             let filled = try readWhole(descriptor, into: base, count: size, name: name, cancellation: cancellation)
             let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: filled)
@@ -108,7 +108,7 @@ enum FileContents {
             let ready = poll(&waiting, 1, 100)
             if cancellation.isCancelled { throw .cancelled }
             if ready <= 0 { continue }
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { SystemCalls.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw .unreadable(path: name, reason: describe(errno))
@@ -193,7 +193,7 @@ enum FileContents {
         var filled = 0
         while filled < count {
             if cancellation.isCancelled { throw .cancelled }
-            let read = pread(descriptor, base + filled, min(4 << 20, count - filled), off_t(filled))
+            let read = SystemCalls.pread(descriptor, base + filled, min(4 << 20, count - filled), off_t(filled))
             if read < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw .unreadable(path: name, reason: describe(errno))
@@ -222,10 +222,10 @@ final class GuardedMapping {
     private let descriptor: Int32
 
     init?(descriptor: Int32, size: Int) {
-        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else { return nil }
+        guard let start = SystemCalls.mmap(size, PROT_READ, MAP_PRIVATE, descriptor) else { return nil }
         let guardNumber = almanac_guard_mapping(start, size)
         guard guardNumber >= 0 else {
-            munmap(start, size)
+            SystemCalls.munmap(start, size)
             return nil
         }
         self.start = start
@@ -254,7 +254,7 @@ final class GuardedMapping {
     /// Once nothing reads the bytes any more.
     func close() {
         almanac_unguard_mapping(guardNumber)
-        munmap(start, size)
+        SystemCalls.munmap(start, size)
     }
 }
 
@@ -266,13 +266,13 @@ struct FileStamp: Equatable {
 
     init?(descriptor: Int32) {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
+        guard SystemCalls.fstat(descriptor, &status) == 0 else { return nil }
         self.init(status)
     }
 
     init?(path: String) {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard SystemCalls.stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         self.init(status)
     }
 

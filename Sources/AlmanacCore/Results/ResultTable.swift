@@ -99,6 +99,8 @@ public struct CommandResult: Sendable {
     public var notes: [String]
     /// What people see when the table is empty (`no records`); nil shows the empty table.
     public var emptyNote: String?
+    /// A document of its own that programs get instead of the rows (GeoJSON).
+    public var document: ResultDocument?
 
     public init(_ table: ResultTable, shape: Shape = .rows, prose: Prose? = nil, notes: [String] = [], emptyNote: String? = nil) {
         self.table = table
@@ -108,8 +110,27 @@ public struct CommandResult: Sendable {
         self.emptyNote = emptyNote
     }
 
+    /// The same answer, with `document` for programs.
+    public func with(document: ResultDocument) -> CommandResult {
+        var result = self
+        result.document = document
+        return result
+    }
+
     /// One named value (`count`, one setting): the value alone for people, an object for programs.
     public static func value(_ name: String, _ value: ResultValue, kind: ResultColumn.Kind = .text, text: String) -> CommandResult {
         CommandResult(ResultTable(columns: [ResultColumn(name, kind)], rows: [[value]]), shape: .object, prose: .lines([text]))
+    }
+}
+
+/// An answer that is a document rather than rows (a GeoJSON FeatureCollection): `json` writes
+/// it whole, `ndjson` one member a line; each made only when that format asks.
+public struct ResultDocument: Sendable {
+    public let whole: @Sendable () -> String
+    public let lines: @Sendable () -> [String]
+
+    public init(whole: @escaping @Sendable () -> String, lines: @escaping @Sendable () -> [String]) {
+        self.whole = whole
+        self.lines = lines
     }
 }

@@ -28,10 +28,10 @@ public enum AtomicFile {
 
     /// `cancellation` is checked between 1 MiB pieces and last of all before the file takes
     /// its name: an interrupted write is abandoned whole.
-    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool,
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool, permissions: mode_t = 0o644,
                              cancellation: Cancellation = .never) throws(Failure) {
         do {
-            try write(to: path, overwrite: overwrite, cancellation: cancellation) { append in
+            try write(to: path, overwrite: overwrite, permissions: permissions, cancellation: cancellation) { append in
                 var offset = 0
                 while offset < bytes.count {
                     let end = min(bytes.count, offset + (1 << 20))
@@ -48,19 +48,19 @@ public enum AtomicFile {
 
     /// Writes what `produce` appends, chunk by chunk (a table read through a cursor): the
     /// file appears whole once `produce` returns, and never if it throws (its error is
-    /// rethrown as it is).
-    public static func write(to path: String, overwrite: Bool, cancellation: Cancellation = .never,
+    /// rethrown as it is). `permissions` are narrowed by the umask, as `open` would.
+    public static func write(to path: String, overwrite: Bool, permissions: mode_t = 0o644, cancellation: Cancellation = .never,
                              _ produce: (_ append: ([UInt8]) throws -> Void) throws -> Void) throws {
         var status = stat()
-        if !overwrite, lstat(path, &status) == 0 { throw Failure.exists(path) }
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+        if !overwrite, SystemCalls.lstat(path, &status) == 0 { throw Failure.exists(path) }
+        if SystemCalls.lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             throw Failure.system(path: path, reason: "it is a directory")
         }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = ((directory.isEmpty ? "/" : directory + "/") + ".\(name).almanac-XXXXXX").utf8CString
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { SystemCalls.mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure.system(path: path, reason: reason()) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // Should the process be ended before this returns, the watchdog removes it too.
@@ -68,41 +68,35 @@ public enum AtomicFile {
         var finished = false
         var open = true
         defer {
-            if open { close(descriptor) }
-            if !finished { unlink(temporary) }
+            if open { _ = SystemCalls.close(descriptor) }
+            if !finished { _ = SystemCalls.unlink(temporary) }
             almanac_set_temporary_file(nil)
         }
-        fchmod(descriptor, 0o644 & ~currentUmask())
+        _ = SystemCalls.fchmod(descriptor, permissions & ~currentUmask())
         try produce { bytes throws(Failure) in
             if cancellation.isCancelled { throw .cancelled(path) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw .system(path: path, reason: reason())
-                }
-                offset += written
+            if case let .failed(code) = SystemCalls.writeAll(descriptor, bytes) {
+                throw .system(path: path, reason: code == 0 ? "nothing was written" : reason(code))
             }
         }
-        if fsync(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
+        if SystemCalls.retryingInterrupts({ SystemCalls.fsync(descriptor) }) != 0 { throw Failure.system(path: path, reason: reason()) }
         open = false
-        if close(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
+        if SystemCalls.close(descriptor) != 0 { throw Failure.system(path: path, reason: reason()) }
         // The last moment to stop: after this the new file has its name.
         if cancellation.isCancelled { throw Failure.cancelled(path) }
         if overwrite {
-            guard rename(temporary, path) == 0 else { throw Failure.system(path: path, reason: reason()) }
+            guard SystemCalls.rename(temporary, path) == 0 else { throw Failure.system(path: path, reason: reason()) }
         } else {
-            guard link(temporary, path) == 0 else {
+            guard SystemCalls.link(temporary, path) == 0 else {
                 if errno == EEXIST { throw Failure.exists(path) }
                 throw Failure.system(path: path, reason: reason())
             }
-            unlink(temporary)
+            _ = SystemCalls.unlink(temporary)
         }
         finished = true
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)).lowercased() }
+    private static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)).lowercased() }
 
     private static func currentUmask() -> mode_t {
         let mask = umask(0o022)

@@ -4,15 +4,17 @@ import AlmanacCore
 /// `columns +FIELD` / `-FIELD` adds or drops one; `columns reset` goes back to the default;
 /// `columns` alone says which are shown.
 public enum ColumnsCommand: Command {
+    static let fields = Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))
+
     public static let spec = CommandSpec(
         name: "columns",
         summary: "Choose the columns of listings: columns name, population",
-        parameters: [Parameter("FIELD", .field(or: ["+FIELD", "-FIELD", "reset"]), .optionalList(suffixes: []))],
+        parameters: [fields],
         examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
         discussion: """
-        The chosen columns are the table's, and csv's, tsv's, markdown's, json's and ndjson's (which \
-        otherwise write whole records); export always writes whole records. A field the current sort \
-        or filter uses is shown too. back undoes a change.
+        The chosen columns are every format's (the programs' formats otherwise write whole records); \
+        export always writes whole records. A field the current sort or filter uses is shown too. back \
+        undoes a change.
         """
     )
 
@@ -38,7 +40,7 @@ public enum ColumnsCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0]
+        let given = try arguments.parse()[fields]
         let owner = try owner(in: session)
         let current = session.chosenColumns[owner.name]
         guard !given.isEmpty else { return shown(owner, in: session) }

@@ -13,12 +13,18 @@ public protocol Command: SendableMetatype {
     /// and quoted text.
     static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole]
 
+    /// The paragraph `help NAME` and the manual page show; the default is the spec's (`set`
+    /// describes the settings of the table it is given).
+    static func discussion(settings: SettingTable) -> String
+
     /// Does the command's work and returns its answer (nil when it has none), which the
     /// session writes in the format set.
     static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult?
 }
 
 extension Command {
+    public static func discussion(settings: SettingTable) -> String { spec.discussion }
+
     /// Declared parameters complete as they are declared; otherwise nothing.
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
         guard let parameters = spec.parameters else { return [] }

@@ -38,6 +38,7 @@ public struct CommandTable: Sendable {
         CountCommand.self,
         RandomCommand.self,
         ExportCommand.self,
+        LinkCommand.self,
         TripCommand.self,
         SetCommand.self,
         HistoryCommand.self,

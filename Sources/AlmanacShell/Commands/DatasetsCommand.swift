@@ -3,10 +3,12 @@ import AlmanacCore
 /// `datasets`: each dataset's records, state, where it lives, source, load time and warnings;
 /// `datasets NAME` also lists its warnings.
 public enum DatasetsCommand: Command {
+    static let name = Parameter("NAME", .dataset(all: false), .optional)
+
     public static let spec = CommandSpec(
         name: "datasets",
         summary: "List the datasets: records, state, where they live, source, load time, warnings",
-        parameters: [Parameter("NAME", .dataset(all: false), .optional)],
+        parameters: [name],
         examples: ["datasets", "datasets species"],
         discussion: """
         In a script, datasets still loading are waited for, so the list shows how each load ended. \
@@ -18,7 +20,7 @@ public enum DatasetsCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0].first
+        let given = try arguments.parse()[name].first
         session.startPendingLoads()  // it shows every dataset's state: none stays unstarted
         var names = session.catalog.names
         if let given {

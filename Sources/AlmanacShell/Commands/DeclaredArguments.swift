@@ -15,17 +15,22 @@ public struct ArgumentValue: Sendable, Equatable {
     public var text: String { word.text }
 }
 
-/// The values given for a command's declared parameters, in the order they are declared.
+/// The values given for a command's declared parameters, read by the parameter itself (never by
+/// its place, so reordering a declaration cannot change what a command reads).
 public struct ParsedArguments: Sendable {
-    public var values: [[ArgumentValue]]
+    let parameters: [Parameter]
+    var values: [[ArgumentValue]]
 
-    public subscript(_ index: Int) -> [ArgumentValue] { values[index] }
+    /// The values given for `parameter` (one of the command's, told apart by name and keyword).
+    public subscript(_ parameter: Parameter) -> [ArgumentValue] {
+        parameters.firstIndex { $0.isSame(as: parameter) }.map { values[$0] } ?? []
+    }
 
     /// The words of a free-text parameter joined by single spaces, as typed.
-    public func text(_ index: Int) -> String { values[index].map(\.text).joined(separator: " ") }
+    public func text(_ parameter: Parameter) -> String { self[parameter].map(\.text).joined(separator: " ") }
 
     /// Whether a flag (or any parameter) was given.
-    public func has(_ index: Int) -> Bool { !values[index].isEmpty }
+    public func has(_ parameter: Parameter) -> Bool { !self[parameter].isEmpty }
 }
 
 extension Arguments {
@@ -53,7 +58,7 @@ extension Arguments {
         for (index, parameter) in parameters.enumerated() where parameter.keyword != nil && parameter.isRequired && split.keywords[index] == nil {
             throw usageError("missing \(parameter.keyword!) \(parameter.name)", after: words.last)
         }
-        return ParsedArguments(values: values)
+        return ParsedArguments(parameters: parameters, values: values)
     }
 
     /// The words given by their place, read against the parameters without keywords.

@@ -112,8 +112,8 @@ extension Parameter.TextSource {
         case .recordNames: CompletionSources.recordNames(request, in: session)
         case .recordName: given.isEmpty ? CompletionSources.recordNames(request, in: session) : []
         case .commands: request.matching(session.commands.commands.map { $0.spec.name })
-        case .settings: request.matching(Settings.names)
-        case .settingValues: request.matching(Settings.choices(for: request.arguments.first?.text.lowercased() ?? ""))
+        case .settings: request.matching(session.settingTable.names)
+        case .settingValues: request.matching(session.settingTable.setting(request.arguments.first?.text ?? "")?.choices ?? [])
         case let .stations(direction): CompletionSources.stations(serving: direction, request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
         case .condition: CompletionSources.condition(given, request, in: session)

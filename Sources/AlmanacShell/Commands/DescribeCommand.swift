@@ -3,10 +3,12 @@ import Foundation
 
 /// `describe [FIELD…]`: a profile of each field of the current results.
 public enum DescribeCommand: Command {
+    static let fields = Parameter.field(.optionalList(suffixes: []))
+
     public static let spec = CommandSpec(
         name: "describe",
         summary: "Profile the fields of the results: types, counts, ranges, common values",
-        parameters: [.field(.optionalList(suffixes: []))],
+        parameters: [fields],
         examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
         discussion: """
         For each field: its type, how many records have a value and how many have none (missing, \
@@ -20,7 +22,7 @@ public enum DescribeCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let fields = try arguments.parse()[0].map(\.text)
+        let fields = try arguments.parse()[Self.fields].map(\.text)
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
         return result(answer.profiles, datasets: answer.sections)
     }

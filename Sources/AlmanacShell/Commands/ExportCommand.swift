@@ -4,10 +4,13 @@ import Foundation
 /// `export PATH [--force]` writes the current results in the source schema, as JSON, NDJSON,
 /// CSV or TSV by the file's extension, whole or not at all.
 public enum ExportCommand: Command {
+    static let path = Parameter("PATH", .text(.files, or: ["postgresql://…?table=NEW"]))
+    static let force = Parameter.flag("--force")
+
     public static let spec = CommandSpec(
         name: "export",
         summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv, .geojson) or a new PostgreSQL table",
-        parameters: [Parameter("PATH", .text(.files, or: ["postgresql://…?table=NEW"])), .flag("--force")],
+        parameters: [path, force],
         examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson",
                    "export postgresql://me@localhost/atlas?table=countries"],
         discussion: """
@@ -23,8 +26,8 @@ public enum ExportCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let given = parsed[0][0]
-        let force = parsed.has(1)
+        guard let given = parsed[Self.path].first else { throw arguments.usageError() }
+        let force = parsed.has(Self.force)
         var path = given.text
         if let engine = session.engine(for: path) {
             let written = try engine.write(try session.results(), to: path, replace: force, cancellation: session.cancellation)

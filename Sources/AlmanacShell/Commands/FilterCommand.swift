@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `filter EXPR` narrows the current result set; `filter clear` resets it.
 public enum FilterCommand: Command {
+    static let condition = Parameter("FIELD OP VALUE [and|or ...]", .text(.condition, or: ["clear"]), .words)
+
     public static let spec = CommandSpec(
         name: "filter",
         summary: "Narrow the results with conditions on fields",
-        parameters: [Parameter("FIELD OP VALUE [and|or ...]", .text(.condition, or: ["clear"]), .words)],
+        parameters: [condition],
         examples: [
             "filter region = Europe and population > 10000000", "filter currencies.code = EUR",
             "filter languages.iso639_1 = es", "filter callingCodes = 57",
@@ -57,7 +59,7 @@ public enum FilterCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let words = try arguments.parse()[0].map(\.word)
+        let words = try arguments.parse()[condition].map(\.word)
         if words.count == 1, !words[0].isQuoted, words[0].text.lowercased() == "clear" {
             return try session.apply(.clear)
         }

@@ -3,10 +3,13 @@ import AlmanacCore
 /// `group FIELD[, FIELD…] [AGG FIELD, …]` counts records per value (per combination), largest
 /// first, with each group's share and aggregates; `show #N` then lists group N's records.
 public enum GroupCommand: Command {
+    static let fields = Parameter.field(.list(suffixes: []))
+    static let aggregates = Parameter("AGG FIELD", .aggregate, .optionalList(suffixes: []))
+
     public static let spec = CommandSpec(
         name: "group",
         summary: "Count the results per value of fields, with sums, averages and more",
-        parameters: [.field(.list(suffixes: [])), Parameter("AGG FIELD", .aggregate, .optionalList(suffixes: []))],
+        parameters: [fields, aggregates],
         examples: ["group region", "group countryTitle, cityTitle", "group region sum population, avg area",
                    "group languages.name", "group classification avg average_lifespan, max average_height",
                    "group countryTitle distinct cityTitle", "group region; show #1"],
@@ -48,10 +51,10 @@ public enum GroupCommand: Command {
     /// and `AGG FIELD` pairs, as declared.
     static func parse(_ arguments: Arguments) throws -> GroupSpec {
         let parsed = try arguments.parse()
-        let fields = parsed[0]
+        let fields = parsed[Self.fields]
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)", at: fields[16].word) }
         var spec = GroupSpec(fields: fields.map(\.text))
-        spec.aggregates = parsed[1].compactMap { given in
+        spec.aggregates = parsed[aggregates].compactMap { given in
             given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map { Aggregate($0, given.text) }
         }
         return spec

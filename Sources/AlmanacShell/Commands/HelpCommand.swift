@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `help` lists the commands; `help NAME` shows one command's usage and examples.
 public enum HelpCommand: Command {
+    static let command = Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional)
+
     public static let spec = CommandSpec(
         name: "help", aliases: ["?"],
         summary: "List the commands, or show how to use one (help keys: the keys at the prompt)",
-        parameters: [Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional)],
+        parameters: [command],
         examples: ["help", "help set", "help keys"]
     )
 
@@ -14,7 +16,7 @@ public enum HelpCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0].first
+        let given = try arguments.parse()[Self.command].first
         var lines: [String] = []
         guard let given else {
             let commands = session.commands.commands
@@ -49,7 +51,8 @@ public enum HelpCommand: Command {
         } catch {
             throw ShellError.at(column: given.word.column, width: TextWidth.of(given.text), error)
         }
-        let spec = command.spec
+        var spec = command.spec
+        spec.discussion = command.discussion(settings: session.settingTable)
         lines.append("usage: \(spec.usage)")
         lines.append("")
         lines.append(spec.summary + ".")

@@ -3,10 +3,13 @@ import AlmanacCore
 /// `histogram FIELD [BINS]` counts the current results' numbers or dates into bins and draws a
 /// bar for each; below the table, how many records have no value and what they had instead.
 public enum HistogramCommand: Command {
+    static let field = Parameter.field()
+    static let bins = Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)
+
     public static let spec = CommandSpec(
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
-        parameters: [.field(), Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)],
+        parameters: [field, bins],
         examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
                    "histogram point.latitude 20"],
         discussion: """
@@ -30,8 +33,8 @@ public enum HistogramCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let field = parsed[0][0].text
-        let bins = parsed[1].first?.number
+        let field = parsed[Self.field].first?.text ?? ""
+        let bins = parsed[Self.bins].first?.number
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)

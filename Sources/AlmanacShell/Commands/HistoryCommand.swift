@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `history` prints the numbered history; `history N` the last N entries.
 public enum HistoryCommand: Command {
+    static let count = Parameter("N", .number(Int.min...Int.max, or: []), .optional)
+
     public static let spec = CommandSpec(
         name: "history",
         summary: "Show the command history",
-        parameters: [Parameter("N", .number(Int.min...Int.max, or: []), .optional)],
+        parameters: [count],
         examples: ["history", "history 20"],
         discussion: """
         History lives in $ALMANAC_HISTORY, else $XDG_STATE_HOME/almanac/history \
@@ -15,7 +17,7 @@ public enum HistoryCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0].first
+        let given = try arguments.parse()[count].first
         let entries = session.history?.entries ?? HistoryStore(path: session.environment.historyPath).entries
         var shown = entries.indices
         if let given, let last = given.number {

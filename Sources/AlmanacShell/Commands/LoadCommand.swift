@@ -4,13 +4,16 @@ import AlmanacCore
 /// an http(s) URL (a new name makes a generic dataset). The new contents replace the old only
 /// when the whole load succeeds.
 public enum LoadCommand: Command {
+    static let name = Parameter("NAME", .dataset(all: false), .optional)
+    static let source = Parameter("SOURCE", .text(.files), .optional, after: "from")
+    static let format = Parameter("FORMAT", .word(LoadOptions.Format.allCases.map(\.rawValue)), .optional, after: "as").requiring("from")
+    static let recordsAt = Parameter("PATH", .text(.nothing), .optional, after: "at").requiring("from")
+    static let key = Parameter("FIELD", .text(.nothing), .optional, after: "key").requiring("from")
+
     public static let spec = CommandSpec(
         name: "load",
         summary: "Load or reload datasets, from their files or from a path or URL",
-        parameters: [Parameter("NAME", .dataset(all: false), .optional), Parameter("SOURCE", .text(.files), .optional, after: "from"),
-                     Parameter("FORMAT", .word(LoadOptions.Format.allCases.map(\.rawValue)), .optional, after: "as").requiring("from"),
-                     Parameter("PATH", .text(.nothing), .optional, after: "at").requiring("from"),
-                     Parameter("FIELD", .text(.nothing), .optional, after: "key").requiring("from")],
+        parameters: [name, source, format, recordsAt, key],
         examples: ["load", "load stations", "load quotes from ~/quotes.json", "load people from people.csv",
                    "load sales from export.txt as csv", "load issues from response.json at data.items key number",
                    "load species from https://swapi.dev/api/species/",
@@ -44,19 +47,19 @@ public enum LoadCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let named = parsed[0].first
+        let named = parsed[name].first
         var requests: [LoadRequest] = []
         var attached: [(any AttachedTable, Double)] = []
-        if let source = parsed[1].first {
+        if let source = parsed[source].first {
             let name = try named.map { try datasetName($0, arguments) }
             if let engine = session.engine(for: source.text) { return try TableAttachment.attach(source.text, with: engine, as: name, in: session) }
             let parsedSource = try MapCommand.pointed(at: [source.word]) { try LoadSource.parse(source.text) }
             let chosen = name ?? parsedSource.suggestedName
-            let options = LoadOptions(format: parsed[2].first.flatMap { LoadOptions.Format(rawValue: $0.text.lowercased()) },
-                                      recordsAt: parsed[3].first?.text, key: parsed[4].first?.text)
+            let options = LoadOptions(format: parsed[format].first.flatMap { LoadOptions.Format(rawValue: $0.text.lowercased()) },
+                                      recordsAt: parsed[recordsAt].first?.text, key: parsed[key].first?.text)
             requests = [LoadRequest(name: chosen, source: parsedSource, model: DefaultDatasets.model(for: chosen), options: options)]
         } else if let named {
-            if let option = parsed[2].first ?? parsed[3].first ?? parsed[4].first {
+            if let option = parsed[format].first ?? parsed[recordsAt].first ?? parsed[key].first {
                 throw arguments.usageError("as, at and key go with a file: load NAME from FILE as csv", at: option.word)
             }
             if session.catalog.table(named.text) != nil {

@@ -3,10 +3,13 @@ import AlmanacCore
 /// `map [world] [--size COLUMNSxROWS]` draws the current results in braille over the country
 /// outlines; under `--format json` it prints them as a GeoJSON FeatureCollection instead.
 public enum MapCommand: Command {
+    static let world = Parameter.flag("world")
+    static let size = Parameter("COLUMNSxROWS", .text(.nothing), .optional, after: "--size")
+
     public static let spec = CommandSpec(
         name: "map",
         summary: "Draw the results on a map of braille dots (GeoJSON under --format json)",
-        parameters: [.flag("world"), Parameter("COLUMNSxROWS", .text(.nothing), .optional, after: "--size")],
+        parameters: [world, size],
         examples: ["map", "map world", "map --size 60x20", "filter region = Europe; map", "filter cityTitle ~ Москва; map"],
         discussion: """
         Stations and other records with coordinates are points; countries in the results are \
@@ -35,27 +38,13 @@ public enum MapCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let world = parsed.has(0)
-        let size = parsed[1].first
+        let world = parsed.has(Self.world)
+        let size = parsed[Self.size].first
         let results = try session.currentResults()
         let (outlines, outlineProblem) = outlines(in: session)
         let output = session.output
-        // GeoJSON is a document of its own, not rows: one FeatureCollection, or one Feature a line.
-        switch session.settings.format.name {
-        case "json":
-            output.print(try GeoJSONWriter.featureCollection(results, outlines: outlines, cancellation: session.cancellation))
-            return nil
-        case "ndjson":
-            let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
-            for item in results.items {
-                var writer = JSONWriter()
-                GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer)
-                output.print(String(decoding: writer.bytes, as: UTF8.self))
-            }
-            return nil
-        default:
-            if session.settings.format.isMachineReadable { return CommandResult(try points(results, in: session)) }
-        }
+        let document = geoJSON(results, outlines: outlines, cancellation: session.cancellation)
+        if session.settings.format.isMachineReadable { return CommandResult(try points(results, in: session)).with(document: document) }
         let (columns, rows) = try pointed(at: size.map { [$0.word] } ?? []) { try MapText.size(size?.text, terminal: output.terminal) }
         let picture = try MapPicture(results: results, outlines: outlines, world: world, columns: columns, rows: rows,
                                      cancellation: session.cancellation)
@@ -63,7 +52,21 @@ public enum MapCommand: Command {
         let width = MapText.legendWidth(output.terminal)
         let lines = MapText.lines(picture.canvas, color: session.usesColor)
             + legend(picture, results: results, outlineProblem: outlineProblem, width: width)
-        return CommandResult(try points(results, in: session), prose: .lines(lines))
+        return CommandResult(try points(results, in: session), prose: .lines(lines)).with(document: document)
+    }
+
+    /// GeoJSON is a document of its own, not rows: one FeatureCollection, or one Feature a line.
+    static func geoJSON(_ results: ResultSet, outlines: WorldOutlines?, cancellation: Cancellation) -> ResultDocument {
+        ResultDocument(
+            whole: { (try? GeoJSONWriter.featureCollection(results, outlines: outlines, cancellation: cancellation)) ?? "" },
+            lines: {
+                let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
+                return results.items.map { item in
+                    var writer = JSONWriter()
+                    GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer)
+                    return String(decoding: writer.bytes, as: UTF8.self)
+                }
+            })
     }
 
     /// Runs `body`; its error points at `words` of the line.

@@ -2,16 +2,18 @@ import AlmanacCore
 
 /// `page`, `page N`, `page next|prev|first|last` pages through the current result set.
 public enum PageCommand: Command {
+    static let page = Parameter("N", .number(Int.min...Int.max, or: ["next", "prev", "first", "last"]), .optional,
+                               hidden: ["n", "p", "previous"])
+
     public static let spec = CommandSpec(
         name: "page",
         summary: "Show a page of the current results",
-        parameters: [Parameter("N", .number(Int.min...Int.max, or: ["next", "prev", "first", "last"]), .optional,
-                               hidden: ["n", "p", "previous"])],
+        parameters: [page],
         examples: ["page", "page 2", "page next", "page last"]
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0].first
+        let given = try arguments.parse()[Self.page].first
         var source = try session.results()
         let page = try target(given, current: session.page, pages: Listing.pageCount(&source, in: session))
         return try session.list(source, page: page)

@@ -90,6 +90,9 @@ public struct Parameter: Sendable {
 
     public static func field(_ arity: Arity = .one) -> Parameter { Parameter("FIELD", .field(), arity) }
 
+    /// Whether `other` is this parameter: the same name and keyword (a command's are all different).
+    public func isSame(as other: Parameter) -> Bool { name == other.name && keyword == other.keyword }
+
     /// A keyword alone, anywhere on the line: `[--force]`.
     public static func flag(_ keyword: String) -> Parameter { Parameter(keyword, .flag, .optional, after: keyword) }
 

@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `search TEXT`: records whose names contain every word, ignoring case and diacritics.
 public enum SearchCommand: Command {
+    static let text = Parameter("TEXT", .text(.recordNames), .words)
+
     public static let spec = CommandSpec(
         name: "search",
         summary: "Find records by name, ignoring case and accents",
-        parameters: [Parameter("TEXT", .text(.recordNames), .words)],
+        parameters: [text],
         examples: ["search united", "search norge", "search моск", "search aland"],
         discussion: """
         Looks in names first (countries: name; species: name; stations: stationTitle), then in \
@@ -17,8 +19,8 @@ public enum SearchCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let text = parsed.text(0)
-        guard text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT").pointing(at: parsed[0].map(\.word)) }
+        let text = parsed.text(Self.text)
+        guard text.contains(where: { !$0.isWhitespace }) else { throw arguments.usageError("missing TEXT").pointing(at: parsed[Self.text].map(\.word)) }
         return try session.apply(.search(text))
     }
 }

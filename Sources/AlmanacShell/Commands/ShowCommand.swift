@@ -5,10 +5,12 @@ import AlmanacCore
 /// at (a quote's author), or a unique beginning. After a `group` listing, `show #N` lists the
 /// records of group N instead (drill-down).
 public enum ShowCommand: Command {
+    static let target = Parameter("#ROW|ID|NAME", .text(.recordName), .words)
+
     public static let spec = CommandSpec(
         name: "show",
         summary: "Show one record in detail, or after group the records of one group",
-        parameters: [Parameter("#ROW|ID|NAME", .text(.recordName), .words)],
+        parameters: [target],
         examples: ["show #3", "show NOR", "show NO", "show 9362", "show Wookie", "show \"Åland Islands\"", "group region; show #2"],
         discussion: """
         NAME is a record's name, exactly or a unique beginning, ignoring case and accents; or exactly \
@@ -20,7 +22,7 @@ public enum ShowCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let given = try arguments.parse()[0]
+        let given = try arguments.parse()[target]
         let text = given.map(\.text).joined(separator: " ")
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let listing = session.lastGroups, trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()) {

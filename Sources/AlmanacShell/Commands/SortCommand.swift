@@ -2,10 +2,12 @@ import AlmanacCore
 
 /// `sort FIELD [asc|desc][, FIELD [asc|desc]…]` orders the current result set, key after key.
 public enum SortCommand: Command {
+    static let keys = Parameter.field(.list(suffixes: ["asc", "desc"]))
+
     public static let spec = CommandSpec(
         name: "sort",
         summary: "Order the results by one or more fields",
-        parameters: [.field(.list(suffixes: ["asc", "desc"]))],
+        parameters: [keys],
         examples: ["sort population desc", "sort name", "sort countryTitle, cityTitle", "sort region, population desc",
                    "sort average_lifespan desc"],
         discussion: """
@@ -22,6 +24,6 @@ public enum SortCommand: Command {
 
     /// `population desc, name` → two keys, as declared.
     static func keys(_ arguments: Arguments) throws -> [SortKey] {
-        try arguments.parse()[0].map { SortKey($0.text, descending: $0.suffix == "desc") }
+        try arguments.parse()[keys].map { SortKey($0.text, descending: $0.suffix == "desc") }
     }
 }

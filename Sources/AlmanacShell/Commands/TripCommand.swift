@@ -4,12 +4,15 @@ import Foundation
 /// `trip from STATION to STATION [on DATE]`: the station picker's schedule screen — both
 /// stations with their full addresses, the date with its weekday, and the distance between them.
 public enum TripCommand: Command {
+    static let from = Parameter("STATION", .text(.stations(.from)), .words, after: "from")
+    static let to = Parameter("STATION", .text(.stations(.to)), .words, after: "to")
+    static let date = Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on")
+    static let map = Parameter.flag("--map")
+
     public static let spec = CommandSpec(
         name: "trip",
         summary: "Plan a trip between two stations",
-        parameters: [Parameter("STATION", .text(.stations(.from)), .words, after: "from"),
-                     Parameter("STATION", .text(.stations(.to)), .words, after: "to"),
-                     Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on"), .flag("--map")],
+        parameters: [from, to, date, map],
         examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
                    "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map"],
         discussion: """
@@ -47,18 +50,18 @@ public enum TripCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let (fromWords, toWords, dateWords) = (parsed[0].map(\.word), parsed[1].map(\.word), parsed[2].map(\.word))
-        let drawsMap = parsed.has(3)
+        let (fromWords, toWords, dateWords) = (parsed[Self.from].map(\.word), parsed[Self.to].map(\.word), parsed[Self.date].map(\.word))
+        let drawsMap = parsed.has(map)
         let stations = try session.dataset("stations")
         let (departure, departureRow) = try MapCommand.pointed(at: fromWords) {
-            try station(parsed.text(0), serving: .from, in: stations, session: session)
+            try station(parsed.text(from), serving: .from, in: stations, session: session)
         }
-        let (arrival, arrivalRow) = try MapCommand.pointed(at: toWords) { try station(parsed.text(1), serving: .to, in: stations, session: session) }
+        let (arrival, arrivalRow) = try MapCommand.pointed(at: toWords) { try station(parsed.text(to), serving: .to, in: stations, session: session) }
         if departure.id == arrival.id {
             throw ShellError.invalid("\(SafeText.escape(departure.title)) [\(departure.id)] is both the departure and the arrival: "
                 + "a trip needs two different stations")
         }
-        let date = try MapCommand.pointed(at: dateWords) { try TripDate.parse(dateWords.isEmpty ? "today" : parsed.text(2)) }
+        let date = try MapCommand.pointed(at: dateWords) { try TripDate.parse(dateWords.isEmpty ? "today" : parsed.text(Self.date)) }
         let kilometres = distance(departure, arrival).map { ResultValue.decimal(($0 * 10).rounded() / 10) } ?? .absent
         let table = ResultTable(
             columns: [ResultColumn("from"), ResultColumn("fromId", .integer), ResultColumn("fromAddress"),

@@ -18,20 +18,10 @@ enum TripMap {
         let kilometres = TripCommand.distance(departure.0, arrival.0) ?? 0
         let output = session.output
         // GeoJSON is a document of its own, not rows (as map's).
-        switch session.settings.format.name {
-        case "json":
-            output.print(GeoJSONWriter.trip(from: (stations, departure.1), to: (stations, arrival.1), route: route, kilometres: kilometres))
-            return nil
-        case "ndjson":
-            for feature in GeoJSONWriter.tripFeatures(from: (stations, departure.1), to: (stations, arrival.1), route: route,
-                                                      kilometres: kilometres) {
-                output.print(feature)
-            }
-            return nil
-        default:
-            break
-        }
-        if session.settings.format.isMachineReadable { return CommandResult(table, shape: .object) }
+        let (from, to) = ((stations, departure.1), (stations, arrival.1))
+        let document = ResultDocument(whole: { GeoJSONWriter.trip(from: from, to: to, route: route, kilometres: kilometres) },
+                                      lines: { GeoJSONWriter.tripFeatures(from: from, to: to, route: route, kilometres: kilometres) })
+        if session.settings.format.isMachineReadable { return CommandResult(table, shape: .object).with(document: document) }
         let (outlines, outlineProblem) = MapCommand.outlines(in: session)
         let (columns, rows) = try MapText.size(nil, terminal: output.terminal)
         let picture = try MapPicture(results: nil, outlines: outlines, route: route, world: false, columns: columns,
@@ -42,5 +32,6 @@ enum TripMap {
         let legend = MapText.flow(routeText, separator: " ", width: width) + MapText.flow(picture.projectionParts, separator: ", ", width: width)
             + (outlineProblem.map { [$0] } ?? [])
         return CommandResult(table, shape: .object, prose: .lines(lines + MapText.lines(picture.canvas, color: session.usesColor) + legend))
+            .with(document: document)
     }
 }

@@ -3,15 +3,17 @@ import AlmanacCore
 /// `use NAME` makes a dataset current (the prompt shows it); `use all` spans every dataset;
 /// `use` alone says which is in use.
 public enum UseCommand: Command {
+    static let name = Parameter("NAME", .dataset(all: true), .optional)
+
     public static let spec = CommandSpec(
         name: "use",
         summary: "Choose the dataset commands work on",
-        parameters: [Parameter("NAME", .dataset(all: true), .optional)],
+        parameters: [name],
         examples: ["use countries", "use all", "use"]
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        guard let given = try arguments.parse()[0].first else {
+        guard let given = try arguments.parse()[name].first else {
             let text: String
             if let name = session.currentName, name != "all" {
                 // The dataset commands answer for, loaded or not: wait for it to say what it holds.

@@ -6,6 +6,8 @@ public final class Session {
     public let commands: CommandTable
     public let output: Output
     public var settings: Settings
+    /// The settings `set` knows.
+    public let settingTable: SettingTable
     public let environment: ShellEnvironment
     /// The history of an interactive session; nil in scripts, which never write history.
     public var history: HistoryStore?
@@ -49,8 +51,9 @@ public final class Session {
     public init(
         commands: CommandTable = .standard, output: Output, settings: Settings,
         environment: ShellEnvironment, isInteractive: Bool, catalog: Catalog = Catalog(), notifier: Notifier = Notifier(),
-        engines: [any TableEngine] = Engines.standard
+        engines: [any TableEngine] = Engines.standard, settingTable: SettingTable = .standard
     ) {
+        self.settingTable = settingTable
         self.engines = engines
         self.catalog = catalog
         self.notifier = notifier

@@ -1,4 +1,7 @@
-/// The shell's settings, changed with `set` and shown by `set` alone.
+import AlmanacCore
+
+/// The shell's settings, changed with `set` and shown by `set` alone; each is declared once in
+/// `SettingTable.standard`.
 public struct Settings: Sendable, Equatable {
     public var format: OutputFormat = .table
     /// Rows per page; nil follows the terminal's height (and prints everything into a pipe).
@@ -17,81 +20,13 @@ public struct Settings: Sendable, Equatable {
 
     public init(color: Bool) { self.color = color }
 
-    /// Every setting, in the order `set` lists them.
-    public static let names = ["format", "pagesize", "color", "pager", "hints", "highlight", "maxpages", "maxbytes", "expanded", "timer"]
+    /// The value of the setting `name`, as `set` shows it.
+    public func value(of name: String, in table: SettingTable = .standard) -> String? { table.setting(name)?.value(in: self) }
 
-    public func value(of name: String) -> String? {
-        switch name {
-        case "format": format.name
-        case "pagesize": pageSize.map(String.init) ?? "auto"
-        case "color": color ? "on" : "off"
-        case "pager": pager ? "on" : "off"
-        case "hints": hints ? "on" : "off"
-        case "highlight": highlight ? "on" : "off"
-        case "maxpages": String(fetchBounds.maximumPages)
-        case "maxbytes": Self.sizeText(fetchBounds.maximumBytes)
-        case "expanded": expanded.rawValue
-        case "timer": timer ? "on" : "off"
-        default: nil
-        }
-    }
-
-    /// The values a setting accepts, for completion and errors.
-    public static func choices(for name: String) -> [String] {
-        switch name {
-        case "format": OutputFormat.all.map(\.name)
-        case "pagesize": ["auto"]
-        case "color", "pager", "hints", "highlight", "timer": ["on", "off"]
-        case "expanded": ExpandedMode.allCases.map(\.rawValue)
-        default: []
-        }
-    }
-
-    public mutating func set(_ name: String, to value: String) throws(ShellError) {
-        let lowered = value.lowercased()
-        switch name.lowercased() {
-        case "format":
-            guard let format = OutputFormat.named(lowered) else {
-                throw .invalid("format must be one of \(Self.choices(for: "format").joined(separator: ", ")), not '\(SafeText.escape(value))'")
-            }
-            self.format = format
-        case "pagesize":
-            // One rule: 1 to 1,000,000 rows, or auto. (0 is not a silent alias of auto.)
-            if lowered == "auto" { pageSize = nil; return }
-            guard let size = Int(value), (1...1_000_000).contains(size) else {
-                throw .invalid("pagesize must be a whole number from 1 to 1,000,000, or auto — not '\(SafeText.escape(value))'")
-            }
-            pageSize = size
-        case "color", "colour":
-            color = try Self.onOff(value, for: "color")
-        case "pager":
-            pager = try Self.onOff(value, for: "pager")
-        case "hints":
-            hints = try Self.onOff(value, for: "hints")
-        case "highlight":
-            highlight = try Self.onOff(value, for: "highlight")
-        case "maxpages":
-            guard let pages = Int(value), pages >= 1, pages <= 1_000_000 else {
-                throw .invalid("maxpages must be a whole number from 1 to 1000000 — not '\(SafeText.excerpt(value))'")
-            }
-            fetchBounds.maximumPages = pages
-        case "maxbytes":
-            guard let bytes = Self.size(lowered), bytes >= 1 << 10, bytes <= 1 << 40 else {
-                throw .invalid("maxbytes is a size from 1K to 1024G, like 64M or 2G — not '\(SafeText.excerpt(value))'")
-            }
-            fetchBounds.maximumBytes = bytes
-        case "expanded":
-            guard let mode = ExpandedMode(rawValue: lowered) else {
-                throw .invalid("expanded must be on, off or auto, not '\(SafeText.escape(value))'")
-            }
-            expanded = mode
-        case "timer":
-            timer = try Self.onOff(value, for: "timer")
-        default:
-            let suggestion = Suggestion.closest(to: name, among: Self.names)
-            throw .invalid("unknown setting '\(SafeText.escape(name))'"
-                + (suggestion.map { " — did you mean '\($0)'?" } ?? " — settings are \(Self.names.joined(separator: ", "))"))
-        }
+    /// Sets the setting `name` from `value`; an error names the values it takes.
+    public mutating func set(_ name: String, to value: String, in table: SettingTable = .standard) throws(ShellError) {
+        guard let setting = table.setting(name) else { throw table.unknown(name) }
+        try setting.set(value, in: &self)
     }
 
     /// `512K`, `64M`, `2G` (powers of 1024), or bytes.
@@ -111,14 +46,4 @@ public struct Settings: Sendable, Equatable {
         for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes % (1 << shift) == 0 { return "\(bytes >> shift)\(unit)" }
         return String(bytes)
     }
-
-    private static func onOff(_ value: String, for name: String) throws(ShellError) -> Bool {
-        switch value.lowercased() {
-        case "on", "true", "yes", "1": return true
-        case "off", "false", "no", "0": return false
-        default: throw .invalid("\(name) must be on or off, not '\(SafeText.escape(value))'")
-        }
-    }
 }
-
-import AlmanacCore

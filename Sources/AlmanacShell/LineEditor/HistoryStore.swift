@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AlmanacCore
 
 /// The command history: loaded at start, and each accepted line appended to the file as it
 /// is entered, so a crash loses nothing and two shells running at once both keep their lines.
@@ -78,11 +79,11 @@ public final class HistoryStore {
         var status = stat()
         // A link is someone else's file as far as history goes: never read, appended to or
         // made 0600 through it. This session's lines stay in memory.
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+        if SystemCalls.lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
             warnAboutLink()
             return
         }
-        if stat(path, &status) != 0 {
+        if SystemCalls.stat(path, &status) != 0 {
             if errno != ENOENT {
                 // ENOTDIR, EACCES…: it cannot be written either; say so once.
                 warn("cannot use history file \(path): \(systemError()); this session's history will not be saved")
@@ -151,54 +152,55 @@ public final class HistoryStore {
         return lines
     }
 
-    /// Rewrites the file with only the newest entries: a new file renamed into place, under the lock.
+    /// Rewrites the file with only the newest entries, under the lock, whole or not at all
+    /// (`AtomicFile`). Should that fail (a full disk), the longer file stays: nothing is lost.
     private func compact() {
-        guard let descriptor = openLocked() else { return }
-        defer { close(descriptor) }
+        guard let (descriptor, _) = openLocked() else { return }
+        defer { _ = SystemCalls.close(descriptor) }
         guard let contents = readWhole(path) else { return }
         let kept = contents.split(separator: "\n").suffix(Self.capacity)
-        let temporary = path + ".tmp.\(getpid())"
-        let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard out >= 0 else { return }
         let text = kept.joined(separator: "\n") + "\n"
-        let ok = writeAll(out, text) && fsync(out) == 0
-        close(out)
-        if !ok || rename(temporary, path) != 0 { unlink(temporary) }
+        try? AtomicFile.write(Array(text.utf8), to: path, overwrite: true, permissions: 0o600)
     }
 
     private func append(_ entry: String) {
         guard writable else { return }
-        guard let descriptor = openLocked() else {
+        guard let (descriptor, size) = openLocked() else {
             if errno == ELOOP { warnAboutLink() } else {
                 warn("cannot write history file \(path): \(systemError()); this session's history will not be saved")
             }
             writable = false
             return
         }
-        defer { close(descriptor) }
-        if !writeAll(descriptor, Self.encode(entry) + "\n") {
-            warn("cannot write history file \(path): \(systemError()); this session's history will not be saved")
+        defer { _ = SystemCalls.close(descriptor) }
+        if case let .failed(code) = SystemCalls.writeAll(descriptor, Self.encode(entry) + "\n") {
+            // Part of the line may have gone in before the disk filled: the lock is still
+            // held, so cutting the file back to its size leaves whole lines only.
+            _ = SystemCalls.ftruncate(descriptor, size)
+            let reason = code == 0 ? "nothing was written" : systemError(code)
+            warn("cannot write history file \(path): \(reason); this session's history will not be saved")
             writable = false
         }
     }
 
     /// Opens the file for appending with an exclusive lock, making its folder if needed,
     /// and retries when another shell replaced the file while we waited for the lock.
-    private func openLocked() -> Int32? {
+    /// Returns the descriptor and the file's size once locked.
+    private func openLocked() -> (Int32, off_t)? {
         makeParentDirectory()
         for _ in 0..<5 {
             // O_NOFOLLOW: a link put in the file's place meanwhile is refused (ELOOP), not followed.
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            let descriptor = SystemCalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { return nil }
-            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+            _ = SystemCalls.retryingInterrupts { SystemCalls.flock(descriptor, LOCK_EX) }
             var opened = stat()
             var current = stat()
-            if fstat(descriptor, &opened) == 0, lstat(path, &current) == 0,
+            if SystemCalls.fstat(descriptor, &opened) == 0, SystemCalls.lstat(path, &current) == 0,
                opened.st_ino == current.st_ino, opened.st_dev == current.st_dev {
-                if opened.st_mode & 0o777 != 0o600 { fchmod(descriptor, 0o600) }
-                return descriptor
+                if opened.st_mode & 0o777 != 0o600 { _ = SystemCalls.fchmod(descriptor, 0o600) }
+                return (descriptor, opened.st_size)
             }
-            close(descriptor)
+            _ = SystemCalls.close(descriptor)
         }
         return nil
     }
@@ -207,7 +209,7 @@ public final class HistoryStore {
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/").dropLast() {
             prefix += "/" + part
-            mkdir(prefix, 0o700)
+            _ = SystemCalls.mkdir(prefix, 0o700)
         }
     }
 
@@ -227,32 +229,8 @@ func readWhole(_ path: String) -> String? {
     readBytes(path).map { String(decoding: $0, as: UTF8.self) }
 }
 
-/// The whole file's bytes, or nil when it cannot be read.
-func readBytes(_ path: String) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 { if errno == EINTR { continue }; return nil }
-        if count == 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-    }
-    return bytes
-}
+/// The whole file's bytes, or nil (errno set) when it cannot be read.
+func readBytes(_ path: String) -> [UInt8]? { SystemCalls.readFile(path) }
 
-/// Writes all of `text`; false on any error.
-func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 { if errno == EINTR { continue }; return false }
-            offset += written
-        }
-        return true
-    }
-}
+/// Writes all of `text`; false (errno set) on any error.
+func writeAll(_ descriptor: Int32, _ text: String) -> Bool { SystemCalls.writeAll(descriptor, text) == .written }

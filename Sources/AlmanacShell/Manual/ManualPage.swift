@@ -10,7 +10,7 @@ public enum ManualPage {
     /// The page: `generated` (the generator's page, or an earlier complete one) with the
     /// command language and the rest added, and `commandLine` (the declaration as
     /// `--experimental-dump-help` prints it) fingerprinted in a comment.
-    public static func render(generated: String, commands: CommandTable, commandLine: String) -> String {
+    public static func render(generated: String, commands: CommandTable, settings: SettingTable = .standard, commandLine: String) -> String {
         var lines = generated.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last == "" { lines.removeLast() }
         let firstSection = lines.firstIndex { $0.hasPrefix(".Sh ") } ?? lines.count
@@ -31,7 +31,7 @@ public enum ManualPage {
         sections.removeAll { ManualSections.titles.contains($0.title) }
         sections = sections.map { ($0.title, withoutHelpSubcommand($0.lines)) }
 
-        let added = ManualSections.all(commands: commands).map { section in
+        let added = ManualSections.all(commands: commands, settings: settings).map { section in
             (title: section.title, lines: [header(section.title), section.body])
         }
         let position = (sections.firstIndex { $0.title == "DESCRIPTION" }).map { $0 + 1 } ?? sections.count

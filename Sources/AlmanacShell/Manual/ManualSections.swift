@@ -5,14 +5,14 @@ enum ManualSections {
     /// Their titles, in order: the page is rebuilt by replacing exactly these.
     static let titles = ["COMMANDS", "KEYS AT THE PROMPT", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
 
-    static func all(commands: CommandTable) -> [(title: String, body: String)] {
+    static func all(commands: CommandTable, settings: SettingTable = .standard) -> [(title: String, body: String)] {
         let bodies = [
-            self.commands(commands), keys, environment, files, exitStatus, examples, seeAlso,
+            self.commands(commands, settings: settings), keys, environment, files, exitStatus, examples, seeAlso,
         ]
         return Array(zip(titles, bodies)).map { (title: $0.0, body: $0.1) }
     }
 
-    static func commands(_ table: CommandTable) -> String {
+    static func commands(_ table: CommandTable, settings: SettingTable = .standard) -> String {
         var lines = [
             #"almanac reads commands at its prompt, from the files given with"#,
             #".Fl f ,"#,
@@ -45,7 +45,8 @@ enum ManualSections {
             let spec = command.spec
             lines.append(".It Li " + MDoc.quoted(spec.usage))
             lines.append(MDoc.text(spec.summary + "."))
-            if !spec.discussion.isEmpty { lines.append(MDoc.text(spec.discussion)) }
+            let discussion = command.discussion(settings: settings)
+            if !discussion.isEmpty { lines.append(MDoc.text(discussion)) }
             if !spec.aliases.isEmpty {
                 lines.append("Also called")
                 for (index, alias) in spec.aliases.enumerated() {

@@ -1,39 +1,60 @@
 import AlmanacCore
 
-/// The `csv` (RFC 4180) and `tsv` formats: a header, even over no rows, then one line per row.
-/// Records whose columns were not chosen are written whole: every top-level key of the
-/// source, lists and objects as compact JSON in their cell.
-enum DelimitedRenderer: ResultRenderer {
-    static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
-        let tab = context.format.name == "tsv"
-        let separator = tab ? "\t" : ","
-        let table = result.table
-        let rows = result.shape == .object ? 0..<min(1, table.count) : 0..<table.count
-        func write(_ cells: [String]) { sink.line(cells.map { cell($0, tab: tab) }.joined(separator: separator)) }
+/// The delimited formats (`csv`, RFC 4180; `tsv`): a header, even over no rows, then one line
+/// per row, with the separator and quoting of the format's row. Records whose columns were not
+/// chosen are written whole: every top-level key of the source, lists and objects as compact
+/// JSON in their cell.
+final class DelimitedRows: RowRenderer {
+    private let format: OutputFormat
+    private let sink: any LineSink
+    /// The keys of whole records, read from the first rows.
+    private var keys: SourceKeys?
+
+    init(format: OutputFormat, sink: any LineSink) {
+        self.format = format
+        self.sink = sink
+    }
+
+    func header(_ table: ResultTable, rows: Range<Int>) {
         let dataset = table.isSectioned ? ["dataset"] : []
-        guard let records = table.records, !table.columnsChosen else {
+        if let records = table.records, !table.columnsChosen {
+            let keys = SourceKeys(records, rows: rows)
+            self.keys = keys
+            write(dataset + keys.names)
+        } else {
             write(dataset + table.columns.map(\.name))
-            for row in rows where !sink.isCut {
-                write((table.section(of: row).map { [$0] } ?? []) + table.row(row).map(ResultText.plain))
-            }
-            return
-        }
-        let keys = SourceKeys(records, rows: rows)
-        write(dataset + keys.names)
-        for row in rows where !sink.isCut {
-            write((table.section(of: row).map { [$0] } ?? []) + keys.values(of: records.record(row)).map(ResultText.plain))
         }
     }
 
-    /// RFC 4180 quoting for CSV; backslash escapes for TSV.
-    static func cell(_ text: String, tab: Bool) -> String {
-        if tab {
-            guard text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" }) else { return text }
-            return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+    func row(_ table: ResultTable, _ row: Int) {
+        let section = table.section(of: row).map { [$0] } ?? []
+        if let keys, let records = table.records {
+            write(section + keys.values(of: records.record(row)).map(ResultText.plain))
+        } else {
+            write(section + table.row(row).map(ResultText.plain))
         }
-        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    func footer() {}
+
+    private func write(_ cells: [String]) {
+        sink.line(cells.map { Self.cell($0, quoting: format.quoting, separator: format.separator) }.joined(separator: format.separator))
+    }
+
+    /// A cell as the format quotes it: RFC 4180's double quotes, or backslash escapes.
+    static func cell(_ text: String, quoting: OutputFormat.Quoting, separator: String) -> String {
+        switch quoting {
+        case .backslashes:
+            guard text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" })
+                || (separator != "\t" && text.contains(separator)) else { return text }
+            var escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            if separator != "\t" { escaped = escaped.replacingOccurrences(of: separator, with: "\\" + separator) }
+            return escaped
+        case .doubleQuotes:
+            guard text.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.contains(separator) else { return text }
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
     }
 }
 
@@ -73,31 +94,38 @@ struct SourceKeys {
 
 /// The `markdown` format: a GitHub table (a record or a single value as field | value rows),
 /// for pasting into documents; never cut, no colour.
-enum MarkdownRenderer: ResultRenderer {
-    static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
-        let table = result.table
-        if result.shape == .object {
-            sink.line("| field | value |")
-            sink.line("| --- | --- |")
-            guard !table.isEmpty else { return }
-            if let records = table.records, !table.columnsChosen {
-                let record = records.record(0)
-                for member in record.members { sink.line("| \(cell(member.key)) | \(cell(ResultText.people(.source(member.value), in: ResultColumn(member.key, .field)))) |") }
-            } else {
-                for (column, value) in zip(table.columns, table.row(0)) {
-                    sink.line("| \(cell(column.name)) | \(cell(ResultText.people(value, in: column))) |")
-                }
-            }
-            return
-        }
+final class MarkdownRows: RowRenderer {
+    private let sink: any LineSink
+
+    init(sink: any LineSink) { self.sink = sink }
+
+    func header(_ table: ResultTable, rows: Range<Int>) {
         let names = (table.isSectioned ? ["dataset"] : []) + table.columns.map(\.name)
         let rules = (table.isSectioned ? ["---"] : []) + table.columns.map { $0.isNumeric ? "---:" : "---" }
-        sink.line("| " + names.map(cell).joined(separator: " | ") + " |")
+        sink.line("| " + names.map(Self.cell).joined(separator: " | ") + " |")
         sink.line("| " + rules.joined(separator: " | ") + " |")
-        for row in 0..<table.count where !sink.isCut {
-            let texts = (table.section(of: row).map { [$0] } ?? [])
-                + zip(table.row(row), table.columns).map { ResultText.people($0, in: $1) }
-            sink.line("| " + texts.map(cell).joined(separator: " | ") + " |")
+    }
+
+    func row(_ table: ResultTable, _ row: Int) {
+        let texts = (table.section(of: row).map { [$0] } ?? []) + zip(table.row(row), table.columns).map { ResultText.people($0, in: $1) }
+        sink.line("| " + texts.map(Self.cell).joined(separator: " | ") + " |")
+    }
+
+    func footer() {}
+
+    /// One thing (a record, a count): a field | value line per field.
+    static func object(_ table: ResultTable, to sink: any LineSink) {
+        sink.line("| field | value |")
+        sink.line("| --- | --- |")
+        guard !table.isEmpty else { return }
+        if let records = table.records, !table.columnsChosen {
+            for member in records.record(0).members {
+                sink.line("| \(cell(member.key)) | \(cell(ResultText.people(.source(member.value), in: ResultColumn(member.key, .field)))) |")
+            }
+        } else {
+            for (column, value) in zip(table.columns, table.row(0)) {
+                sink.line("| \(cell(column.name)) | \(cell(ResultText.people(value, in: column))) |")
+            }
         }
     }
 
@@ -107,5 +135,3 @@ enum MarkdownRenderer: ResultRenderer {
             .replacingOccurrences(of: "|", with: "\\|")
     }
 }
-
-import Foundation

@@ -1,88 +1,59 @@
 import AlmanacCore
 
 /// `export FILE`: the current results, whole records, in the format of the file's extension,
-/// read a batch at a time (a table's through a cursor) and written by the format's renderer,
-/// the batches joined as one document (one header, one JSON array), atomically.
+/// read a batch at a time (a table's through a cursor) and written a row at a time by the
+/// format's row renderer — one document, however many batches — atomically.
 enum FileExport {
     /// Returns the records written.
     static func write(_ source: any ResultsSource, format: OutputFormat, to path: String, force: Bool, in session: Session) throws -> Int {
         var total = 0
         try AtomicFile.write(to: path, overwrite: force, cancellation: session.cancellation) { append in
-            var joiner = BatchJoiner(format: format)
+            let sink = ByteSink()
+            guard let renderer = format.rowRenderer(to: sink) else { return }
+            var started = false
+            var whole = false
             try source.forEachBatch(cancellation: session.cancellation) { batch in
                 try session.cancellation.checkpoint()
-                let sink = CallSink()
                 var table = RecordListing.table(batch, range: 0..<batch.count, fields: [])
                 table.firstNumber = nil
-                format.renderer.render(CommandResult(table), to: sink, context: .file(format))
-                try append(joiner.add(sink.calls))
                 total += batch.count
+                if table.isSectioned {
+                    // Results across datasets are in memory, one batch: a document keyed by dataset.
+                    format.renderer.render(CommandResult(table), to: sink, context: .file(format))
+                    (started, whole) = (true, true)
+                    return
+                }
+                if !started { renderer.header(table, rows: 0..<table.count) }
+                started = true
+                for row in 0..<table.count { renderer.row(table, row) }
+                try append(sink.take())
             }
-            try append(joiner.finish(header: source.recordKeys ?? []))
+            if !started {
+                // No batch at all: the header names the source's keys.
+                renderer.header(ResultTable(columns: (source.recordKeys ?? []).map { ResultColumn($0) }, rows: []), rows: 0..<0)
+                renderer.footer()
+            } else if !whole {
+                renderer.footer()
+            }
+            try append(sink.take())
         }
         return total
     }
 }
 
-/// What a renderer wrote, one entry per call (a pretty JSON record is one call over several lines).
-private final class CallSink: LineSink {
-    var calls: [String] = []
-    /// A batch is rendered whole; the cursor and the file check the cancellation between batches.
+/// Lines as the bytes of a file, taken a batch at a time.
+private final class ByteSink: LineSink {
+    private var bytes: [UInt8] = []
+    /// The cursor and the file check the cancellation between batches.
     var isCut: Bool { false }
-    func line(_ text: String) { calls.append(text) }
-}
 
-/// Joins the renderings of consecutive batches into one document.
-private struct BatchJoiner {
-    let format: OutputFormat
-    private var batches = 0
-    /// JSON: the last row of the batch before, written once it is known whether another follows.
-    private var heldRow: String?
-
-    init(format: OutputFormat) { self.format = format }
-
-    /// The bytes to write for one batch's calls.
-    mutating func add(_ calls: [String]) -> [UInt8] {
-        defer { batches += 1 }
-        var lines: [String]
-        switch format.name {
-        case "json":
-            // `[`, rows (each but the last with its comma), `]`.
-            var rows = Array(calls.dropFirst().dropLast())
-            guard !rows.isEmpty else { return [] }
-            lines = batches == 0 ? ["["] : []
-            if let held = heldRow { lines.append(held + ",") }
-            heldRow = rows.removeLast()
-            lines += rows
-        case "csv", "tsv":
-            lines = batches == 0 ? calls : Array(calls.dropFirst())
-        case "markdown":
-            lines = batches == 0 ? calls : Array(calls.dropFirst(2))
-        default:
-            lines = calls
-        }
-        return bytes(lines)
+    func line(_ text: String) {
+        bytes += text.utf8
+        bytes.append(0x0A)
     }
 
-    /// What ends the document; with no rows at all, what an empty export holds.
-    mutating func finish(header: [String]) -> [UInt8] {
-        switch format.name {
-        case "json":
-            guard let held = heldRow else { return bytes(["[]"]) }
-            return bytes([held, "]"])
-        case "csv", "tsv":
-            return batches == 0 ? bytes([header.map { DelimitedRenderer.cell($0, tab: format.name == "tsv") }.joined(separator: format.name == "tsv" ? "\t" : ",")]) : []
-        default:
-            return []
-        }
-    }
-
-    private func bytes(_ lines: [String]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for line in lines {
-            bytes += line.utf8
-            bytes.append(0x0A)
-        }
+    func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
         return bytes
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import AlmanacCore
 
 /// The `json` format: exactly one document per command. Rows are an array (records as their
@@ -6,12 +7,19 @@ import AlmanacCore
 enum JSONRenderer: ResultRenderer {
     static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
         let table = result.table
+        if let document = result.document {
+            sink.line(document.whole())
+            return
+        }
         if result.shape == .object {
-            sink.line(table.isEmpty ? "{}" : JSONRows.object(table, row: 0, indent: 0, pretty: true))
+            sink.line(table.isEmpty ? "{}" : JSONRow.object(table, row: 0, indent: 0, pretty: true))
             return
         }
         guard let sections = table.sections else {
-            writeArray(table, rows: 0..<table.count, indent: 0, prefix: "", suffix: "", to: sink)
+            let rows = JSONRows(sink: sink)
+            rows.header(table, rows: 0..<table.count)
+            for row in 0..<table.count where !sink.isCut { rows.row(table, row) }
+            rows.footer()
             return
         }
         // One array per section (dataset), in the sections' order, each keeping the rows' order.
@@ -22,42 +30,67 @@ enum JSONRenderer: ResultRenderer {
             var writer = JSONWriter()
             writer.writeString(name)
             let key = "  " + String(decoding: writer.bytes, as: UTF8.self) + ": "
-            let last = index == sections.names.count - 1
-            writeArray(table, rows: rowsBySection[index], indent: 1, prefix: key, suffix: last ? "" : ",", to: sink)
+            let rows = JSONRows(sink: sink, indent: 1, prefix: key, suffix: index == sections.names.count - 1 ? "" : ",")
+            rows.header(table, rows: 0..<0)
+            for row in rowsBySection[index] where !sink.isCut { rows.row(table, row) }
+            rows.footer()
         }
         sink.line("}")
     }
+}
 
-    /// `[`, one row per line (a record over several), `]`; `prefix` before the opening bracket.
-    private static func writeArray(_ table: ResultTable, rows: some Collection<Int>, indent: Int, prefix: String, suffix: String,
-                                   to sink: any LineSink) {
-        guard !rows.isEmpty else {
+/// A JSON array written a row at a time: `[`, one row per line (a record over several), each
+/// but the last with its comma, `]`; `[]` when there are none.
+final class JSONRows: RowRenderer {
+    private let sink: any LineSink
+    private let indent: Int
+    private let prefix: String
+    private let suffix: String
+    /// The row before, written once it is known whether another follows (then with a comma).
+    private var held: String?
+
+    init(sink: any LineSink, indent: Int = 0, prefix: String = "", suffix: String = "") {
+        self.sink = sink
+        self.indent = indent
+        self.prefix = prefix
+        self.suffix = suffix
+    }
+
+    func header(_ table: ResultTable, rows: Range<Int>) {}
+
+    func row(_ table: ResultTable, _ row: Int) {
+        if let held {
+            sink.line(held + ",")
+        } else {
+            sink.line(prefix + "[")
+        }
+        held = String(repeating: "  ", count: indent + 1) + JSONRow.object(table, row: row, indent: indent + 1, pretty: true)
+    }
+
+    func footer() {
+        guard let held else {
             sink.line(prefix + "[]" + suffix)
             return
         }
-        sink.line(prefix + "[")
-        let pad = String(repeating: "  ", count: indent + 1)
-        for (position, row) in rows.enumerated() where !sink.isCut {
-            let comma = position < rows.count - 1 ? "," : ""
-            sink.line(pad + JSONRows.object(table, row: row, indent: indent + 1, pretty: true) + comma)
-        }
+        sink.line(held)
         sink.line(String(repeating: "  ", count: indent) + "]" + suffix)
     }
 }
 
 /// The `ndjson` format: one JSON object per line, per row.
-enum NDJSONRenderer: ResultRenderer {
-    static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
-        for row in 0..<result.table.count where !sink.isCut {
-            sink.line(JSONRows.object(result.table, row: row, indent: 0, pretty: false))
-            if result.shape == .object { break }
-        }
-    }
+final class NDJSONRows: RowRenderer {
+    private let sink: any LineSink
+
+    init(sink: any LineSink) { self.sink = sink }
+
+    func header(_ table: ResultTable, rows: Range<Int>) {}
+    func row(_ table: ResultTable, _ row: Int) { sink.line(JSONRow.object(table, row: row, indent: 0, pretty: false)) }
+    func footer() {}
 }
 
 /// A row as a JSON object: a record's source object (pretty when asked) unless its columns were
 /// chosen, else the columns and their values on one line.
-enum JSONRows {
+enum JSONRow {
     static func object(_ table: ResultTable, row: Int, indent: Int, pretty: Bool) -> String {
         if let records = table.records, !table.columnsChosen {
             let record = records.record(row)

@@ -42,13 +42,13 @@ public final class Output {
         self.sink = sink
     }
 
-    /// The process's own standard output and error.
-    public static func standard() -> Output {
-        let output = Output(terminal: .current(), errorIsTerminal: isatty(2) == 1) { _, _ in }
+    /// The process's own standard output and error (tests give descriptors of their own).
+    public static func standard(output descriptor: Int32 = 1, error errorDescriptor: Int32 = 2) -> Output {
+        let output = Output(terminal: .current(descriptor: descriptor), errorIsTerminal: isatty(errorDescriptor) == 1) { _, _ in }
         output.writer = { [unowned output] stream, text in
             // A reader that stopped reading blocks the write: a signal interrupts it, and
             // then the command's cancellation decides whether to wait on.
-            let result = FileDescriptorWriter.write(text, to: stream == .output ? 1 : 2) {
+            let result = FileDescriptorWriter.write(text, to: stream == .output ? descriptor : errorDescriptor) {
                 stream == .output && output.cancellation.isCancelled
             }
             switch result {
@@ -197,30 +197,16 @@ public enum FileDescriptorWriter {
         return nil
     }
 
-    /// Writes all of `text`, asking `shouldStop` each time a signal interrupts the write.
+    /// Writes all of `text`, asking `shouldStop` each time a signal interrupts the write
+    /// (`SystemCalls.writeAll`, the one write loop).
     public static func write(_ text: String, to descriptor: Int32, shouldStop: () -> Bool) -> Result {
-        var text = text
-        return text.withUTF8 { bytes -> Result in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                    // A signal during a blocked write ends it short instead of failing it.
-                    if offset < bytes.count, shouldStop() { return .stopped }
-                    continue
-                }
-                if written < 0, errno == EINTR || errno == EAGAIN {
-                    if shouldStop() { return .stopped }
-                    continue
-                }
-                if written < 0, errno == EPIPE {
-                    // The reader is gone: end like `yes | head -1` does, silently.
-                    almanac_signal_reraise_default(SIGPIPE)
-                }
-                return .failed(written < 0 ? String(cString: strerror(errno)) : "nothing was written")
-            }
-            return .written
+        switch SystemCalls.writeAll(descriptor, text, shouldStop: shouldStop) {
+        case .written: return .written
+        case .stopped: return .stopped
+        case let .failed(code):
+            // The reader is gone: end like `yes | head -1` does, silently.
+            if code == EPIPE { almanac_signal_reraise_default(SIGPIPE) }
+            return .failed(code == 0 ? "nothing was written" : String(cString: strerror(code)))
         }
     }
 }

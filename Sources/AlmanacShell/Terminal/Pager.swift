@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AlmanacCore
 
 /// Shows long output through a pager: `$ALMANAC_PAGER`, else `$PAGER`, else `less -FRX`.
 enum Pager {
@@ -38,15 +39,7 @@ enum Pager {
             return false
         }
         // The pager may quit before reading everything: a failed write just stops writing.
-        var remaining = text
-        remaining.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(writeEnd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 { if errno == EINTR { continue }; break }
-                offset += written
-            }
-        }
+        _ = SystemCalls.writeAll(writeEnd, text)
         close(writeEnd)
         _ = ChildProcess.wait(for: process)
         return true
