@@ -116,6 +116,8 @@ public struct CSVParser {
         builder.addRoot(root)
         builder.resolvePending()
         builder.settle(columns, root: root)
+        let empty = Set(columns.indices.filter { columns[$0].kind == .empty && !columns[$0].nullWords })
+        if let slots = CSVNesting.slots(for: names, empty: empty) { builder.nest(slots, columns: columns, root: root) }
         return Summary(dialect: dialect, records: records, columns: names)
     }
 
