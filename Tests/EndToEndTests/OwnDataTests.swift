@@ -142,6 +142,17 @@ struct OwnDataTests {
         #expect(result.stdout.contains("  " + (try jq(".[0].user.login", file)) + " "), "\(result)")
     }
 
+    @Test("a chosen object column reads as its name in a table and is written whole as JSON")
+    func chosenObjectColumns() throws {
+        let file = try issues()
+        let table = try home.run(["load gh from \(file)", "use gh", "set pagesize 1", "columns title, user, labels"], options: ["--no-rc"])
+        let labels = try jq(#"[.[0].labels[].name] | join(", ")"#, file)
+        #expect(table.stdout.contains("  " + (try jq(".[0].user.login", file)) + "  ") && (labels.isEmpty || table.stdout.contains(labels)), "\(table)")
+        let json = try home.run(["load gh from \(file)", "use gh", "set pagesize 1", "columns title, user"], options: ["--no-rc"], format: "ndjson")
+        let record = try JSONSerialization.jsonObject(with: Data((json.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any]
+        #expect((record?["user"] as? [String: Any])?["login"] as? String == (try jq(".[0].user.login", file)), "\(json)")
+    }
+
     @Test("filter milestone.title reaches inside a nested object")
     func filterReachesInside() throws {
         let file = try issues()

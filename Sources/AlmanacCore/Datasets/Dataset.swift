@@ -267,6 +267,12 @@ public final class Dataset: Sendable {
         visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, wholeObjects: true, body)
     }
 
+    public func wholeValues(of path: CompiledPath, row: Int) -> [FieldValue] {
+        var result: [FieldValue] = []
+        forEachWholeValue(of: path, row: row) { result.append($0) }
+        return result
+    }
+
     public func values(of path: CompiledPath, row: Int) -> [FieldValue] {
         var result: [FieldValue] = []
         forEachValue(of: path, row: row) { result.append($0) }

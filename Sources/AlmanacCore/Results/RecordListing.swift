@@ -21,7 +21,8 @@ public enum RecordListing {
             }
             table = ResultTable(columns: columns, count: range.count) { row in
                 let item = results.items[range.lowerBound + row]
-                return paths.map { ResultValue(dataset.values(of: $0, row: item.row), in: dataset) }
+                // A nested object is one value (shown by its name, written whole), not its members'.
+                return paths.map { ResultValue(dataset.wholeValues(of: $0, row: item.row), in: dataset) }
             }
             table.columnsChosen = chosen
         } else {
