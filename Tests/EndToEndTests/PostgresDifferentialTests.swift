@@ -135,7 +135,8 @@ struct PostgresDifferentialTests {
         generated.waitUntilExit()
         #expect(try run(["load gh from \(file)", "use gh", "export \(url) --force"]).status == 0)
         let script = ["set pagesize 10", "use d", "group milestone", "group assignee count comments, sum comments", "show #2", "count", "back",
-                      "group labels", "group user, state", "describe milestone, assignee, user"]
+                      "group labels", "group user, state", "describe milestone, assignee, user", "show 1000013",
+                      "columns title, user, labels", "page"]
         let memory = try run(["load d from \(file)"] + script)
         // Nine statements over jsonb, each JIT-compiled on a busy machine: more than the usual time.
         let database = try PipeRun.run(["--no-rc", "--format", "json"], input: (["load d from \(url)"] + script).joined(separator: "\n") + "\n",

@@ -1,6 +1,6 @@
 /// The field `show ID` finds a loaded file's records by: the one `load … key FIELD` names,
 /// else a top-level `id`, `key`, `uuid` or `_id` (in any case) of the records.
-enum RecordKey {
+public enum RecordKey {
     static let conventional = ["id", "key", "uuid", "_id"]
 
     /// The model's layout for these records, with its identity field.
@@ -22,8 +22,13 @@ enum RecordKey {
             }
             layout.identityField = key
         } else if model == GenericModel.self {
-            layout.identityField = conventional.lazy.compactMap { wanted in keys.first { $0.lowercased() == wanted } }.first
+            layout.identityField = conventionalField(among: keys)
         }
         return layout
+    }
+
+    /// The first of `id`, `key`, `uuid`, `_id` (in any case) among `names`.
+    public static func conventionalField(among names: [String]) -> String? {
+        conventional.lazy.compactMap { wanted in names.first { $0.lowercased() == wanted } }.first
     }
 }
