@@ -229,6 +229,12 @@ struct ScaleRunner {
         } check: { try expect($0, dataset.count, "histogram \(Queries.histogramField): values binned") }
         record("histogram", "histogram \(Queries.histogramField)", histogramStats, count: binned)
 
+        // Geography: near, within, outside over the stations; path and reach over the borders.
+        let geography = try GeographySteps.run(dataset, directory: file.directory, isLarge: isLarge) { id, title, stats, count in
+            record(id, title, stats, count: count)
+        }
+        counts.merge(geography) { $1 }
+
         // Reference points in Swift: a plain String scan, and Foundation's JSONDecoder.
         for query in Queries.search {
             let expected = counts["title:\(query)"]!

@@ -77,7 +77,7 @@ struct DeclaredCaretTests {
             Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load NAME from PATH — " + load),
             Case(line: "load quotes from", word: "", message: "missing SOURCE after from — " + load),
         ])
-        let trip = "usage: trip from STATION to STATION [on DATE] [--map]"
+        let trip = "usage: trip from STATION to STATION [on DATE] [--map] [--countries]"
         try expectCarets([
             Case(line: "trip to 9362", word: "", message: "missing from STATION — " + trip),
             Case(line: "trip 9864 to 9362", word: "9864", message: "unexpected '9864' — " + trip),

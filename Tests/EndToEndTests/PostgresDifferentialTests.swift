@@ -57,7 +57,8 @@ struct PostgresDifferentialTests {
     init() throws { home = try TemporaryHome() }
 
     func run(_ lines: [String]) throws -> PipeResult {
-        try PipeRun.run(["--no-rc", "--format", "json"], input: lines.joined(separator: "\n") + "\n",
+        // --echo: every listing compared, a shaping command's too.
+        try PipeRun.run(["--no-rc", "--echo", "--format", "json"], input: lines.joined(separator: "\n") + "\n",
                         environment: home.environment(), directory: home.root)
     }
 
@@ -139,7 +140,7 @@ struct PostgresDifferentialTests {
                       "columns title, user, labels", "page"]
         let memory = try run(["load d from \(file)"] + script)
         // Nine statements over jsonb, each JIT-compiled on a busy machine: more than the usual time.
-        let database = try PipeRun.run(["--no-rc", "--format", "json"], input: (["load d from \(url)"] + script).joined(separator: "\n") + "\n",
+        let database = try PipeRun.run(["--no-rc", "--echo", "--format", "json"], input: (["load d from \(url)"] + script).joined(separator: "\n") + "\n",
                                        environment: home.environment(), directory: home.root, timeout: .seconds(120))
         #expect(memory.status == 0 && database.status == 0 && memory.stderr == database.stderr, "memory: \(memory)\ndatabase: \(database)")
         // A table's column is typed by the catalog (jsonb reads `json`), a file's field by its values.

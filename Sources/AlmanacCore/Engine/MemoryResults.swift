@@ -26,6 +26,13 @@ public struct MemoryResults: ResultsSource {
         return next
     }
 
+    /// The same steps over other datasets (the contents a reload brought), as `watch` asks.
+    public func replayed(on datasets: [Dataset], cancellation: Cancellation) throws -> MemoryResults {
+        var next = MemoryResults(datasets: datasets)
+        for step in stack?.steps ?? [] { next = try next.applying(step, cancellation: cancellation) }
+        return next
+    }
+
     public func count(fresh: Bool, cancellation: Cancellation) throws -> Int { results.count }
 
     public func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {

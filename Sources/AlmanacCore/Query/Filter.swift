@@ -6,7 +6,7 @@ import CGlibc
 public enum Filter {
     public static func run(_ expression: FilterExpression, on results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        try validate(expression, against: catalogs)
+        try validate(expression, against: catalogs, computed: results.computed)
         // Each dataset's rows are filtered column by column: one comparison over all rows at a
         // time, then the masks combined.
         var masks: [[Bool]] = []
@@ -17,7 +17,8 @@ public enum Filter {
             rowsByDataset[item.dataset].append(item.row)
         }
         for (index, dataset) in results.datasets.enumerated() {
-            let filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            var filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            filter.computed = results.computed.isEmpty ? nil : (results.computed, index)
             masks.append(try filter.evaluate(expression))
         }
         var kept: [ResultSet.Item] = []
@@ -28,13 +29,15 @@ public enum Filter {
     }
 
     /// Unknown fields and values of the wrong type are errors before anything runs.
-    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog]) throws {
+    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog], computed: [ComputedColumn] = []) throws {
         switch expression {
         case let .and(left, right), let .or(left, right):
-            try validate(left, against: catalogs)
-            try validate(right, against: catalogs)
+            try validate(left, against: catalogs, computed: computed)
+            try validate(right, against: catalogs, computed: computed)
         case let .not(inner):
-            try validate(inner, against: catalogs)
+            try validate(inner, against: catalogs, computed: computed)
+        case let .comparison(field, op, value) where computed.contains { $0.name.lowercased() == field.lowercased() }:
+            try ComputedColumn.validate(op, value, field: field)
         case let .comparison(field, op, value):
             let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
             guard !known.isEmpty else {
@@ -130,6 +133,8 @@ struct CompiledFilter {
     let fields: FieldCatalog
     let rows: [Int]
     let cancellation: Cancellation
+    /// The results' computed columns (near's distance) and this dataset's place among the results' datasets.
+    var computed: (columns: [ComputedColumn], dataset: Int)?
 
     init(dataset: Dataset, fields: FieldCatalog, rows: [Int], cancellation: Cancellation) {
         self.dataset = dataset
@@ -158,6 +163,9 @@ struct CompiledFilter {
         case let .not(inner):
             return try evaluate(inner).map { !$0 }
         case let .comparison(field, op, value):
+            if let computed, let column = computed.columns.first(where: { $0.name.lowercased() == field.lowercased() }) {
+                return column.matches(op, value, rows: rows, dataset: computed.dataset)
+            }
             guard FieldLookup.field(field, in: fields) != nil else { return [Bool](repeating: false, count: rows.count) }
             let path = dataset.compile(FieldPath(field))
             var comparison = Comparison(dataset: dataset, path: path, op: op, value: value)

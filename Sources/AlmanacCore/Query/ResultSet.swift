@@ -15,10 +15,14 @@ public struct ResultSet: Sendable {
 
     public var datasets: [Dataset]
     public var items: [Item]
+    /// Values a step computed per record (`ComputedColumn`: near's distance), kept by the steps
+    /// after it that keep the records.
+    public var computed: [ComputedColumn] = []
 
-    public init(datasets: [Dataset], items: [Item]) {
+    public init(datasets: [Dataset], items: [Item], computed: [ComputedColumn] = []) {
         self.datasets = datasets
         self.items = items
+        self.computed = computed
     }
 
     /// Every record of `datasets`, in order.
@@ -37,6 +41,6 @@ public struct ResultSet: Sendable {
 
     public func dataset(of item: Item) -> Dataset { datasets[item.dataset] }
 
-    /// The same datasets with other items.
-    public func with(_ items: [Item]) -> ResultSet { ResultSet(datasets: datasets, items: items) }
+    /// The same datasets (and computed columns) with other items.
+    public func with(_ items: [Item]) -> ResultSet { ResultSet(datasets: datasets, items: items, computed: computed) }
 }

@@ -91,6 +91,13 @@ struct SortKeys {
     private var recentKeys = [(start: Int, length: Int, number: Double)](repeating: (0, -1, .nan), count: WordHash.cacheSize)
 
     init(_ results: ResultSet, field: String, cancellation: Cancellation) throws {
+        if let computed = results.computedColumn(field) {
+            reserve(results.count)
+            for item in results.items {
+                if let value = computed.value(of: item) { appendNumber(value) } else { appendMissing() }
+            }
+            return
+        }
         let catalogs = try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         let paths = results.datasets.map { $0.compile(FieldPath(field)) }
         // A key spelt two ways (`first_name`, `first-name`) has no one column.

@@ -12,17 +12,23 @@ public enum RecordListing {
             }
             table.sections = Sections(names: results.datasets.map(\.name)) { results.items[range.lowerBound + $0].dataset }
         } else if let dataset = results.datasets.first {
+            // Computed columns (near's distance) are shown after the fields, unless placed among them.
+            let fields = fields + results.computed.map(\.name).filter { name in !fields.contains { $0.lowercased() == name.lowercased() } }
+            let computed = fields.map { results.computedColumn($0) }
             let paths = fields.map { dataset.compile(FieldPath($0)) }
             let identities = Set(dataset.model.fieldSpecs.filter(\.identity).map(\.key))
-            let columns = fields.map { field in
-                var column = ResultColumn(field, .field, grouped: !identities.contains(field))
+            let columns = fields.enumerated().map { index, field in
+                let kind: ResultColumn.Kind = computed[index].map { $0.kind == .integer ? .integer : .decimal } ?? .field
+                var column = ResultColumn(field, kind, grouped: !identities.contains(field))
                 column.isName = field == dataset.layout.nameField
                 return column
             }
             table = ResultTable(columns: columns, count: range.count) { row in
                 let item = results.items[range.lowerBound + row]
                 // A nested object is one value (shown by its name, written whole), not its members'.
-                return paths.map { ResultValue(dataset.wholeValues(of: $0, row: item.row), in: dataset) }
+                return paths.indices.map { index in
+                    computed[index]?.cell(of: item) ?? ResultValue(dataset.wholeValues(of: paths[index], row: item.row), in: dataset)
+                }
             }
             table.columnsChosen = chosen
         } else {

@@ -45,6 +45,16 @@ public struct PostgresResults: ResultsSource {
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
+        case let .limit(count): query = query.limited(to: count)
+        case .clearLimits:
+            guard query.isLimited else { throw QueryError.invalid("the results have no limit to clear") }
+            query = query.withoutLimits()
+        case let .near(spec):
+            // As in memory, from every row of the table.
+            query = TableQuery(near: try nearQuery(spec, cancellation: cancellation))
+        case .within, .outside, .reach:
+            throw QueryError.invalid("within, outside and reach read every record into memory, and \(table.name) is a table in a "
+                + "database — export it to a file and load that, or narrow it first and export FILE")
         }
         // Checked now, as memory checks a step when it applies it: an unknown field is an error.
         _ = try table.countSQL(query)

@@ -36,13 +36,14 @@ extension QueryBuilder {
         }
         columns.append("count(*) AS n")
         columns += aggregates.enumerated().map { SQL("") + $1 + " AS a\($0)" }
-        var inner = SQL("SELECT ") + SQL.joined(columns, separator: ", ") + " FROM \(table)"
+        let from = try source(query)
+        var inner = SQL("SELECT ") + SQL.joined(columns, separator: ", ") + " FROM " + from
         inner.append(joins)
         inner.append(whereClause(condition))
         inner.append(" GROUP BY " + (1...values.count * 2).map(String.init).joined(separator: ", "))
 
         var totalAliases = aliases
-        let total = SQL("(SELECT count(*) FROM \(table)") + whereClause(try self.condition(query, aliases: &totalAliases)) + ")"
+        let total = SQL("(SELECT count(*) FROM ") + from + whereClause(try self.condition(query, aliases: &totalAliases)) + ")"
         var outer: [SQL] = []
         for index in values.indices { outer += [SQL("v\(index)"), SQL("number\(index)::text")] }
         outer.append("n")

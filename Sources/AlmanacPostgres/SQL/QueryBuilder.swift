@@ -13,21 +13,49 @@ struct QueryBuilder {
     func condition(_ query: TableQuery, aliases: inout Aliases) throws -> SQL? {
         var conditions: [SQL] = []
         if let search = query.search { conditions.append(filters.searchCondition(search, aliases: &aliases)) }
+        var filters = self.filters
+        filters.distance = try query.near.map(roundedDistance)
         for filter in query.filters {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
         }
         for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
+        if let near = query.near { conditions.append(try nearCondition(near)) }
         return conditions.isEmpty ? nil : SQL.joined(conditions, separator: " AND ")
     }
 
     func whereClause(_ condition: SQL?) -> SQL { condition.map { SQL(" WHERE ") + $0 } ?? SQL() }
 
+    /// The rows `query` shapes, as `t`: the table, or after `limit N` the first N rows of the
+    /// question before it, in its order (`l."almanac position"`), with the table's columns.
+    func source(_ query: TableQuery) throws -> SQL {
+        guard case let .first(count, inner)? = query.within else { return SQL(table) }
+        var aliases = Aliases()
+        let condition = try condition(inner, aliases: &aliases)
+        let (joins, order) = try ordering(inner, aliases: &aliases)
+        let ordered = order.isEmpty ? SQL() : SQL("ORDER BY ") + order
+        var sql = SQL("(SELECT ") + schema.columns.map { "t." + $0.quoted }.joined(separator: ", ")
+            + ", row_number() OVER (" + ordered + ") AS \(Self.position) FROM " + (try source(inner)) + joins + whereClause(condition)
+            + (order.isEmpty ? SQL() : SQL(" ") + ordered) + " LIMIT "
+        sql.bind(String(count), as: "bigint")
+        sql.append(") AS l CROSS JOIN LATERAL (SELECT " + schema.columns.map { "l." + $0.quoted }.joined(separator: ", ") + ") AS t")
+        return sql
+    }
+
+    /// The column of a limited question's rows that keeps their order.
+    static let position = "\"almanac position\""
+
+    /// What orders the rows when nothing else does: after a limit, the order of the question
+    /// under it; else the table's own (`TableSchema.naturalOrder`).
+    func naturalOrder(_ query: TableQuery) -> [SQL] {
+        query.isLimited ? [SQL("l." + Self.position)] : schema.naturalOrder.map { SQL("t." + $0) }
+    }
+
     // MARK: - count and pages
 
     func count(_ query: TableQuery) throws -> SQL {
         var aliases = Aliases()
-        return SQL("SELECT count(*) FROM \(table)") + whereClause(try condition(query, aliases: &aliases))
+        return SQL("SELECT count(*) FROM ") + (try source(query)) + whereClause(try condition(query, aliases: &aliases))
     }
 
     /// One page of rows as JSON objects (`row_to_json`), in the query's order, with their
@@ -46,9 +74,10 @@ struct QueryBuilder {
             condition = condition.map { $0 + " AND " + tuple } ?? tuple
             offset = 0
         }
-        var sql = SQL("SELECT row_to_json(t)::text")
+        var sql = SQL("SELECT ") + (try rowJSON(query))
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
-        sql.append(" FROM \(table)")
+        sql.append(" FROM ")
+        sql.append(try source(query))
         sql.append(joins)
         sql.append(whereClause(condition))
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
@@ -66,14 +95,14 @@ struct QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
-        var sql = SQL("SELECT row_to_json(t)::text FROM \(table)") + joins + whereClause(condition)
+        var sql = SQL("SELECT ") + (try rowJSON(query)) + " FROM " + (try source(query)) + joins + whereClause(condition)
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
         return sql
     }
 
     /// Keyset paging works when rows come in primary-key order.
     func canContinueByKey(_ query: TableQuery) -> Bool {
-        query.sort.isEmpty && query.search == nil && !schema.primaryKey.isEmpty
+        query.sort.isEmpty && query.search == nil && !query.isLimited && query.near == nil && !schema.primaryKey.isEmpty
     }
 
     // MARK: - order
@@ -84,6 +113,11 @@ struct QueryBuilder {
         var joins = SQL()
         var terms: [SQL] = []
         for key in query.sort {
+            // near's distance is computed, not a column.
+            if let near = query.near, key.field.lowercased() == NearQuery.column {
+                terms.append(try roundedDistance(near) + (key.descending ? " DESC" : " ASC"))
+                continue
+            }
             let reference = try FieldReference.resolve(key.field, in: schema)
             switch reference.source(aliases: &aliases) {
             case let .scalar(expression, kind, typeName):
@@ -102,8 +136,9 @@ struct QueryBuilder {
                 terms += order(SQL("\(first).k"), kind: values.kind, typeName: values.typeName, descending: key.descending)
             }
         }
+        if let near = query.near { terms.append(try roundedDistance(near)) }
         if let search = query.search { terms.append(filters.searchRank(search)) }
-        terms += schema.naturalOrder.map { SQL("t." + $0) }
+        terms += naturalOrder(query)
         return (joins, SQL.joined(terms, separator: ", "))
     }
 
@@ -156,7 +191,7 @@ struct QueryBuilder {
         let condition = try condition(query, aliases: &aliases)
         let number = Self.number(of: expression, kind: .text)
         return SQL("(SELECT count(") + number + ") > 0 AND (count(" + Self.present(expression) + ") - count(" + number + ")) * 4 <= count("
-            + number + ") AS numeric FROM \(table)" + whereClause(condition) + ")"
+            + number + ") AS numeric FROM " + (try source(query)) + whereClause(condition) + ")"
     }
 
     // MARK: - values as text and numbers

@@ -16,7 +16,7 @@ public enum ColumnsCommand: Command {
         export always writes whole records. A field the current sort or filter uses is shown too. back \
         undoes a change.
         """
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     /// What the columns belong to: the one dataset (or attached table) of the results.
     struct Owner {
@@ -35,7 +35,13 @@ public enum ColumnsCommand: Command {
             throw ShellError.invalid("columns belong to one dataset: use NAME first (the datasets in use are \(session.scopeNames.joined(separator: ", ")))")
         }
         return Owner(name: name, defaults: defaults, fieldsInUse: source.fieldsInUse,
-                     check: { try source.checkField($0, cancellation: session.cancellation) },
+                     check: { name in
+                         // A column the results computed (near's distance) is one too, as is the
+                         // name such a step gives it, chosen before the step runs.
+                         if let column = source.inMemory?.computedColumn(name) { return column.name }
+                         if let known = ComputedColumn.stepNames.first(where: { $0 == name.lowercased() }) { return known }
+                         return try source.checkField(name, cancellation: session.cancellation)
+                     },
                      relist: { try session.list(source, page: 1) })
     }
 

@@ -64,6 +64,8 @@ public struct CommandSpec: Sendable {
     /// The arguments, when the command declares them (`Parameter`): then its usage, parsing,
     /// completion, colouring and errors come from them.
     public var parameters: [Parameter]?
+    /// Whether it answers or shapes the results (quiet in scripts unless last): `CommandRole`.
+    public var role: CommandRole = .answers
 
     public init(
         name: String, aliases: [String] = [], summary: String, usage: String,

@@ -115,6 +115,7 @@ extension Parameter.TextSource {
         case .settings: request.matching(session.settingTable.names)
         case .settingValues: request.matching(session.settingTable.setting(request.arguments.first?.text ?? "")?.choices ?? [])
         case let .stations(direction): CompletionSources.stations(serving: direction, request, in: session)
+        case .countries: CompletionSources.countries(request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
         case .condition: CompletionSources.condition(given, request, in: session)
         }

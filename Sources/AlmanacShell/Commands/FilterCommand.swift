@@ -21,7 +21,7 @@ public enum FilterCommand: Command {
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
         sort and group read them the same way.
         """
-    )
+    ).role(.shapes())
 
     /// Fields, operators, values, and the words that join conditions, as the parser reads them.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {

@@ -16,7 +16,7 @@ public enum SortCommand: Command {
         none, or a word in a field of numbers (indefinite) — come last either way, and keep their \
         text. Equal records keep their order. The sorted fields are shown as columns.
         """
-    )
+    ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         return try session.apply(.sort(try keys(arguments)))

@@ -10,7 +10,7 @@ public enum UseCommand: Command {
         summary: "Choose the dataset commands work on",
         parameters: [name],
         examples: ["use countries", "use all", "use"]
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard let given = try arguments.parse()[name].first else {

@@ -65,10 +65,6 @@ public enum Coordinates {
 
     /// Great-circle distance in kilometres (haversine, mean Earth radius).
     public static func distance(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371.0088 * 2 * atan2(sqrt(a), sqrt(1 - a))
+        Haversine.kilometres(lat1, lon1, lat2, lon2)
     }
 }
