@@ -120,7 +120,7 @@ public enum Describe {
             for (position, row) in rows.enumerated() {
                 if position & 0xFFFF == 0 { try cancellation.checkpoint() }
                 var hasValue = false
-                dataset.forEachValue(of: path, row: row) { value in
+                dataset.forEachWholeValue(of: path, row: row) { value in
                     if case let .number(number) = value {
                         hasValue = true
                         return tally.numbers.append(number)

@@ -164,6 +164,15 @@ struct ValueNumbering: Sendable {
             case .string: return number(stringWord: dataset.document.node(node), in: dataset.document, datasetIndex: datasetIndex)
             case .number: return number(forText: dataset.document.string(at: node), isNumber: true)
             case .null: return empty
+            case .object:
+                // An object is one value, known by the member that names it.
+                let document = dataset.document
+                guard let member = ObjectIdentity.member(of: node, in: document) else {
+                    return ObjectIdentity.text(of: node, in: document).map { number(forText: $0) } ?? empty
+                }
+                return document.kind(at: member) == .string
+                    ? number(stringWord: document.node(member), in: document, datasetIndex: datasetIndex)
+                    : number(forText: document.string(at: member), isNumber: true)
             default: return number(forText: dataset.text(of: value))
             }
         case let .text(text): return ValueText.isAbsent(text) ? empty : number(forText: text)

@@ -10,7 +10,7 @@ extension QueryBuilder {
         let from = try source(query)
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
-            let reference = try source(of: field, aliases: &aliases)
+            let reference = try source(of: field, aliases: &aliases, whole: true)
             switch reference.source {
             case let .scalar(column, kind, typeName):
                 parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition))

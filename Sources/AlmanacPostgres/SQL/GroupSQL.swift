@@ -13,7 +13,7 @@ extension QueryBuilder {
         var joins = SQL()
         var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
-            let reference = try source(of: field, aliases: &aliases)
+            let reference = try source(of: field, aliases: &aliases, whole: true)
             switch reference.source {
             case let .scalar(expression, kind, _):
                 values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
@@ -73,9 +73,26 @@ extension QueryBuilder {
         case .boolean: return text(of: expression, kind: kind)
         case .json:
             return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'null' THEN NULL WHEN 'string' THEN "
-                + present(SQL("(") + expression + " #>> '{}')") + " ELSE " + expression + " #>> '{}' END"
+                + present(SQL("(") + expression + " #>> '{}')") + " WHEN 'object' THEN " + objectText(of: expression)
+                + " ELSE " + expression + " #>> '{}' END"
         }
     }
+
+    /// A JSON value with an object as one value, as in memory (`ObjectIdentity`): the first
+    /// of its `title`, `name`, `login`, `id` that is a present string or a number; else its
+    /// JSON text as a string; an empty object is null. Other values as they are.
+    static func named(_ value: SQL) -> SQL {
+        var sql = SQL("CASE WHEN jsonb_typeof(") + value + ") <> 'object' THEN " + value
+        for member in ObjectIdentity.members {
+            let inner = SQL("(") + value + " -> '\(member)')"
+            sql.append(SQL(" WHEN jsonb_typeof(") + inner + ") = 'number' OR (jsonb_typeof(" + inner + ") = 'string' AND "
+                       + present(inner + " #>> '{}'") + " IS NOT NULL) THEN " + inner)
+        }
+        return sql + " WHEN " + value + " = '{}'::jsonb THEN 'null'::jsonb ELSE to_jsonb(" + value + "::text) END"
+    }
+
+    /// An object's name as text (see `named`).
+    static func objectText(of object: SQL) -> SQL { SQL("(") + named(object) + " #>> '{}')" }
 
     /// NULL for "", `n/a`, `unknown`, `none` and the other words for no value (`ValueText.isAbsent`).
     static func present(_ text: SQL) -> SQL {

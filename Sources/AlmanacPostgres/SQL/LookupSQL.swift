@@ -5,8 +5,11 @@ extension QueryBuilder {
     /// The row whose primary key is `identity`, as the key's own type; nil without a
     /// one-column key. An identity that is not of the key's type is no error, just no row.
     func byIdentity(_ identity: String) -> SQL? {
-        guard schema.primaryKey.count == 1 else { return nil }
-        let key = schema.columns[schema.primaryKey[0]]
+        // The primary key, else the column a file's record would be found by (`id`).
+        let index = schema.primaryKey.count == 1 ? schema.primaryKey[0]
+            : schema.primaryKey.isEmpty ? schema.layout.identityField.flatMap { schema.column(named: $0) } : nil
+        guard let index else { return nil }
+        let key = schema.columns[index]
         var sql = SQL("SELECT row_to_json(t.*)::text FROM \(table) WHERE t.\(key.quoted) = ")
         sql.bind(identity, as: key.typeName)
         if key.kind == .text {

@@ -21,6 +21,10 @@ enum ResultText {
         case let .link(link): return link.name
         case let .source(source):
             if column.isName, source.kind == .string { return source.document.string(at: source.index) }
+            // A nested object in a listing reads as what names it (`octocat`), as group counts it.
+            if source.kind == .object, column.kind == .field {
+                return ObjectIdentity.text(of: source.index, in: source.document) ?? column.absentText
+            }
             return ValueText.text(of: source, field: column.name) ?? column.absentText
         }
     }
