@@ -125,7 +125,7 @@ extension QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
-        let reference = try source(of: field, aliases: &aliases)
+        let reference = try source(of: field, aliases: &aliases, whole: true)
         var sql: SQL
         switch reference.source {
         case let .scalar(column, kind, _):

@@ -107,7 +107,7 @@ extension QueryBuilder {
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
     func aggregate(_ aggregate: Aggregate, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
-        let reference = try source(of: aggregate.field, aliases: &aliases)
+        let reference = try source(of: aggregate.field, aliases: &aliases, whole: true)
         let expression: SQL
         let kind: TableSchema.ValueKind
         var typeName = ""

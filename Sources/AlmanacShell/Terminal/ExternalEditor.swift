@@ -22,7 +22,7 @@ enum ExternalEditor {
         var template = Array((NSTemporaryDirectory() + "/almanac-edit-XXXXXX.txt").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else { return .failure(.invalid("cannot make a file to edit: \(systemError())")) }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         let written = writeAll(descriptor, text.isEmpty ? "" : text + "\n")
         close(descriptor)
