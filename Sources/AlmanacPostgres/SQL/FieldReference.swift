@@ -64,7 +64,8 @@ struct FieldReference {
     /// `source`, but an object the path ends on is one value (its name: `ObjectIdentity`),
     /// not its members' values, as `Dataset.forEachWholeValue` reads it in memory.
     func wholeSource(aliases: inout Aliases) -> ValueSource {
-        let columnSQL = SQL("t." + column.quoted)
+        if !hops.isEmpty { return linkedSource(aliases: &aliases) }
+        let columnSQL = SQL(alias + "." + column.quoted)
         switch (column.kind, column.isArray) {
         case (.json, false):
             return .set(Self.wholeJSONValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)

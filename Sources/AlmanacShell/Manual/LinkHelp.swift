@@ -42,13 +42,6 @@ enum LinkHelp {
 
     /// The manual's section.
     static var manual: String {
-        var lines = [MDoc.text(introduction), ".Bl -tag -width Ds"]
-        for rule in rules {
-            lines.append(".It " + MDoc.quoted(rule.topic))
-            lines.append(MDoc.text(rule.text))
-        }
-        lines.append(".El")
-        lines.append(MDoc.literal(examples))
-        return lines.joined(separator: "\n")
+        (MDoc.topics(introduction, rules) + [MDoc.literal(examples)]).joined(separator: "\n")
     }
 }
