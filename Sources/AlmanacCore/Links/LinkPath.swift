@@ -108,7 +108,12 @@ public struct LinkPath: @unchecked Sendable, CustomStringConvertible {
         // The longest beginning that is a field of the dataset, and whether it is a leaf (not an object).
         let field = stride(from: rest.count - 1, through: 1, by: -1).lazy.map { rest.prefix($0).joined(separator: ".") }
             .first { FieldLookup.field($0, in: fields) != nil }
-        let isLeaf = field.map { field in fields.paths.contains { FieldLookup.canonical($0) == FieldLookup.canonical(field) } } ?? false
+        // An object (its keys are fields too) is no leaf: `translations.xx` is an unknown key.
+        let isLeaf = field.map { field in
+            let spelling = FieldLookup.canonical(field)
+            return fields.paths.contains { FieldLookup.canonical($0) == spelling }
+                && !fields.paths.contains { FieldLookup.canonical($0).hasPrefix(spelling + ".") }
+        } ?? false
         if let field, isLeaf {
             let guess = Suggestion.closest(to: field, among: names).map { " — did you mean '\($0)'?" } ?? ""
             return .notALink(path: whole, message: "in '\(whole)', \(field) is a field of \(dataset.name), not a link; \(listed)\(guess)")
