@@ -138,4 +138,16 @@ import Testing
             #expect(shell.output(example).ok, "\(example)")
         }
     }
+
+    @Test("a path across links is coloured as a field; a path through no link as unknown")
+    func highlighting() {
+        let shell = ShellHarness(load: ["planets", "people", "species"])
+        #expect(shell.run("use people; count; use planets; count; use species; count; use people"))
+        let known = Highlighter().spans(of: "sort species.homeworld.population desc", cursor: 0, in: shell.session)
+        #expect(known.contains { $0.role == .field && $0.characters == 5..<33 }, "\(known)")
+        let typing = Highlighter().spans(of: "sort homeworld.pop", cursor: 18, in: shell.session)
+        #expect(!typing.contains { $0.role == .unknownField }, "\(typing)")
+        let unknown = Highlighter().spans(of: "sort nme.climate", cursor: 0, in: shell.session)
+        #expect(unknown.contains { $0.role == .unknownField && $0.characters == 5..<16 }, "\(unknown)")
+    }
 }
