@@ -350,6 +350,8 @@ extension PostgresTable: AttachedTable {
 
     public func results() -> any ResultsSource { PostgresResults(table: self) }
 
+    public func link(to catalog: Catalog) { schema.links.attach(to: catalog, as: name, endpoint: endpoint) }
+
     public func reattached(cancellation: Cancellation) throws -> any AttachedTable {
         try Self.attach(name: name, url: url, settings: connection.settings, cancellation: cancellation)
     }

@@ -26,6 +26,18 @@ enum Repeat {
         case "filter-computed": body = { try Filter.run(Queries.filter(Queries.computedFilter), on: all).count }
         case "sort-computed": body = { try Sort.run(all, by: [Queries.computedSort]).count }
         case "group-computed": body = { try Group.run(all, by: Queries.computedGroup).count }
+        case "filter-link", "group-link":
+            // Stations beside the countries file of the same folder, as the shell links them.
+            let folder = (path as NSString).deletingLastPathComponent
+            let countries = try DatasetLoader().load(LoadRequest(name: "countries", source: .file(path: folder + "/countries.json"),
+                                                                 model: CountryModel.self), progress: LoadProgress(), cancellation: .never)
+            let catalog = Catalog(preparesIndexes: false)
+            catalog.insert(countries, request: LoadRequest(name: "countries", source: .file(path: ""), model: CountryModel.self))
+            catalog.insert(dataset, request: request)
+            let filter = try Queries.filter(LinkSteps.filter)
+            body = operation == "filter-link"
+                ? { withExtendedLifetime(catalog) {}; return try Filter.run(filter, on: all).count }
+                : { withExtendedLifetime(catalog) {}; return try Group.run(all, by: GroupSpec(fields: [LinkSteps.group])).count }
         case "load": body = { try DatasetLoader().load(request, progress: LoadProgress(), cancellation: .never).count }
         case "extract": body = { try StationModel.extract(from: dataset.document, source: path, cancellation: .never).records.count }
         case "index": body = {
@@ -34,7 +46,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, search, search:TEXT, load, extract or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, filter-link, group-link, search, search:TEXT, load, extract or index")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

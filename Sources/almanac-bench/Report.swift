@@ -145,6 +145,7 @@ enum Report {
         add("group round(point.latitude) avg(point.longitude * 2) ≤ 100 ms", median(largest, "group:computed"), 100, scale: scale)
         add("map of every station ≤ 100 ms", median(largest, "map"), 100, scale: scale)
         add("histogram \(Queries.histogramField) ≤ 100 ms", median(largest, "histogram"), 100, scale: scale)
+        add("filter \(LinkSteps.filter) ≤ 50 ms", median(largest, "link.filter"), 50, scale: scale)
         for query in GeographySteps.nearQueries {
             add("\(query.id) ≤ 20 ms", median(largest, query.id), 20, scale: scale)
         }

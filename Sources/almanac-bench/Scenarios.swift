@@ -263,6 +263,12 @@ struct ScaleRunner {
         }
         counts.merge(geography) { $1 }
 
+        // Paths across links: each station's country.
+        let links = try LinkSteps.run(dataset, directory: file.directory) { id, title, stats, count in
+            record(id, title, stats, count: count)
+        }
+        counts.merge(links) { $1 }
+
         // Reference points in Swift: a plain String scan, and Foundation's JSONDecoder.
         for query in Queries.search {
             let expected = counts["title:\(query)"]!

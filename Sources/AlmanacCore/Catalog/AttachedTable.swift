@@ -24,6 +24,12 @@ public protocol AttachedTable: AnyObject, Sendable {
     func quickCount(timeout: Double, cancellation: Cancellation) -> (count: Int, exact: Bool)?
     /// The same table attached again: its catalog read anew, on a new connection.
     func reattached(cancellation: Cancellation) throws -> any AttachedTable
+    /// Reads the links of `catalog` (held weakly), which paths from the table may cross.
+    func link(to catalog: Catalog)
+}
+
+extension AttachedTable {
+    public func link(to catalog: Catalog) {}
 }
 
 /// An engine for tables that live elsewhere, known by the URLs it takes (`postgresql://…`):

@@ -112,6 +112,7 @@ public final class Catalog: Sendable {
     /// running, is cancelled). `request` is what a later `load` of another source starts from.
     public func attach(_ table: any AttachedTable, as name: String) {
         let name = name.lowercased()
+        table.link(to: self)
         let running = state.withLock { state -> ActiveLoad? in
             if state.entries[name] == nil { state.order.append(name) }
             let previous = state.entries[name]
@@ -204,7 +205,7 @@ public final class Catalog: Sendable {
             switch result {
             case let .success(dataset):
                 entry.dataset = dataset
-                dataset.link { [weak self] in self?.dataset($0) }
+                dataset.link(to: self)
                 entry.table = nil
                 entry.request = load.request
                 entry.lastFailure = nil
@@ -240,7 +241,7 @@ public final class Catalog: Sendable {
 
     /// Adds a dataset built elsewhere (tests, generated data), replacing any of the same name.
     public func insert(_ dataset: Dataset, request: LoadRequest) {
-        dataset.link { [weak self] in self?.dataset($0) }
+        dataset.link(to: self)
         state.withLock { state in
             let name = dataset.name.lowercased()
             if state.entries[name] == nil { state.order.append(name) }

@@ -28,6 +28,8 @@ public final class Dataset: Sendable {
 
     struct Neighbours: Sendable {
         let find: @Sendable (String) -> Dataset?
+        /// The links a path may cross from a dataset, by its name (the catalog's, declared ones too).
+        var links: @Sendable (String) -> [LinkDefinition] = { _ in [] }
     }
     /// Tells this dataset from any other ever made (a reload is a new one).
     let serial = Dataset.serials.add(1, ordering: .relaxed).newValue
@@ -168,6 +170,17 @@ public final class Dataset: Sendable {
 
     /// Reads links through `lookup` (the catalog's datasets by name). The catalog calls it.
     public func link(through lookup: @escaping @Sendable (String) -> Dataset?) { neighbours.withLock { $0 = Neighbours(find: lookup) } }
+
+    /// Reads the datasets and the links of `catalog` (held weakly: a dataset never keeps its catalog alive).
+    public func link(to catalog: Catalog) {
+        neighbours.withLock {
+            $0 = Neighbours(find: { [weak catalog] in catalog?.dataset($0) }, links: { [weak catalog] in catalog?.links(from: $0) ?? [] })
+        }
+    }
+
+    /// The dataset `name` of this one's catalog, and the links a path may cross from `name`.
+    func neighbour(_ name: String) -> Dataset? { neighbours.withLock { $0 }?.find(name) }
+    func links(from name: String) -> [LinkDefinition] { neighbours.withLock { $0 }?.links(name) ?? [] }
 
     /// Links into the datasets beside this one (none when it is in no catalog).
     public var links: Links {

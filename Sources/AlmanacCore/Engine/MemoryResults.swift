@@ -84,6 +84,9 @@ public struct MemoryResults: ResultsSource {
     public func checkField(_ name: String, cancellation: Cancellation) throws -> String {
         let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         guard !name.isEmpty, catalogs.contains(where: { FieldLookup.field(name, in: $0) != nil }) else {
+            if !name.isEmpty, try datasets.contains(where: { try LinkPath.resolve(name, from: $0, cancellation: cancellation) != nil }) {
+                return name
+            }
             let names = catalogs.flatMap { FieldLookup.names(in: $0) }
             throw QueryError.unknownField(name, suggestion: name.isEmpty ? nil : Suggestion.closest(to: name, among: names))
         }
@@ -108,6 +111,10 @@ public struct MemoryResults: ResultsSource {
     public func completionFields() -> [String] {
         var seen = Set<String>()
         return datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) }.filter { seen.insert($0).inserted }
+    }
+
+    public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] {
+        LinkCompletion.paths(continuing: fragment, from: datasets)
     }
 
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {

@@ -56,6 +56,8 @@ public protocol ResultsSource: Sendable {
     func completionFields() -> [String]
     func completionValues(of field: String, prefix: String, limit: Int) -> [String]?
     func completionNames(prefix: String, limit: Int) -> [String]?
+    /// Paths across links continuing `fragment` (`homeworld.` → `homeworld.climate`, …).
+    func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)]
 }
 
 extension ResultsSource {
@@ -64,6 +66,7 @@ extension ResultsSource {
     public var recordKeys: [String]? { nil }
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? { nil }
     public func completionNames(prefix: String, limit: Int) -> [String]? { nil }
+    public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] { [] }
 }
 
 /// One record of a dataset (in memory, or a row fetched from a database as a small dataset).

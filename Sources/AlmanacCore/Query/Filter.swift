@@ -6,7 +6,7 @@ import CGlibc
 public enum Filter {
     public static func run(_ expression: FilterExpression, on results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        try validate(expression, against: catalogs, computed: results.computed)
+        try validate(expression, against: catalogs, computed: results.computed, datasets: results.datasets)
         // Each dataset's rows are filtered column by column: one comparison over all rows at a
         // time, then the masks combined.
         var masks: [[Bool]] = []
@@ -25,13 +25,15 @@ public enum Filter {
     }
 
     /// Unknown fields and values of the wrong type are errors before anything runs.
-    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog], computed: [ComputedColumn] = []) throws {
+    /// `datasets`: the catalogs' datasets, whose links a field may cross.
+    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog], computed: [ComputedColumn] = [],
+                                datasets: [Dataset] = []) throws {
         switch expression {
         case let .and(left, right), let .or(left, right):
-            try validate(left, against: catalogs, computed: computed)
-            try validate(right, against: catalogs, computed: computed)
+            try validate(left, against: catalogs, computed: computed, datasets: datasets)
+            try validate(right, against: catalogs, computed: computed, datasets: datasets)
         case let .not(inner):
-            try validate(inner, against: catalogs, computed: computed)
+            try validate(inner, against: catalogs, computed: computed, datasets: datasets)
         case .computed:
             // Bound against each dataset before it is filtered (`CompiledFilter`).
             break
@@ -39,6 +41,9 @@ public enum Filter {
             try ComputedColumn.validate(op, value, field: field)
         case let .comparison(field, op, value):
             let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
+            if known.isEmpty, let path = try datasets.lazy.compactMap({ try LinkPath.resolve(field, from: $0) }).first {
+                return try path.checkComparison(op, value)
+            }
             guard !known.isEmpty else {
                 let all = Set(catalogs.flatMap { FieldLookup.names(in: $0) })
                 throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: all.sorted()))
@@ -108,6 +113,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case unknownField(String, suggestion: String?)
     case typeMismatch(field: String, type: String, message: String)
     case invalid(String)
+    /// A path through a field that is no link, or to a field the linked dataset lacks.
+    case notALink(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -116,7 +123,7 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
             return "unknown field '\(field)' — 'fields' lists them"
         case let .typeMismatch(field, type, message):
             return "\(field) is \(type.hasPrefix("list") ? "a " : "")\(type == "number" ? "a number" : type == "text" ? "text" : type); \(message)"
-        case let .invalid(message):
+        case let .invalid(message), let .notALink(_, message):
             return message
         }
     }
@@ -170,7 +177,12 @@ struct CompiledFilter {
             if let computed, let column = computed.columns.first(where: { $0.name.lowercased() == field.lowercased() }) {
                 return column.matches(op, value, rows: rows, dataset: computed.dataset)
             }
-            guard FieldLookup.field(field, in: fields) != nil else { return [Bool](repeating: false, count: rows.count) }
+            guard FieldLookup.field(field, in: fields) != nil else {
+                if let path = try LinkPath.resolve(field, from: dataset, cancellation: cancellation) {
+                    return try LinkGather.matches(path, op, value, rows: rows, cancellation: cancellation)
+                }
+                return [Bool](repeating: false, count: rows.count)
+            }
             let path = dataset.compile(FieldPath(field))
             var comparison = Comparison(dataset: dataset, path: path, op: op, value: value)
             // Containment in a number's text needs the literal, which columns do not keep; a

@@ -99,7 +99,7 @@ struct SortKeys {
             return
         }
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        if let computed = try ComputedValues.expression(field, in: all) {
+        if let computed = try ComputedValues.expression(field, in: all, datasets: results.datasets) {
             fill(computed: try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
             return
         }

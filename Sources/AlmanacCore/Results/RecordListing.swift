@@ -60,7 +60,7 @@ public enum RecordListing {
             return { _, row in sent.indices.contains(row) ? sent[row] : .absent }
         }
         if case .interned = dataset.document.key(field) { return nil }
-        guard let catalog = dataset.fieldsIfReady, let parsed = try? ComputedValues.expression(field, in: [catalog]) else { return nil }
+        guard let catalog = dataset.fieldsIfReady, let parsed = try? ComputedValues.expression(field, in: [catalog], datasets: [dataset]) else { return nil }
         guard let vector = try? ComputedValues.evaluate(parsed.expression, over: page) else { return { _, _ in .absent } }
         return { position, _ in value(vector, row: position) }
     }

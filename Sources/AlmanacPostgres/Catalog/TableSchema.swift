@@ -34,6 +34,8 @@ public struct TableSchema: Sendable {
     public let folding: TextFolding
     /// The planner's estimate of the rows (0 when the table was never analysed).
     public let estimatedRows: Int
+    /// The links paths from the table may cross (set when the table is attached to a catalog).
+    public let links = TableLinks()
 
     public struct Column: Sendable, Equatable {
         public let name: String

@@ -30,7 +30,7 @@ final class ColumnTypes: Sendable {
     /// Whether the field is an object (or a list of objects) in JSON: then `is null` asks about
     /// it, not about the values inside it, as memory does.
     func isContainer(_ reference: FieldReference) -> Bool {
-        guard reference.column.kind == .json, !reference.column.isArray, let connection else { return false }
+        guard reference.column.kind == .json, !reference.column.isArray, reference.hops.isEmpty, let connection else { return false }
         if let known = containers.withLock({ $0[reference.field] }) { return known }
         var sql = SQL("SELECT coalesce(bool_or(jsonb_typeof(v) = 'object' OR (jsonb_typeof(v) = 'array' AND jsonb_path_exists(v, ")
         sql.append("'$[*] ? (@.type() == \"object\")'))), false) FROM (SELECT t.\(reference.column.quoted)::jsonb #> ")
@@ -43,8 +43,16 @@ final class ColumnTypes: Sendable {
     }
 
     private func decide(_ reference: FieldReference) -> ValueType {
+        if let last = reference.hops.last {
+            // Across links: the linked table's own column decides, sampled there (never a join
+            // per sampled row); a link that leads to several makes it a list.
+            let own = FieldReference(field: reference.path.isEmpty ? reference.column.name : ([reference.column.name] + reference.path)
+                .joined(separator: "."), column: reference.column, path: reference.path)
+            let type = ColumnTypes(connection: connection, schema: last.target).type(of: own)
+            return reference.isMany && !type.isList ? .list(type) : type
+        }
         let column = reference.column
-        let list = column.isArray
+        let list = reference.isMany
         func shaped(_ element: ValueType) -> ValueType { list ? .list(element) : element }
         switch column.kind {
         case .number: return shaped(.number)

@@ -45,6 +45,8 @@ struct ExpressionSQL {
             if let element, element.field == name { return element.value }
             if container { throw untranslatable(bound, "an object") }
             return try scalarField(name, type: bound.type.element, aliases: &aliases)
+        case .linked:
+            throw untranslatable(bound, "a path across links")
         case let .negate(inner):
             return SQL("(-") + (try value(inner, aliases: &aliases, element: element)) + ")"
         case let .arithmetic(op, left, right):
@@ -314,10 +316,12 @@ extension QueryBuilder {
     }
 
     /// The expression a spec is, or nil for a column's name or a JSON path (`info.address.city`).
-    /// A column named as the whole spec is that column; a dotted path is no expression.
+    /// A column named as the whole spec is that column; a dotted path is no expression, unless
+    /// it crosses links (`homeworld.population`): then it is computed, typed as memory types it.
     func computed(_ spec: String) -> AlmanacCore.Expression? {
-        guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec), parsed.expression.fieldName == nil else {
-            return nil
+        guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec) else { return nil }
+        if let field = parsed.expression.fieldName {
+            guard (try? FieldReference.resolve(field, in: schema))?.hops.isEmpty == false else { return nil }
         }
         return parsed.expression
     }

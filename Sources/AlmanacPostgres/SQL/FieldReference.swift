@@ -7,10 +7,18 @@ struct FieldReference {
     let column: TableSchema.Column
     /// Keys into a json/jsonb column; empty for the column itself.
     let path: [String]
+    /// The links crossed to reach `column`'s table (`owner_id.name`); empty for this table's own.
+    var hops: [LinkHop] = []
+    /// The alias of the row the column is read from.
+    var alias = "t"
+
+    /// Whether a row may have several values: an array, or a link that leads to several.
+    var isMany: Bool { column.isArray || hops.contains { $0.isMany } }
 
     /// Finds the column: the whole name, else the longest dotted beginning that names a JSON
-    /// column. Anything else is an unknown field, with the closest name as a suggestion.
-    static func resolve(_ field: String, in schema: TableSchema) throws -> FieldReference {
+    /// column, else (with `links`) a path across the links of the table's catalog. Anything
+    /// else is an unknown field, with the closest name as a suggestion.
+    static func resolve(_ field: String, in schema: TableSchema, links: Bool = true) throws -> FieldReference {
         if let index = schema.column(named: field) { return FieldReference(field: field, column: schema.columns[index], path: []) }
         let parts = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.count > 1 {
@@ -21,6 +29,7 @@ struct FieldReference {
                 }
             }
         }
+        if links, let linked = try schema.links.resolve(field, from: schema) { return linked }
         throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: schema.columns.map(\.name)))
     }
 
@@ -28,12 +37,13 @@ struct FieldReference {
     /// is not known from the catalog (JSON).
     var numericDescription: String? {
         guard path.isEmpty, column.kind == .number else { return nil }
-        return column.isArray ? "list of number" : "number"
+        return isMany ? "list of number" : "number"
     }
 
     /// Where the field's values come from, for one row of the table aliased `t`.
     func source(aliases: inout Aliases) -> ValueSource {
-        let columnSQL = SQL("t." + column.quoted)
+        if !hops.isEmpty { return linkedSource(aliases: &aliases) }
+        let columnSQL = SQL(alias + "." + column.quoted)
         switch (column.kind, column.isArray) {
         case (.json, false):
             return .set(Self.jsonValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)
@@ -54,7 +64,8 @@ struct FieldReference {
     /// `source`, but an object the path ends on is one value (its name: `ObjectIdentity`),
     /// not its members' values, as `Dataset.forEachWholeValue` reads it in memory.
     func wholeSource(aliases: inout Aliases) -> ValueSource {
-        let columnSQL = SQL("t." + column.quoted)
+        if !hops.isEmpty { return linkedSource(aliases: &aliases) }
+        let columnSQL = SQL(alias + "." + column.quoted)
         switch (column.kind, column.isArray) {
         case (.json, false):
             return .set(Self.wholeJSONValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)

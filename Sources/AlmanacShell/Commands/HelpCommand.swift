@@ -2,13 +2,13 @@ import AlmanacCore
 
 /// `help` lists the commands; `help NAME` shows one command's usage and examples.
 public enum HelpCommand: Command {
-    static let command = Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional, hidden: ["expressions"])
+    static let command = Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional, hidden: ["expressions", "links"])
 
     public static let spec = CommandSpec(
         name: "help", aliases: ["?"],
-        summary: "List the commands, or show how to use one (help keys: the keys at the prompt; help expressions: computed values)",
+        summary: "List the commands, or show how to use one (help keys: the keys at the prompt; help expressions: computed values; help links: paths across datasets)",
         parameters: [command],
-        examples: ["help", "help set", "help keys", "help expressions"]
+        examples: ["help", "help set", "help keys", "help expressions", "help links"]
     )
 
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
@@ -28,7 +28,8 @@ public enum HelpCommand: Command {
             lines.append("")
             lines.append("Separate commands with ';'. Quote words with \"...\" or '...'. '#' starts a comment. "
                 + "A line ending in \\ continues on the next. Keys at the prompt (hints, colours, Ctrl-X Ctrl-E): help keys. "
-                + "Computed values wherever a field goes (population / area, length(name)): help expressions.")
+                + "Computed values wherever a field goes (population / area, length(name)): help expressions. "
+                + "Paths across datasets (homeworld.climate, count(stations)): help links.")
             let table = ResultTable(columns: [ResultColumn("command"), ResultColumn("summary"), ResultColumn("usage")],
                                     rows: commands.map { [.text($0.spec.name), .text($0.spec.summary), .text($0.spec.usage)] })
             return CommandResult(table, prose: .lines(lines))
@@ -37,6 +38,11 @@ public enum HelpCommand: Command {
             let table = ResultTable(columns: [ResultColumn("function"), ResultColumn("summary")],
                                     rows: ExpressionHelp.functions.map { [.text($0.usage), .text($0.summary)] })
             return CommandResult(table, prose: .lines(ExpressionHelp.lines))
+        }
+        if given.text.lowercased() == "links" {
+            let table = ResultTable(columns: [ResultColumn("topic"), ResultColumn("text")],
+                                    rows: LinkHelp.rules.map { [.text($0.topic), .text($0.text)] })
+            return CommandResult(table, prose: .lines(LinkHelp.lines))
         }
         if given.text.lowercased() == "keys" {
             let keys = PromptKeys.all

@@ -153,7 +153,8 @@ extension RecordRef {
         let table = RecordListing.table(results, range: 0..<1, fields: target.dataset.layout.listFields)
         // The detail view reads linked datasets: only people's formats need it.
         let detail = session.settings.format.isMachineReadable
-            ? nil : target.dataset.model.detail(of: target.dataset, row: target.row, links: session.links)
+            ? nil : LinkSections.adding(to: target.dataset.model.detail(of: target.dataset, row: target.row, links: session.links),
+                                        of: target.dataset, row: target.row)
         return CommandResult(table, shape: .object, prose: detail.map { .detail($0) })
     }
 }

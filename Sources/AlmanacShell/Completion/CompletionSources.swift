@@ -10,9 +10,18 @@ enum CompletionSources {
         request.matching(session.catalog.names + (includingAll ? ["all"] : []))
     }
 
-    /// Field paths of the results, without waiting for loads (a table's columns).
+    /// Field paths of the results, without waiting for loads (a table's columns), and paths
+    /// across their links (`homeworld.` → the planet's fields); a link takes no space after it,
+    /// so a `.` may follow.
     static func fields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.matchingForgivingly(session.completionSource().completionFields())
+        let source = session.completionSource()
+        let paths = source.completionPaths(continuing: request.fragment)
+        let links = Set(paths.filter(\.isLink).map(\.path))
+        let fields = source.completionFields()
+        let known = Set(fields)
+        return request.matchingForgivingly(fields + paths.map(\.path).filter { !known.contains($0) }).map { candidate in
+            links.contains(candidate.text) ? CompletionCandidate(candidate.text, appendSpace: false) : candidate
+        }
     }
 
     /// A field's values starting with the fragment, however many the field has

@@ -29,9 +29,15 @@ extension Session {
     }
 
     /// Waits for the loads of the datasets `datasets` link into (people's homeworld reads
-    /// planets), so a query reads names, not the links; one that failed is read without.
+    /// planets), so a query reads names, not the links, and a path crosses its links (through
+    /// further links too); one that failed is read without.
     private func awaitLinked(by datasets: [Dataset]) throws {
-        for name in Set(datasets.flatMap { $0.model.linkedDatasets }) where catalog.contains(name) {
+        var names = Set(datasets.flatMap { $0.model.linkedDatasets })
+        var next = datasets.map(\.name)
+        while let name = next.popLast() {
+            for link in catalog.links(from: name) where names.insert(link.to).inserted { next.append(link.to) }
+        }
+        for name in names where catalog.contains(name) && catalog.table(name) == nil {
             _ = try? dataset(name)
             try cancellation.checkpoint()
         }

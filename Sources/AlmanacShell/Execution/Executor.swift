@@ -65,10 +65,15 @@ public struct Executor {
         return true
     }
 
-    /// An unknown field, from whichever command named it, pointed at where the line names it.
+    /// An unknown field or a path through no link, from whichever command named it, pointed at
+    /// where the line names it.
     static func pointed(_ error: any Error, in statement: Statement) -> any Error {
         if error is ExpressionError { return ExpressionWords.pointed(error, in: Array(statement.words.dropFirst())) }
-        guard case let .unknownField(field, _)? = error as? QueryError else { return error }
+        let field: String
+        switch error as? QueryError {
+        case let .unknownField(name, _)?, let .notALink(name, _)?: field = name
+        default: return error
+        }
         let tokens = Arguments.tokens(Array(statement.words.dropFirst()))
         guard let word = tokens.first(where: { !$0.isComma && $0.word.text == field })?.word else { return error }
         return ShellError.at(column: word.column, width: max(1, TextWidth.of(word.text)), .invalid("\(error)"))

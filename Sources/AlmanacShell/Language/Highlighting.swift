@@ -121,6 +121,10 @@ public final class Highlighter {
             if names.contains(text) || catalogs.contains(where: { FieldLookup.field(text, in: $0) != nil }) { return .field }
             let typed = Folding.fold(text)
             if typing, folded.contains(where: { $0.hasPrefix(typed) }) { return .plain }
+            // A path across links (`homeworld.climate`), or one still being typed.
+            let paths = session.completionSource().completionPaths(continuing: text).map { Folding.fold($0.path) }
+            if paths.contains(typed) { return .field }
+            if typing, paths.contains(where: { $0.hasPrefix(typed) }) { return .plain }
             return .unknownField
         case .dataset:
             if session.catalog.contains(text) || text.lowercased() == "all" { return .dataset }

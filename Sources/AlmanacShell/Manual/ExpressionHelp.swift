@@ -55,12 +55,7 @@ enum ExpressionHelp {
 
     /// The manual's section.
     static var manual: String {
-        var lines = [MDoc.text(introduction), ".Bl -tag -width Ds"]
-        for rule in rules {
-            lines.append(".It " + MDoc.quoted(rule.topic))
-            lines.append(MDoc.text(rule.text))
-        }
-        lines.append(".El")
+        var lines = MDoc.topics(introduction, rules)
         lines += [".Pp", "Functions:", ".Bl -tag -width Ds"]
         for function in functions {
             lines.append(".It Li " + MDoc.quoted(function.usage))

@@ -2,6 +2,16 @@
 /// requests, and characters beyond ASCII (written as `\[uXXXX]`, which every formatter
 /// reads whatever its input encoding).
 enum MDoc {
+    /// A paragraph, then each topic as a tagged item (`help expressions`, `help links`).
+    static func topics(_ introduction: String, _ rules: [(topic: String, text: String)]) -> [String] {
+        var lines = [text(introduction), ".Bl -tag -width Ds"]
+        for rule in rules {
+            lines.append(".It " + quoted(rule.topic))
+            lines.append(text(rule.text))
+        }
+        return lines + [".El"]
+    }
+
     /// A text line (or several): escaped, each starting safely.
     static func text(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false)

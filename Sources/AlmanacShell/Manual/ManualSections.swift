@@ -9,7 +9,8 @@ enum ManualSections {
 
     static func all(commands: CommandTable, settings: SettingTable = .standard) -> [(title: String, body: String)] {
         let bodies = [
-            self.commands(commands, settings: settings) + "\n.Ss Expressions\n" + ExpressionHelp.manual, keys, environment, files, exitStatus,
+            self.commands(commands, settings: settings) + "\n.Ss Expressions\n" + ExpressionHelp.manual
+                + "\n.Ss Links\n" + LinkHelp.manual, keys, environment, files, exitStatus,
             examples, seeAlso, authors,
         ]
         return Array(zip(titles, bodies)).map { (title: $0.0, body: $0.1) }

@@ -11,6 +11,8 @@ public struct BoundExpression: @unchecked Sendable {
         case null
         /// A field as the dataset spells it; `container`: a path that ends at an object.
         case field(String, container: Bool)
+        /// A path across links (`homeworld.climate`): computed by gathering through the links.
+        case linked(LinkPath)
         case negate(BoundExpression)
         case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
         /// `=`, `~`, `<`…, `=~` (negations are `not` around them, made by the binder).
@@ -47,6 +49,7 @@ public struct BoundExpression: @unchecked Sendable {
         func visit(_ node: BoundExpression) {
             switch node.kind {
             case let .field(name, _): if !found.contains(name) { found.append(name) }
+            case let .linked(path): if !found.contains(path.text) { found.append(path.text) }
             case let .legacy(field, _, _): if !found.contains(field) { found.append(field) }
             case .number, .text, .boolean, .null: break
             case let .negate(inner), let .isNull(inner, _), let .not(inner), let .cast(inner), let .match(inner, _, _): visit(inner)
@@ -91,4 +94,11 @@ public protocol ExpressionCatalog {
     func unknownField(_ name: String) -> Error
     /// Checks `FIELD OP VALUE` as filters always have (`population = abc` is an error).
     func checkComparison(field: String, op: FilterExpression.Operator, value: String) throws
+    /// A name that is no field but a path across links (`homeworld.climate`); nil when it is
+    /// neither, an error when it crosses a field that is not a link.
+    func linkPath(_ name: String) throws -> LinkPath?
+}
+
+extension ExpressionCatalog {
+    public func linkPath(_ name: String) throws -> LinkPath? { nil }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// keys, aggregates, histogram and describe when the spec is an expression rather than a field.
 public enum ComputedValues {
     /// The expression a spec is, or nil when it names a field of some dataset (the field's own
-    /// code then reads it). A spec that is neither is an unknown field.
-    public static func expression(_ spec: String, in catalogs: [FieldCatalog]) throws -> (expression: Expression, name: String)? {
+    /// code then reads it). A path across links (`homeworld.climate`) of one of `datasets` is an
+    /// expression too. A spec that is neither is an unknown field.
+    public static func expression(_ spec: String, in catalogs: [FieldCatalog], datasets: [Dataset]) throws -> (expression: Expression, name: String)? {
         if catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }) { return nil }
         let unknown = { () -> Error in
             let all = Set(catalogs.flatMap { FieldLookup.names(in: $0) })
@@ -17,7 +18,9 @@ public enum ComputedValues {
         } catch {
             throw unknown()
         }
-        if case .field = parsed.expression.node { throw unknown() }
+        if case let .field(name) = parsed.expression.node {
+            guard try datasets.contains(where: { try LinkPath.resolve(name, from: $0) != nil }) else { throw unknown() }
+        }
         return parsed
     }
 

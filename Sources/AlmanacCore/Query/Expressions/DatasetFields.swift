@@ -30,8 +30,13 @@ public struct DatasetFields: ExpressionCatalog {
     }
 
     public func checkComparison(field: String, op: FilterExpression.Operator, value: String) throws {
+        if FieldLookup.field(field, in: catalog) == nil, let path = try LinkPath.resolve(field, from: dataset) {
+            return try path.checkComparison(op, value)
+        }
         try Filter.validate(.comparison(field: field, op: op, value: value), against: [catalog] + others)
     }
+
+    public func linkPath(_ name: String) throws -> LinkPath? { try LinkPath.resolve(name, from: dataset) }
 
     /// A field's values' type: numbers; booleans; text, unless (nearly) all of it reads as
     /// numbers (then numbers: other words are at most a quarter, as sort decides) or all as dates.

@@ -27,7 +27,12 @@ public struct ExpressionBinder {
         case let .boolean(value): return BoundExpression(.boolean(value), .boolean, span)
         case .null: return BoundExpression(.null, .null, span)
         case let .field(name):
-            guard let field = catalog.field(name) else { throw Self.located(catalog.unknownField(name), at: span) }
+            guard let field = catalog.field(name) else {
+                let path: LinkPath?
+                do { path = try catalog.linkPath(name) } catch { throw Self.located(error, at: span) }
+                if let path { return BoundExpression(.linked(path), path.type, span) }
+                throw Self.located(catalog.unknownField(name), at: span)
+            }
             return BoundExpression(.field(field.name, container: field.container), field.type, span)
         case let .negate(inner):
             let bound = try bind(inner)
@@ -99,7 +104,11 @@ public struct ExpressionBinder {
         }
         // A field and a value: compared as filters always have.
         if let field = left.fieldName, let value = Self.literalText(right), let filterOp = op.filterOperator {
-            guard catalog.field(field) != nil else { throw Self.located(catalog.unknownField(field), at: left.span) }
+            if catalog.field(field) == nil {
+                let path: LinkPath?
+                do { path = try catalog.linkPath(field) } catch { throw Self.located(error, at: left.span) }
+                guard path != nil else { throw Self.located(catalog.unknownField(field), at: left.span) }
+            }
             do {
                 try catalog.checkComparison(field: field, op: filterOp, value: value)
             } catch {

@@ -28,6 +28,8 @@ public struct ExpressionEvaluator {
         case let .field(name, container):
             return try FieldReader(dataset: dataset, catalog: catalog, rows: rows, cancellation: cancellation)
                 .read(name, type: bound.type, container: container)
+        case let .linked(path):
+            return try LinkGather.values(path, rows: rows, cancellation: cancellation)
         case let .negate(inner):
             var vector = try evaluate(inner)
             vector.values = .numbers(vector.numbers.map { -$0 })
