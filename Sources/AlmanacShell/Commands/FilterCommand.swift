@@ -41,7 +41,11 @@ public enum FilterCommand: Command {
         }
         let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
         do {
-            return try session.apply(.filter(try FilterExpression.parse(tokens)))
+            let expression = try FilterExpression.parse(tokens)
+            let before = try session.results()
+            var answer = try session.apply(.filter(expression))
+            session.explain(expression, before: before, answer: &answer)
+            return answer
         } catch let error as FilterSyntaxError {
             // Pointed at the token it is about, or past the end where something is missing.
             guard let place = error.token, place < tokens.count else { throw arguments.usageError(error.message, after: words.last) }
