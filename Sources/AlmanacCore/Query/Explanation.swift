@@ -11,8 +11,8 @@ public enum Explanation {
         var before = before
         let total = try before.count(fresh: false, cancellation: cancellation)
         guard total > 0 else { return ["no records — there were none to filter ('back' undoes the last step)"] }
-        let among = before.hasSteps ? " among these \(total.grouped) records" : ""
-        // A value nothing has, spelt like one that is there.
+        let among = !before.conditions.isEmpty ? " among these \(total.grouped) records" : ""
+        // A value nothing has, spelt like one that is there ("among these": when a condition narrowed them).
         var lines: [String] = []
         var missing: [String: [ValueCount]] = [:]
         for (field, value) in equalities(in: expression) where lines.count < 2 {
