@@ -9,6 +9,8 @@ import Foundation
 enum ValueCompletion {
     /// How long TAB waits for counts in memory before offering the values alone.
     static let countSeconds = 0.25
+    /// Results in memory up to this many records are counted without a deadline.
+    static let alwaysCounted = 20_000
     /// How many values with counts TAB lists at most.
     static let limit = 100_000
 
@@ -16,7 +18,10 @@ enum ValueCompletion {
                        in session: Session) -> [CompletionCandidate] {
         let source = session.completionSource()
         let deadline = Date().addingTimeInterval(countSeconds)
-        let budget = Cancellation { Date() > deadline }
+        // A few thousand records in memory are counted whatever the machine's load: the
+        // deadline is for millions.
+        let small = (source.inMemory?.count ?? Int.max) <= alwaysCounted
+        let budget = small ? Cancellation.never : Cancellation { Date() > deadline }
         if let counts = try? source.valueCounts(of: field, where: narrowing, prefix: request.fragment, limit: limit, quick: true,
                                                 cancellation: budget) {
             return counts.map { CompletionCandidate($0.value, count: $0.count) }
