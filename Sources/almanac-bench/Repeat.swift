@@ -26,6 +26,7 @@ enum Repeat {
             guard let query = ValueCountSteps.queries.first(where: { $0.id == id }) else { throw BenchError("no value-count query \(id)") }
             let condition = try query.condition.map(Queries.filter)
             let results = MemoryResults(datasets: [dataset])
+            _ = ValueIndex.of(dataset, path: query.field)
             body = {
                 try results.valueCounts(of: query.field, where: condition, prefix: query.prefix, limit: ValueCountSteps.limit,
                                         quick: true, cancellation: .never)?.count ?? 0
@@ -42,7 +43,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, search, search:TEXT, counts:country|region|station, load, extract or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, search, search:TEXT, counts:country|region|station|station-in-country, load, extract or index")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

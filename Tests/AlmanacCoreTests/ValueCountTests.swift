@@ -3,7 +3,8 @@ import Testing
 @testable import AlmanacCore
 
 /// Value counts (what TAB lists after `filter FIELD = `) come out the same whether counted
-/// record by record (a few records of many) or by grouping every record.
+/// record by record (a few records of many), read from the field's value index (the whole
+/// dataset) or by grouping every record.
 @Suite struct ValueCountTests {
     static let fields: [(dataset: String, field: String)] = [
         ("countries", "region"), ("countries", "subregion"), ("countries", "languages.name"), ("countries", "currencies.code"),
@@ -20,6 +21,10 @@ import Testing
                                                 limit: 1000)
                 let tallied = try ValueCount.tally(results, field: field, prefix: prefix, limit: 1000, cancellation: .never)
                 #expect(tallied == grouped, "\(name).\(field) starting with '\(prefix)'")
+                // Every record of the dataset: from its value index.
+                let indexed = try MemoryResults(datasets: [dataset]).valueCounts(of: field, where: nil, prefix: prefix, limit: 1000,
+                                                                                 quick: true, cancellation: .never)
+                #expect(indexed == grouped, "\(name).\(field) starting with '\(prefix)' from the index")
             }
         }
     }

@@ -5,6 +5,13 @@ extension MemoryResults {
                             cancellation: Cancellation) throws -> [ValueCount]? {
         // TAB never waits for a dataset's fields to be worked out.
         if quick, datasets.contains(where: { $0.fieldsIfReady == nil }) { return nil }
+        // Every record of one dataset: its value index knows the counts (built in the background
+        // at the first TAB on a large dataset).
+        if !hasSteps, condition == nil, datasets.count == 1, let index = ValueIndex.ifReady(datasets[0], path: field),
+           datasets[0].fieldsIfReady.map({ FieldLookup.field(field, in: $0) != nil }) == true {
+            let found = index.counts(withPrefix: prefix).filter { !ValueText.isAbsent($0.value) }
+            return ValueCount.ordered(found.map { ($0.value, $0.records, $0.numeric ? Double($0.value) : nil) }, limit: limit)
+        }
         var results = self.results
         if let condition { results = try Filter.run(condition, on: results, cancellation: cancellation) }
         // Only records with a value containing the beginning can have a value starting with it:
@@ -36,24 +43,50 @@ extension ValueCount {
                       cancellation: Cancellation) throws -> [ValueCount] {
         let folded = Folding.fold(prefix)
         let paths = results.datasets.map { $0.compile(FieldPath(field)) }
+        // Counted by node word first (equal short strings share one): a string is made, read
+        // and folded once per distinct value, not once per record.
+        var byNode = [[UInt64: (count: Int, node: Int)]](repeating: [:], count: results.datasets.count)
         var counts: [String: (count: Int, number: Double?)] = [:]
-        var seen: Set<String> = []
+        var seenWords: [UInt64] = []
+        var seenTexts: [String] = []
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
             let dataset = results.dataset(of: item)
-            seen.removeAll(keepingCapacity: true)
+            let document = dataset.document
+            seenWords.removeAll(keepingCapacity: true)
+            seenTexts.removeAll(keepingCapacity: true)
             dataset.forEachValue(of: paths[item.dataset], row: item.row) { value in
+                if case let .node(node) = value {
+                    let word = document.node(node)
+                    guard !seenWords.contains(word) else { return }
+                    seenWords.append(word)
+                    byNode[item.dataset][word, default: (0, node)].count += 1
+                    return
+                }
                 guard dataset.isPresent(value) else { return }
                 let text = dataset.text(of: value)
-                guard !text.isEmpty, seen.insert(text).inserted else { return }
-                if let known = counts[text] {
-                    counts[text] = (known.count + 1, known.number)
-                } else if folded.isEmpty || Folding.fold(text).hasPrefix(folded) {
-                    counts[text] = (1, dataset.number(of: value))
-                }
+                guard !text.isEmpty, !seenTexts.contains(text), folded.isEmpty || Folding.fold(text).hasPrefix(folded) else { return }
+                seenTexts.append(text)
+                counts[text, default: (0, dataset.number(of: value))].count += 1
             }
         }
-        let ordered = counts.map { (text: $0.key, count: $0.value.count, number: $0.value.number, folded: Array(Folding.fold($0.key).utf8)) }
+        for (index, nodes) in byNode.enumerated() {
+            let dataset = results.datasets[index]
+            for (_, found) in nodes {
+                let value = FieldValue.node(found.node)
+                guard dataset.isPresent(value) else { continue }
+                let text = dataset.text(of: value)
+                guard !text.isEmpty, folded.isEmpty || Folding.fold(text).hasPrefix(folded) else { continue }
+                counts[text, default: (0, dataset.number(of: value))].count += found.count
+            }
+        }
+        return ordered(counts.map { ($0.key, $0.value.count, $0.value.number) }, limit: limit)
+    }
+
+    /// Values and their counts as `Group` orders groups: most first, then numbers by value,
+    /// then text by its folding, then by code point; at most `limit`.
+    static func ordered(_ counts: [(text: String, count: Int, number: Double?)], limit: Int) -> [ValueCount] {
+        let ordered = counts.map { (text: $0.text, count: $0.count, number: $0.number, folded: Array(Folding.fold($0.text).utf8)) }
             .sorted { a, b in
                 if a.count != b.count { return a.count > b.count }
                 switch (a.number, b.number) {
