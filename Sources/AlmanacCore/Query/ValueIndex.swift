@@ -39,16 +39,45 @@ public struct ValueIndex: Sendable {
                 byText[text, default: (0, dataset.number(of: value) != nil)].records += 1
             }
         }
+        // No String-keyed table for the node values: hashing and comparing 378,000 Cyrillic
+        // titles as Strings (normalized) took seconds. Sorted by UTF-8 bytes, then equal
+        // texts of different nodes (long strings are not shared) merged side by side.
+        var entries: [(folded: String, value: String, found: (records: Int, numeric: Bool))] = []
+        entries.reserveCapacity(byWord.count + byText.count)
         for (_, found) in byWord {
             let text = dataset.text(of: .node(found.node))
-            byText[text, default: (0, document.kind(at: found.node) == .number)].records += found.records
+            guard !text.isEmpty else { continue }
+            entries.append((Folding.fold(text), text, (found.records, document.kind(at: found.node) == .number)))
         }
-        var entries = byText.filter { !$0.key.isEmpty }.map { (folded: Folding.fold($0.key), value: $0.key, found: $0.value) }
-        entries.sort { $0.folded == $1.folded ? $0.value < $1.value : $0.folded < $1.folded }
+        for (text, found) in byText where !text.isEmpty { entries.append((Folding.fold(text), text, found)) }
+        // One key per entry: the folding, a NUL, the value (folded order, then code points),
+        // compared with memcmp.
+        let keys = entries.map { Array($0.folded.utf8) + [0] + Array($0.value.utf8) }
+        let order = keys.indices.sorted { Self.precedes(keys[$0], keys[$1]) }
+        var merged: [(folded: String, value: String, found: (records: Int, numeric: Bool))] = []
+        merged.reserveCapacity(entries.count)
+        var lastKey: [UInt8]?
+        for index in order {
+            if keys[index] == lastKey {
+                merged[merged.count - 1].found.records += entries[index].found.records
+            } else {
+                merged.append(entries[index])
+                lastKey = keys[index]
+            }
+        }
+        entries = merged
         values = entries.map(\.value)
         folded = entries.map(\.folded)
         records = entries.map(\.found.records)
         numeric = entries.map(\.found.numeric)
+    }
+
+    private static func precedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        let shorter = min(first.count, second.count)
+        let compared = shorter == 0 ? 0 : first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, shorter) }
+        }
+        return compared != 0 ? compared < 0 : first.count < second.count
     }
 
     /// The index of `path` in `dataset`, built now whatever its size (the benchmark's warm state).
@@ -87,10 +116,10 @@ public struct ValueIndex: Sendable {
         var high = folded.count
         while low < high {
             let middle = (low + high) / 2
-            if folded[middle] < wanted { low = middle + 1 } else { high = middle }
+            if folded[middle].utf8.lexicographicallyPrecedes(wanted.utf8) { low = middle + 1 } else { high = middle }
         }
         var end = low
-        while end < folded.count, folded[end].hasPrefix(wanted) { end += 1 }
+        while end < folded.count, folded[end].utf8.starts(with: wanted.utf8) { end += 1 }
         return low..<end
     }
 }
@@ -99,3 +128,7 @@ extension CacheKey where Value == ValueIndex {
     /// A field's value index (`ValueIndex.ifReady`).
     static func values(of path: String) -> CacheKey { CacheKey("values:" + path) }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
