@@ -31,6 +31,13 @@ enum Repeat {
                 try results.valueCounts(of: query.field, where: condition, prefix: query.prefix, limit: ValueCountSteps.limit,
                                         quick: true, cancellation: .never)?.count ?? 0
             }
+        case let id where id.hasPrefix("values-index:"):
+            let field = String(id.dropFirst("values-index:".count))
+            body = {
+                ValueIndex.of(Dataset(name: dataset.name, model: dataset.model, document: dataset.document,
+                                      extraction: Extraction(records: dataset.records, warnings: dataset.warnings, extras: dataset.extras),
+                                      origin: dataset.origin), path: field).count
+            }
         case "search": body = { try Search.run("моск", in: [dataset]).count }
         case "filter-computed": body = { try Filter.run(Queries.filter(Queries.computedFilter), on: all).count }
         case "sort-computed": body = { try Sort.run(all, by: [Queries.computedSort]).count }
@@ -43,7 +50,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, search, search:TEXT, counts:country|region|station|station-in-country, load, extract or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, search, search:TEXT, counts:country|region|station|station-in-country, values-index:FIELD, load, extract or index")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

@@ -75,6 +75,22 @@ struct ExplanationTests {
             == "no records — region has no value 'Atlantis'; its values: \(regions.joined(separator: ", "))\n")
     }
 
+    @Test("the README's examples are what almanac says")
+    func readmeExamples() throws {
+        let readme = try String(contentsOfFile: PackageRoot.path + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "## Answers that explain themselves\n"))
+        let section = readme[start.upperBound...].prefix { _ in true }.components(separatedBy: "\n## ")[0]
+        let lines = section.components(separatedBy: "\n")
+        var checked = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("    countries> ") && index + 1 < lines.count {
+            let command = String(line.dropFirst("    countries> ".count))
+            let result = try run(["use countries", command])
+            #expect(result.stderr == lines[index + 1].dropFirst(4) + "\n", "\(command): \(result)")
+            checked += 1
+        }
+        #expect(checked == 3)
+    }
+
     @Test("`classification = mammal` has records, and names the rare 'mammals' that would add more")
     func alsoTheOtherForm() throws {
         let species = ValueReadingTests.records("species")
