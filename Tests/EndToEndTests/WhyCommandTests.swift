@@ -4,19 +4,8 @@ import Testing
 /// `why #N` names the conditions of the filters in force a record meets, with its values, and
 /// for a list the elements that matched; a record named by id or name may fail some. Expected
 /// texts are worked out here from the data file.
-@Suite("why a record is in the results")
-struct WhyCommandTests {
-    let home: TemporaryHome
-
-    init() throws { home = try TemporaryHome() }
-
-    func run(_ lines: [String], arguments: [String] = []) throws -> PipeResult {
-        try PipeRun.run(["--no-rc"] + arguments, input: lines.joined(separator: "\n") + "\n", environment: home.environment(),
-                        directory: home.root)
-    }
-
-    static var countries: [[String: Any]] { ValueReadingTests.records("countries") }
-
+/// (Run with the suite of answers that explain themselves: the same pipes and data.)
+extension ExplanationTests {
     static func languages(_ country: [String: Any]) -> [String] {
         (country["languages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     }
