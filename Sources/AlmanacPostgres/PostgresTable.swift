@@ -259,6 +259,17 @@ public final class PostgresTable: Sendable {
         return sortedCandidates((try? connection.query(sql, timeout: timeout))?.column(0))
     }
 
+    /// How many rows of `query` have each value of `field` starting with `prefix`, most
+    /// first, at most `limit` (`QueryBuilder.valueCounts`); `timeout` stops it sooner.
+    public func valueCounts(_ query: TableQuery, of field: String, prefix: String, limit: Int, timeout: Double? = nil,
+                            cancellation: Cancellation = .never) throws -> [ValueCount] {
+        let result = try connection.query(builder.valueCounts(query, field: field, prefix: prefix, limit: limit),
+                                          cancellation: cancellation, timeout: timeout)
+        return (0..<result.rowCount).compactMap { row in
+            result.value(row, 0).map { ValueCount($0, count: Int(result.value(row, 1) ?? "0") ?? 0) }
+        }
+    }
+
     private func sortedCandidates(_ values: [String?]?) -> [String] {
         (values ?? []).compactMap { $0 }.sorted { Folding.fold($0) < Folding.fold($1) }
     }

@@ -22,6 +22,22 @@ enum Repeat {
             body = { try Describe.run(all, fields: [String(describe.dropFirst(9))]).count }
         case "filter-number": body = { try Filter.run(Queries.filter("point.latitude > 55"), on: all).count }
         case "filter-equal": body = { try Filter.run(Queries.filter("countryTitle = Россия"), on: all).count }
+        case let id where id.hasPrefix("counts:"):
+            guard let query = ValueCountSteps.queries.first(where: { $0.id == id }) else { throw BenchError("no value-count query \(id)") }
+            let condition = try query.condition.map(Queries.filter)
+            let results = MemoryResults(datasets: [dataset])
+            _ = ValueIndex.of(dataset, path: query.field)
+            body = {
+                try results.valueCounts(of: query.field, where: condition, prefix: query.prefix, limit: ValueCountSteps.limit,
+                                        quick: true, cancellation: .never)?.count ?? 0
+            }
+        case let id where id.hasPrefix("values-index:"):
+            let field = String(id.dropFirst("values-index:".count))
+            body = {
+                ValueIndex.of(Dataset(name: dataset.name, model: dataset.model, document: dataset.document,
+                                      extraction: Extraction(records: dataset.records, warnings: dataset.warnings, extras: dataset.extras),
+                                      origin: dataset.origin), path: field).count
+            }
         case "search": body = { try Search.run("моск", in: [dataset]).count }
         case "filter-computed": body = { try Filter.run(Queries.filter(Queries.computedFilter), on: all).count }
         case "sort-computed": body = { try Sort.run(all, by: [Queries.computedSort]).count }
@@ -46,7 +62,7 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, filter-link, group-link, search, search:TEXT, load, extract or index")
+        default: throw BenchError("--repeat wants group, group-aggregates, describe, describe:FIELD, sort, sort2, filter-number, filter-equal, filter-computed, sort-computed, group-computed, filter-link, group-link, search, search:TEXT, counts:country|region|station|station-in-country, values-index:FIELD, load, extract or index")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

@@ -152,6 +152,9 @@ enum Report {
         for code in GeographySteps.withinCodes {
             add("within \(code) ≤ 100 ms", median(largest, "within:\(code)"), 100, scale: scale)
         }
+        for query in ValueCountSteps.queries {
+            add("TAB with counts (\(query.id)) < 50 ms", median(largest, query.id), 50, scale: scale)
+        }
         add("path ≤ 1 ms", median(largest, "path"), 1, scale: scale)
         add("reach ≤ 1 ms", median(largest, "reach"), 1, scale: scale)
         if let worst = largest.cancellation.max(by: { $0.worstLatency < $1.worstLatency }) {

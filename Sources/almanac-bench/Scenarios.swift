@@ -269,6 +269,12 @@ struct ScaleRunner {
         }
         counts.merge(links) { $1 }
 
+        // TAB TAB after `filter FIELD = `: the values with their counts.
+        let valueCounts = try ValueCountSteps.run(dataset) { id, title, stats, count in
+            record(id, title, stats, count: count)
+        }
+        counts.merge(valueCounts) { $1 }
+
         // Reference points in Swift: a plain String scan, and Foundation's JSONDecoder.
         for query in Queries.search {
             let expected = counts["title:\(query)"]!

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import AlmanacShell
 
@@ -39,11 +40,16 @@ import Testing
         #expect(result.candidates.map(\.text).contains("Чистополь"))
     }
 
-    @Test func fieldValuesWhenFew() {
+    @Test func fieldValuesWhenFew() throws {
         _ = shell.output("use countries")
         _ = shell.output("count")
-        let regions = complete("filter region = ").candidates.map(\.text)
-        #expect(regions == ["Africa", "Americas", "Asia", "Europe", "Oceania", "Polar"])
+        // Most records first, each with its count (listed beside it, not inserted).
+        let regions = complete("filter region = ").candidates
+        #expect(regions.map(\.text) == ["Africa", "Americas", "Europe", "Asia", "Oceania", "Polar"])
+        let data = try #require(FileManager.default.contents(atPath: ShellHarness.dataDirectory + "/countries.json"))
+        let records = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(regions.map(\.listed) == regions.map { region in "\(region.text) (\(records.filter { $0["region"] as? String == region.text }.count))" })
+        #expect(complete("filter region = Eu").insertion == "Europe ")
         #expect(complete("filter popu").insertion == "population ")
         #expect(complete("filter currencies.co").insertion == "currencies.code ")
     }

@@ -36,6 +36,10 @@ struct HelpKeysTests {
         #expect(help.status == 0, "\(help)")
         let lines = help.stdout.lines
         #expect(lines.first == "Keys at the prompt:")
+        // Value completion with counts, and hints that pass over a filter finding nothing.
+        let joined = help.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  +", with: " ", options: .regularExpression)
+        #expect(joined.contains("how many of the results have each") && joined.contains("goes in without its count"), "\(help.stdout)")
+        #expect(joined.contains("leave none of the current results is passed over"), "\(help.stdout)")
         // Keys of up to 16 characters beside their text; longer ones on a line of their own.
         let width = keys.map(\.count).filter { $0 <= 16 }.max() ?? 0
         #expect(width == 16, "Alt-F, Alt-Right")

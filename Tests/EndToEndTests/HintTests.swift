@@ -57,6 +57,26 @@ struct HintTests {
 
     // MARK: - Showing and accepting
 
+    @Test("a filter from history that would find nothing among the results is passed over for an older one")
+    func filtersThatFindNothingAreNotHinted() throws {
+        let countries = ValueReadingTests.records("countries")
+        let asia = countries.filter { $0["region"] as? String == "Asia" }
+        #expect(!asia.contains { $0["subregion"] as? String == "Western Europe" }, "Western Europe is no subregion of Asia")
+        #expect(asia.contains { $0["subregion"] as? String == "Eastern Asia" })
+        let session = try start(history: ["use countries", "filter subregion = 'Eastern Asia'", "filter subregion = 'Western Europe'"])
+        try session.enter("use countries; filter region = Asia", prompt: "countries> ")
+        try session.send("filter sub")
+        try expectHint(session, typed: "countries> filter sub", hint: "region = 'Eastern Asia'")
+        session.skipReceived()
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
+        try session.enter("filter clear")
+        // Among every country, the newest line is worth offering again.
+        try session.send("filter sub")
+        try expectHint(session, typed: "countries> filter sub", hint: "region = 'Western Europe'")
+        try leave(session)
+    }
+
     @Test("the newest history line starting with what is typed shows dimmed after the cursor; → accepts it; Enter runs it")
     func rightArrowAccepts() throws {
         let session = try start(history: ["help search", "help set", "set format csv"])

@@ -12,6 +12,9 @@ public struct MemoryResults: ResultsSource {
     /// The results after the last step.
     public var results: ResultSet { stack?.results ?? .all(datasets) }
 
+    /// The steps applied, first to last.
+    public var steps: [QueryStep] { stack?.steps ?? [] }
+
     public var datasetNames: [String] { datasets.map(\.name) }
     public var inMemory: ResultSet? { results }
     public var hasSteps: Bool { !(stack?.isEmpty ?? true) }

@@ -58,6 +58,17 @@ public protocol ResultsSource: Sendable {
     func completionNames(prefix: String, limit: Int) -> [String]?
     /// Paths across links continuing `fragment` (`homeworld.` → `homeworld.climate`, …).
     func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)]
+
+    /// How many records of the results have each value of `field` (a list counts each of its
+    /// values once per record) where `condition` also holds: values whose folding starts with
+    /// `prefix` folded, most records first (equal counts by value), at most `limit`. Nil when
+    /// the source cannot answer without waiting: `quick` asks for TAB's answer (no load or
+    /// inference waited for, a database given a moment); `cancellation` stops it.
+    func valueCounts(of field: String, where condition: FilterExpression?, prefix: String, limit: Int, quick: Bool,
+                     cancellation: Cancellation) throws -> [ValueCount]?
+    /// The conditions the results are narrowed by since the last search or clear, first to
+    /// last: each filter, and each drill-down as its `FIELD = VALUE`s (what `why` checks).
+    var conditions: [FilterExpression] { get }
 }
 
 extension ResultsSource {
@@ -67,6 +78,20 @@ extension ResultsSource {
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? { nil }
     public func completionNames(prefix: String, limit: Int) -> [String]? { nil }
     public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] { [] }
+}
+
+/// One value of a field and how many records have it (`ResultsSource.valueCounts`).
+public struct ValueCount: Sendable, Equatable {
+    public var value: String
+    public var count: Int
+
+    public init(_ value: String, count: Int) {
+        self.value = value
+        self.count = count
+    }
+
+    /// `Europe (53)`: as completion lists it and explanations name it.
+    public var shown: String { "\(value) (\(count.grouped))" }
 }
 
 /// One record of a dataset (in memory, or a row fetched from a database as a small dataset).

@@ -399,3 +399,19 @@ struct ResultCache {
         }
     }
 }
+
+extension Filter {
+    /// The values `field` reaches in record `row` of `dataset`, each with whether it meets
+    /// `op value` on its own (`!=`, `!~`: whether it is not equal, does not contain): which
+    /// element of a list matched, as `why` says it.
+    public static func values(of field: String, meeting op: FilterExpression.Operator, _ value: String, in dataset: Dataset,
+                              row: Int) -> [(value: FieldValue, meets: Bool)] {
+        let path = dataset.compile(FieldPath(field))
+        var comparison = Comparison(dataset: dataset, path: path, op: op, value: value)
+        return dataset.values(of: path, row: row).map { ($0, comparison.meets($0)) }
+    }
+}
+
+extension Comparison {
+    mutating func meets(_ value: FieldValue) -> Bool { test(value) != negated }
+}

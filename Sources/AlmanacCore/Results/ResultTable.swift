@@ -106,6 +106,9 @@ public struct CommandResult: Sendable {
     public var emptyNote: String?
     /// A document of its own that programs get instead of the rows (GeoJSON).
     public var document: ResultDocument?
+    /// Lines said on standard error after the answer, whatever the format (why a filter found
+    /// nothing): scripts reading the answer get it unchanged.
+    public var messages: [String] = []
 
     public init(_ table: ResultTable, shape: Shape = .rows, prose: Prose? = nil, notes: [String] = [], emptyNote: String? = nil) {
         self.table = table

@@ -163,4 +163,31 @@ public struct PostgresResults: ResultsSource {
     public func completionNames(prefix: String, limit: Int) -> [String]? {
         table.completeNames(prefix, limit: min(limit, Self.completionLimit))
     }
+
+    /// A `GROUP BY` with a limit; for TAB given `quickCountSeconds` (then nil: TAB offers the
+    /// values without counts), cancellable either way.
+    public func valueCounts(of field: String, where condition: FilterExpression?, prefix: String, limit: Int, quick: Bool,
+                            cancellation: Cancellation) throws -> [ValueCount]? {
+        var query = self.query
+        if let condition { query.filters.append(condition) }
+        guard quick else { return try table.valueCounts(query, of: field, prefix: prefix, limit: limit, cancellation: cancellation) }
+        return try? table.valueCounts(query, of: field, prefix: prefix, limit: min(limit, Self.completionLimit * 5),
+                                      timeout: Self.quickCountSeconds, cancellation: cancellation)
+    }
+
+    /// How long TAB waits for counts from the database.
+    static let quickCountSeconds = 0.1
+
+    public var conditions: [FilterExpression] { query.conditions }
+}
+
+extension TableQuery {
+    /// The filters and drill-downs since the search, as `ResultsSource.conditions` says them.
+    var conditions: [FilterExpression] {
+        var steps: [QueryStep] = []
+        if case let .first(_, inner)? = within { steps = inner.conditions.map(QueryStep.filter) }
+        steps += filters.map(QueryStep.filter)
+        steps += drills.map { .drill(GroupSpec(fields: $0.fields), Group.Row(values: $0.values, count: 0, numbers: $0.numbers)) }
+        return QueryStep.conditions(of: steps)
+    }
 }

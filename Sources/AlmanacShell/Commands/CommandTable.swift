@@ -31,6 +31,7 @@ public struct CommandTable: Sendable {
         BackCommand.self,
         PageCommand.self,
         ShowCommand.self,
+        WhyCommand.self,
         GroupCommand.self,
         DescribeCommand.self,
         FieldsCommand.self,

@@ -22,7 +22,12 @@ public enum FilterCommand: Command {
         objects and lists, and a list matches when any element does. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
         sort and group read them the same way. Any condition of the expression language works too \
-        (population / area > 1000, year(created) = 2014): help expressions.
+        (population / area > 1000, year(created) = 2014): help expressions. \
+        When nothing is left, a line on standard error says why: a value no record has and the \
+        near one that some do (did you mean Europe (53)?), or the condition that removed the last \
+        records and their largest or smallest value; a rarer spelling that would add records is \
+        named (also 'mammals' (1)). TAB TAB after FIELD = lists the values with their counts; \
+        why #N says which conditions a record met.
         """
     ).role(.shapes())
 
@@ -41,7 +46,11 @@ public enum FilterCommand: Command {
         }
         let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
         do {
-            return try session.apply(.filter(try FilterExpression.parse(tokens)))
+            let expression = try FilterExpression.parse(tokens)
+            let before = try session.results()
+            var answer = try session.apply(.filter(expression))
+            session.explain(expression, before: before, answer: &answer)
+            return answer
         } catch let error as FilterSyntaxError {
             // Pointed at the token it is about, or past the end where something is missing.
             guard let place = error.token, place < tokens.count else { throw arguments.usageError(error.message, after: words.last) }

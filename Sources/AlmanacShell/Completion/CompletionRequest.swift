@@ -68,8 +68,15 @@ public struct CompletionCandidate: Hashable, Sendable {
         public var typed: String
     }
 
-    public init(_ text: String, appendSpace: Bool = true) {
+    /// How many records of the results have this value (listed beside it, never inserted).
+    public var count: Int?
+
+    public init(_ text: String, appendSpace: Bool = true, count: Int? = nil) {
         self.text = text
         self.appendSpace = appendSpace
+        self.count = count
     }
+
+    /// As a list of candidates shows it: `Europe (53)`.
+    public var listed: String { count.map { "\(text) (\($0.grouped))" } ?? text }
 }

@@ -55,6 +55,7 @@ public struct Executor {
                     }
                 }
                 session.output.endCommand()
+                for message in result?.messages ?? [] { session.output.message(message) }
                 reportTime(since: started)
             } catch {
                 report(Self.pointed(error, in: statement), at: location, line: line)

@@ -72,6 +72,8 @@ final class InteractiveShell {
     /// Made once the first prompt is drawn (or at the first key that wants a hint), not before
     /// it: replaying ten thousand history lines is work the prompt should not wait for.
     private var hints: HistoryHints?
+    /// Which hinted filters would find nothing among the results (forgotten when they change).
+    private var hintChecks = HintChecks()
     /// Whether the session said once that history keeps lines without their passwords.
     private var toldAboutRedaction = false
     private lazy var decorator = LineDecorator(session: session)
@@ -108,6 +110,7 @@ final class InteractiveShell {
         session.output.refreshTerminal()
         session.output.pager = session.settings.pager ? pagerCommand : nil
         executor.run(line: text)
+        hintChecks = HintChecks()
         let edited = session.editedCommands
         session.editedCommands = []
         for command in edited where !session.shouldQuit && !session.interruption.terminationRequested {
@@ -119,7 +122,8 @@ final class InteractiveShell {
 
     private func hint(for typed: String) -> String? {
         makeHints()
-        return hints?.hint(for: typed, context: session.currentName)
+        hintChecks.startKey()
+        return hints?.hint(for: typed, context: session.currentName) { hintChecks.findsNothing($0, in: session) }
     }
 
     private func makeHints() {

@@ -25,7 +25,7 @@ extension LineEditor {
         guard let last = previous, last.line == state.line, last.cursor == state.cursor else {
             return UInt8(CC_REFRESH_BEEP)
         }
-        list(result.candidates.map(\.text))
+        list(result.candidates.map(\.listed))
         return UInt8(CC_REDISPLAY)
     }
 

@@ -27,14 +27,17 @@ public struct HistoryHints {
 
     /// The text to show after `typed`: the rest of the newest entry under `context` that starts
     /// with it, else of the newest under any dataset. Nil for an empty line, or when none fits.
-    public func hint(for typed: String, context: String?) -> String? {
+    /// `skipping` passes over entries not worth offering (a filter that would find nothing).
+    public func hint(for typed: String, context: String?, skipping: (String) -> Bool = { _ in false }) -> String? {
         let context = Self.normalized(context)
         let prefix = Array(typed.utf8)
         guard !prefix.isEmpty else { return nil }
         var fallback: [UInt8]?
         for entry in entries.reversed() where entry.bytes.count > prefix.count && entry.bytes.starts(with: prefix) {
+            guard entry.context == context || fallback == nil else { continue }
+            if skipping(String(decoding: entry.bytes, as: UTF8.self)) { continue }
             if entry.context == context { return Self.rest(of: entry.bytes, after: prefix.count) }
-            if fallback == nil { fallback = entry.bytes }
+            fallback = entry.bytes
         }
         return fallback.flatMap { Self.rest(of: $0, after: prefix.count) }
     }

@@ -11,7 +11,10 @@ public enum PromptKeys {
         Key(keys: "TAB", meaning: """
             Complete the word before the cursor: a command, dataset name, field, field value, record \
             name or file path. A second TAB lists the candidates; a list longer than the screen asks \
-            first, then shows a screenful at a time. A name typed as several words without quotes \
+            first, then shows a screenful at a time. After filter FIELD = the values are listed with \
+            how many of the results have each, most first (Africa (60)  Americas (57) …), only those \
+            among the records the conditions joined by and before it keep; a value goes in without \
+            its count. A name typed as several words without quotes \
             completes whole (show united k: "United Kingdom of …"). When no name starts with the word, \
             the names with a word that does, else the other names search looks at (show Герм: Германия), \
             else those one or two typos away (show norwya: Norway); fields likewise (sort popluation: \
@@ -24,7 +27,8 @@ public enum PromptKeys {
             """),
         Key(keys: "Right, End, Ctrl-F, Ctrl-E", meaning: """
             Accept the hint whole: the rest of the newest history line that starts with what is typed, \
-            dimmed after the cursor (lines typed under the dataset in use first). Without a hint, move \
+            dimmed after the cursor (lines typed under the dataset in use first; a filter that would \
+            leave none of the current results is passed over). Without a hint, move \
             right or to the end of the line. set hints off: no hints.
             """),
         Key(keys: "Alt-F, Alt-Right", meaning: "Accept the hint's next word; without a hint, move past the next word."),

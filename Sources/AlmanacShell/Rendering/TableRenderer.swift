@@ -8,7 +8,8 @@ enum TableRenderer: ResultRenderer {
         if let prose = result.prose {
             ProseRenderer.write(prose, to: sink, context: context)
         } else if result.table.isEmpty, let note = result.emptyNote {
-            sink.line(note)
+            // An empty note: the answer's messages say it (`no records — …` on standard error).
+            if !note.isEmpty { sink.line(note) }
             return
         } else {
             let grid = TableGrid(result.table, context: context)

@@ -1,0 +1,137 @@
+/// Counts per value and the conditions in force, for the results in memory: what completion
+/// lists after `filter FIELD = ` and what explanations and `why` read.
+extension MemoryResults {
+    public func valueCounts(of field: String, where condition: FilterExpression?, prefix: String, limit: Int, quick: Bool,
+                            cancellation: Cancellation) throws -> [ValueCount]? {
+        // TAB never waits for a dataset's fields to be worked out.
+        if quick, datasets.contains(where: { $0.fieldsIfReady == nil }) { return nil }
+        // Every record of one dataset: its value index knows the counts (built in the background
+        // at the first TAB on a large dataset).
+        if !hasSteps, condition == nil, datasets.count == 1, let index = ValueIndex.ifReady(datasets[0], path: field),
+           datasets[0].fieldsIfReady.map({ FieldLookup.field(field, in: $0) != nil }) == true {
+            let found = index.counts(withPrefix: prefix).filter { !ValueText.isAbsent($0.value) }
+            return ValueCount.ordered(found.map { ($0.value, $0.records, $0.numeric ? Double($0.value) : nil) }, limit: limit)
+        }
+        var results = self.results
+        if let condition { results = try Filter.run(condition, on: results, cancellation: cancellation) }
+        // Only records with a value containing the beginning can have a value starting with it:
+        // one quick pass (folded bytes, each distinct string once) before grouping fewer.
+        if !prefix.isEmpty {
+            results = try Filter.run(.comparison(field: field, op: .contains, value: prefix), on: results, cancellation: cancellation)
+        }
+        // Group numbers the field's values in every record of the dataset: for a few records
+        // of many (a typed beginning, a narrow filter), counting them one by one is cheaper.
+        let records = datasets.reduce(0) { $0 + $1.count }
+        if results.count * Self.fewRecordsShare < records {
+            return try ValueCount.tally(results, field: field, prefix: prefix, limit: limit, cancellation: cancellation)
+        }
+        return try ValueCount.counts(Group.run(results, by: GroupSpec(fields: [field]), cancellation: cancellation),
+                                     field: field, prefix: prefix, limit: limit)
+    }
+
+    /// Results under 1/this of the records are counted record by record.
+    static let fewRecordsShare = 8
+
+    public var conditions: [FilterExpression] { QueryStep.conditions(of: steps) }
+}
+
+extension ValueCount {
+    /// The values of `field` starting with `prefix` (folded) and how many of the results have
+    /// each (once per record), counted record by record; ordered as `Group` orders groups:
+    /// most first, then numbers by value, then text by its folding, then by code point.
+    static func tally(_ results: ResultSet, field: String, prefix: String, limit: Int,
+                      cancellation: Cancellation) throws -> [ValueCount] {
+        let folded = Folding.fold(prefix)
+        let paths = results.datasets.map { $0.compile(FieldPath(field)) }
+        // Counted by node word first (equal short strings share one): a string is made, read
+        // and folded once per distinct value, not once per record.
+        var byNode = [[UInt64: (count: Int, node: Int)]](repeating: [:], count: results.datasets.count)
+        var counts: [String: (count: Int, number: Double?)] = [:]
+        var seenWords: [UInt64] = []
+        var seenTexts: [String] = []
+        for (position, item) in results.items.enumerated() {
+            if position & 0x3FFF == 0 { try cancellation.checkpoint() }
+            let dataset = results.dataset(of: item)
+            let document = dataset.document
+            seenWords.removeAll(keepingCapacity: true)
+            seenTexts.removeAll(keepingCapacity: true)
+            dataset.forEachValue(of: paths[item.dataset], row: item.row) { value in
+                if case let .node(node) = value {
+                    let word = document.node(node)
+                    guard !seenWords.contains(word) else { return }
+                    seenWords.append(word)
+                    byNode[item.dataset][word, default: (0, node)].count += 1
+                    return
+                }
+                guard dataset.isPresent(value) else { return }
+                let text = dataset.text(of: value)
+                guard !text.isEmpty, !seenTexts.contains(text), folded.isEmpty || Folding.fold(text).hasPrefix(folded) else { return }
+                seenTexts.append(text)
+                counts[text, default: (0, dataset.number(of: value))].count += 1
+            }
+        }
+        for (index, nodes) in byNode.enumerated() {
+            let dataset = results.datasets[index]
+            for (_, found) in nodes {
+                let value = FieldValue.node(found.node)
+                guard dataset.isPresent(value) else { continue }
+                let text = dataset.text(of: value)
+                guard !text.isEmpty, folded.isEmpty || Folding.fold(text).hasPrefix(folded) else { continue }
+                counts[text, default: (0, dataset.number(of: value))].count += found.count
+            }
+        }
+        return ordered(counts.map { ($0.key, $0.value.count, $0.value.number) }, limit: limit)
+    }
+
+    /// Values and their counts as `Group` orders groups: most first, then numbers by value,
+    /// then text by its folding, then by code point; at most `limit`.
+    static func ordered(_ counts: [(text: String, count: Int, number: Double?)], limit: Int) -> [ValueCount] {
+        let ordered = counts.map { (text: $0.text, count: $0.count, number: $0.number, folded: Array(Folding.fold($0.text).utf8)) }
+            .sorted { a, b in
+                if a.count != b.count { return a.count > b.count }
+                switch (a.number, b.number) {
+                case let (first?, second?) where first != second: return first < second
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: break
+                }
+                if a.folded != b.folded { return a.folded.lexicographicallyPrecedes(b.folded) }
+                return a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+            }
+        return ordered.prefix(limit).map { ValueCount($0.text, count: $0.count) }
+    }
+
+    /// A group listing's values (largest first) as counts: the values starting with `prefix`,
+    /// without the `<none>` group.
+    static func counts(_ groups: Groups, field: String, prefix: String, limit: Int) -> [ValueCount] {
+        let folded = Folding.fold(prefix)
+        var counts: [ValueCount] = []
+        for row in groups where counts.count < limit {
+            let value = row.values[0]
+            guard !value.isEmpty, folded.isEmpty || Folding.fold(value).hasPrefix(folded) else { continue }
+            counts.append(ValueCount(value, count: row.count))
+        }
+        return counts
+    }
+}
+
+extension QueryStep {
+    /// The conditions of `steps` since the last step that starts afresh (search, clear, near…):
+    /// filters as they are, drill-downs as `FIELD = VALUE` (`FIELD is null` for `<none>`).
+    public static func conditions(of steps: [QueryStep]) -> [FilterExpression] {
+        var conditions: [FilterExpression] = []
+        for step in steps {
+            switch step {
+            case let .filter(expression): conditions.append(expression)
+            case let .drill(spec, row):
+                for (field, value) in zip(spec.fields, row.values) {
+                    conditions.append(value.isEmpty ? .computed(Expression(.isNull(Expression(.field(field)), negated: false)))
+                                                    : .comparison(field: field, op: .equal, value: value))
+                }
+            case .search, .clear, .near, .within, .outside, .reach: conditions = []
+            case .sort, .limit, .clearLimits: break
+            }
+        }
+        return conditions
+    }
+}

@@ -1,0 +1,58 @@
+/// Which conditions of the filters in force one record meets, and with which of its values
+/// (for a list, which elements): what `why #N` answers.
+public struct ConditionCheck: Sendable, Equatable {
+    /// The condition as people read it (`population > 10,000,000`).
+    public var condition: String
+    public var holds: Bool
+    /// What the record has for each field the condition compares: `population 59,554,023`,
+    /// `languages.name Italian (2 of 3: German, Italian, French)`.
+    public var values: [String]
+
+    /// Each top-level `and` of `conditions` (the filters since the last search, first to last),
+    /// checked on `record` alone.
+    public static func check(_ conditions: [FilterExpression], on record: RecordRef,
+                             cancellation: Cancellation = .never) throws -> [ConditionCheck] {
+        let alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
+        return try conditions.flatMap(\.conjuncts).map { condition in
+            let holds = try !Filter.run(condition, on: alone, cancellation: cancellation).isEmpty
+            return ConditionCheck(condition: condition.shown, holds: holds, values: values(in: condition, of: record))
+        }
+    }
+
+    /// Each field a condition compares, once, with the record's values.
+    static func values(in condition: FilterExpression, of record: RecordRef) -> [String] {
+        var seen: Set<String> = []
+        return condition.comparisons.compactMap { field, op, value in
+            guard seen.insert(field.lowercased()).inserted else { return nil }
+            return shown(field, meeting: op, value, of: record)
+        }
+    }
+
+    /// `population 59,554,023`, `region none`, `languages.name Italian (2 of 3: German, Italian, French)`.
+    static func shown(_ field: String, meeting op: FilterExpression.Operator, _ value: String, of record: RecordRef) -> String {
+        let dataset = record.dataset
+        let path = FieldPath(field)
+        let found = Filter.values(of: field, meeting: op, value, in: dataset, row: record.row)
+            .compactMap { found in dataset.displayText(of: found.value, in: path).map { (text: $0, meets: found.meets) } }
+        guard found.count > 1 else { return "\(field) \(found.first?.text ?? "none")" }
+        let matched = found.filter(\.meets).map(\.text)
+        let all = found.prefix(listedLimit).map(\.text).joined(separator: ", ") + (found.count > listedLimit ? ", …" : "")
+        let lead = matched.isEmpty ? "none matches" : matched.prefix(listedLimit).joined(separator: ", ")
+        return "\(field) \(lead) (\(matched.count) of \(found.count): \(all))"
+    }
+
+    /// How many of a list's values are named.
+    static let listedLimit = 8
+}
+
+extension FilterExpression {
+    /// The `FIELD OP VALUE` comparisons in the expression, in the order written.
+    var comparisons: [(field: String, op: Operator, value: String)] {
+        switch self {
+        case let .comparison(field, op, value): [(field, op, value)]
+        case let .and(left, right), let .or(left, right): left.comparisons + right.comparisons
+        case let .not(inner): inner.comparisons
+        case .computed: []
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import AlmanacCore
+import Foundation
+
+/// What `filter` says beside its answer: why it is empty, or the near spelling it missed.
+extension Session {
+    /// How long an explanation may take (a database asked several questions); past it, or at
+    /// Ctrl-C, the answer goes without one.
+    static let explanationSeconds = 3.0
+
+    /// Adds to `answer` (the listing of the results after `expression`) the lines that explain
+    /// it, on standard error: `no records — …` when it is empty (then a terminal shows only
+    /// that line, not `no records` too), `also 'mammals' (1)` when a rare other form of a value
+    /// would add records.
+    func explain(_ expression: FilterExpression, before: any ResultsSource, answer: inout CommandResult) {
+        guard var after = source, let kept = try? after.count(fresh: false, cancellation: cancellation) else { return }
+        let outer = cancellation
+        let deadline = Date().addingTimeInterval(Self.explanationSeconds)
+        let budget = Cancellation { outer.isCancelled || Date() > deadline }
+        if kept == 0 {
+            guard let lines = try? Explanation.empty(after: expression, on: before, cancellation: budget), !lines.isEmpty else { return }
+            answer.messages += lines
+            if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
+        } else if let also = try? Explanation.also(after: expression, on: before, kept: kept, cancellation: budget) {
+            answer.messages.append(also)
+        }
+    }
+}

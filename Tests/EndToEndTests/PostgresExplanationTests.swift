@@ -1,0 +1,35 @@
+import Foundation
+import PostgresCluster
+import Testing
+
+/// An empty answer explains itself the same on an attached table as in memory (the database
+/// asked for counts, values and the extreme value), and `why` reads a fetched row alike.
+@Suite("PostgreSQL: explanations as in memory")
+struct PostgresExplanationTests {
+    let home: TemporaryHome
+
+    init() throws { home = try TemporaryHome() }
+
+    func run(_ lines: [String]) throws -> PipeResult {
+        try PipeRun.run(["--no-rc"], input: lines.joined(separator: "\n") + "\n", environment: home.environment(), directory: home.root)
+    }
+
+    @Test("near values, the condition that emptied the answer, their values, why: memory and table alike")
+    func sameExplanations() throws {
+        let url = try Database.url("explain_countries")
+        let file = home.root + "/countries.json"
+        let exported = try run(["use countries", "export \(file)", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        let script = ["use d", "filter region = Europa", "filter clear", "filter region = Europe and population > 1e9", "filter clear",
+                      "filter region = Europe", "filter subregion = 'Eastern Asia'", "filter clear", "filter region = Atlantis", "filter clear",
+                      "filter region = Europe and languages.name = French", "why #2", "why Canada"]
+        let memory = try run(["load d from \(file)"] + script)
+        let database = try run(["load d from \(url)"] + script)
+        #expect(memory.status == 0 && database.status == 0, "\(memory)\n\(database)")
+        #expect(memory.stderr == database.stderr, "memory:\n\(memory.stderr)\ndatabase:\n\(database.stderr)")
+        #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
+        let europe = ValueReadingTests.records("countries").filter { $0["region"] as? String == "Europe" }.count
+        #expect(database.stderr.hasPrefix("no records — region has no value 'Europa'; did you mean Europe (\(europe))?\n"
+                                          + "no records — population > 1,000,000,000 removed all \(europe) Europe records;"), "\(database)")
+    }
+}
