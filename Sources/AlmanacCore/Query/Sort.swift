@@ -50,7 +50,7 @@ public enum Sort {
         return results.with(order.map { results.items[$0] })
     }
 
-    private static func withPointers<Result>(_ keys: [SortKeys], _ body: ([SortKeys.Pointers]) throws -> Result) rethrows -> Result {
+    static func withPointers<Result>(_ keys: [SortKeys], _ body: ([SortKeys.Pointers]) throws -> Result) rethrows -> Result {
         func nest(_ index: Int, _ pointers: [SortKeys.Pointers]) throws -> Result {
             guard index < keys.count else { return try body(pointers) }
             return try keys[index].withPointers { try nest(index + 1, pointers + [$0]) }
