@@ -48,14 +48,21 @@ public enum Describe {
             var readings = [Reading](repeating: .text, count: counts.count)
             var dates: [Double] = []
             var texts = 0
-            for (number, count) in counts.enumerated().dropFirst() where count > 0 {
-                readings[number] = read(Int32(number), values)
-                switch readings[number] {
+            var numbers = self.numbers
+            self.numbers = []
+            let (counts, values) = (self.counts, self.values)
+            values.forEachText { number, bytes in
+                let count = Int(number) < counts.count ? counts[Int(number)] : 0
+                guard count > 0 else { return }
+                let reading = read(bytes, isNumber: values.isNumber(number))
+                readings[Int(number)] = reading
+                switch reading {
                 case let .number(value): numbers.append(contentsOf: repeatElement(value, count: count))
                 case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
                 case .text: texts += count
                 }
             }
+            self.numbers = numbers
             return (readings, dates, texts)
         }
     }
@@ -66,7 +73,10 @@ public enum Describe {
         let column = path.hasTwinSpellings ? nil : catalog.column(field)
         let document = dataset.document
         var tally = Tally()
-        if let column {
+        if let column, let counted = try ColumnTally.count(column, rows: rows, in: dataset, path: path, into: &tally.values,
+                                                             cancellation: cancellation) {
+            (tally.counts, tally.numbers, tally.present) = (counted.counts, counted.numbers, counted.present)
+        } else if let column {
             // Numbers need no names: they are told apart once sorted.
             tally.numbers.reserveCapacity(rows.count)
             try column.kinds.withUnsafeBufferPointer { kinds throws(CancelledError) in
@@ -144,19 +154,17 @@ public enum Describe {
     }
 
     /// A distinct value's reading: a number written as text, an ISO 8601 date, or text.
-    private static func read(_ number: Int32, _ values: ValueNumbering) -> Reading {
-        values.withBytes(of: number) { bytes in
-            if values.isNumber(number), let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
-            guard let first = bytes.first else { return .text }
-            if bytes.count >= 10, first >= 0x30, first <= 0x39, bytes[4] == UInt8(ascii: "-"), let seconds = CalendarDate.seconds(bytes) {
-                return .date(seconds)
-            }
-            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "."),
-               let value = NumericText.value(of: String(decoding: bytes, as: UTF8.self)) {
-                return .number(value)
-            }
-            return .text
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, isNumber: Bool) -> Reading {
+        if isNumber, let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
+        guard let first = bytes.first else { return .text }
+        if bytes.count >= 10, first >= 0x30, first <= 0x39, bytes[4] == UInt8(ascii: "-"), let seconds = CalendarDate.seconds(bytes) {
+            return .date(seconds)
         }
+        if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "."),
+           let value = NumericText.value(of: String(decoding: bytes, as: UTF8.self)) {
+            return .number(value)
+        }
+        return .text
     }
 
     /// Bins in a profile's distribution: a sparkline as wide as a short word.
