@@ -163,7 +163,7 @@ _almanac() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--bail --interactive --no-color --no-rc --quiet --verbose --version -h --help)
+    local -a non_repeating_flags=(--bail --echo --interactive --no-color --no-rc --quiet --verbose --version -h --help)
     local -a repeating_options=(-c -f)
     local -a non_repeating_options=(--format --data)
     __almanac_offer_flags_options 0
@@ -178,6 +178,7 @@ _almanac() {
         return
         ;;
     '--format')
+        __almanac_add_completions -W 'table'$'\n''expanded'$'\n''json'$'\n''ndjson'$'\n''csv'$'\n''tsv'$'\n''markdown'
         return
         ;;
     '--data')

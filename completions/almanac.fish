@@ -20,7 +20,7 @@ function __almanac_parse_tokens -S
     set -l unparsed_tokens (__almanac_tokens -pc)
     switch $unparsed_tokens[1]
     case 'almanac'
-        __almanac_parse_subcommand 0 'c=+' 'f=+' 'format=' 'data=' 'bail' 'interactive' 'no-color' 'no-rc' 'quiet' 'verbose' 'version' 'h/help'
+        __almanac_parse_subcommand 0 'c=+' 'f=+' 'format=' 'data=' 'bail' 'echo' 'interactive' 'no-color' 'no-rc' 'quiet' 'verbose' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __almanac_parse_subcommand -r 1 'version'
@@ -79,9 +79,10 @@ end
 complete -c 'almanac' -f
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac"' -s 'c' -d 'Run COMMANDS and exit (repeatable).' -rfka ''
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac"' -s 'f' -d 'Run the commands in FILE and exit (repeatable).' -rF
-complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" format' -l 'format' -d 'Output format.' -rfka ''
+complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" format' -l 'format' -d 'Output format.' -rfka 'table expanded json ndjson csv tsv markdown'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" data' -l 'data' -d 'Folder with the datasets (default: $ALMANAC_DATA, else the installed data, else the checkout\'s Data).' -rfa '(__almanac_complete_directories)'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" bail' -l 'bail' -d 'Stop at the first command that fails.'
+complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" echo' -l 'echo' -d 'In a script, list the results after every command that shapes them, not only the last.'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" interactive' -l 'interactive' -d 'Open the prompt after running -c and -f.'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" no-color' -l 'no-color' -d 'Never use colour (also: NO_COLOR in the environment).'
 complete -c 'almanac' -n '__almanac_should_offer_completions_for_flags_or_options "almanac" no-rc' -l 'no-rc' -d 'Skip the startup file.'

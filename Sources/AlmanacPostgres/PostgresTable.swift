@@ -11,7 +11,9 @@ public final class PostgresTable: Sendable {
     public let connection: PostgresConnection
     public let schema: TableSchema
 
-    private var builder: QueryBuilder { QueryBuilder(schema: schema) }
+    private var builder: QueryBuilder { QueryBuilder(schema: schema, types: types) }
+    /// The expression language's types of the fields, read once.
+    let types: ColumnTypes
 
     /// The server and database the connection reached (`127.0.0.1:5432/shop`).
     public let endpoint: String
@@ -22,6 +24,7 @@ public final class PostgresTable: Sendable {
         self.connection = connection
         self.schema = schema
         self.endpoint = endpoint
+        types = ColumnTypes(connection: connection, schema: schema)
     }
 
     /// Connects and reads the table's columns, key and indexes from the catalog.
@@ -84,11 +87,16 @@ public final class PostgresTable: Sendable {
 
     /// One page: rows `offset+1…offset+limit` of the query, or the `limit` rows after `after`
     /// (the last row's key, from the previous page) when the table's key orders them.
+    /// `computed`: computed columns (`population / area as density`), each added to every row
+    /// under its spec, computed by the database.
     public func page(_ query: TableQuery = TableQuery(), offset: Int = 0, limit: Int, after: [String?]? = nil,
-                     cancellation: Cancellation = .never) throws -> RowPage {
+                     computed: [String] = [], cancellation: Cancellation = .never) throws -> RowPage {
         let started = Date()
-        let result = try connection.query(builder.page(query, offset: offset, limit: limit, after: after), cancellation: cancellation)
-        let rows = try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started)
+        let (sql, columns) = try builder.page(query, offset: offset, limit: limit, after: after, computed: computed)
+        let result = try connection.query(sql, cancellation: cancellation)
+        let extras = columns.isEmpty ? ModelExtras()
+            : ModelExtras(ComputedColumns.read(result, first: result.columnCount - columns.count, specs: columns))
+        let rows = try RowDocument.dataset(result, name: name, layout: schema.layout, source: source, started: started, extras: extras)
         let keys = (0..<result.rowCount).map { row in (0..<schema.primaryKey.count).map { result.value(row, $0 + 1) } }
         return RowPage(rows: rows, keys: keys)
     }
@@ -118,24 +126,37 @@ public final class PostgresTable: Sendable {
         var profiles: [FieldProfile] = []
         for row in 0..<result.rowCount {
             let field = fields[Int(result.value(row, 0) ?? "0") ?? 0]
-            let reference = try FieldReference.resolve(field, in: schema)
+            var aliases = Aliases()
+            let spec = try builder.source(of: field, aliases: &aliases)
             let number = { (column: Int) in result.value(row, column).flatMap(Double.init) }
             let count = { (column: Int) in Int(result.value(row, column) ?? "0") ?? 0 }
             // As in memory: numbers when (nearly) all values are — a stray word is as absent.
             let (numbers, texts) = (count(10), count(11))
-            let isDate = reference.path.isEmpty && QueryBuilder.isDate(reference.column.typeName)
-            let numeric = isDate || reference.column.kind == .number || (numbers > 0 && texts * 4 <= numbers)
+            let isDate: Bool
+            let numeric: Bool
+            var type: String
+            if let reference = spec.reference {
+                isDate = reference.path.isEmpty && QueryBuilder.isDate(reference.column.typeName)
+                numeric = isDate || reference.column.kind == .number || (numbers > 0 && texts * 4 <= numbers)
+                type = reference.path.isEmpty ? Self.describedType(reference.column) : "json"
+            } else {
+                // A computed value is of the type the binder gave it.
+                let computed = spec.type ?? .text
+                isDate = computed.element == .date
+                numeric = isDate || computed.element == .number
+                type = computed.description
+            }
             let quartiles = [number(7), number(8), number(9)].compactMap { $0 }
-            var type = reference.path.isEmpty ? Self.describedType(reference.column) : "json"
             if isDate {
                 type = "date"
             } else if numeric, !type.hasPrefix("number"), !type.hasPrefix("list of number") {
                 type = "number (as text)"
             }
             var profile = FieldProfile(
-                field: field, type: type, present: count(1), absent: count(2), distinct: count(3),
+                field: ComputedField.title(of: field), type: type, present: count(1), absent: count(2), distinct: count(3),
                 minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
                 quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [], isDate: isDate)
+            if numeric, !isDate, count(13) > 0 { profile.notation = .galacticYear }
             if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
                 // The bins memory's describe draws, counted by the database.
                 let bins = isDate ? Histogram.dateBins(from: minimum, to: maximum, count: Describe.distributionBins)
@@ -286,7 +307,7 @@ public final class PostgresTable: Sendable {
     public func countSQL(_ query: TableQuery = TableQuery()) throws -> SQL { try builder.count(query) }
 
     public func pageSQL(_ query: TableQuery = TableQuery(), offset: Int = 0, limit: Int, after: [String?]? = nil) throws -> SQL {
-        try builder.page(query, offset: offset, limit: limit, after: after)
+        try builder.page(query, offset: offset, limit: limit, after: after).sql
     }
 
     public func groupSQL(_ query: TableQuery = TableQuery(), by spec: GroupSpec, limit: Int? = nil) throws -> SQL {

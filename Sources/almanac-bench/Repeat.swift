@@ -24,6 +24,9 @@ enum Repeat {
         case let describe where describe.hasPrefix("describe:"):
             body = { try Describe.run(all, fields: [String(describe.dropFirst(9))]).count }
         case "search": body = { try Search.run("моск", in: [dataset]).count }
+        case "filter-computed": body = { try Filter.run(Queries.filter(Queries.computedFilter), on: all).count }
+        case "sort-computed": body = { try Sort.run(all, by: [Queries.computedSort]).count }
+        case "group-computed": body = { try Group.run(all, by: Queries.computedGroup).count }
         case "load": body = { try DatasetLoader().load(request, progress: LoadProgress(), cancellation: .never).count }
         case "extract": body = { try StationModel.extract(from: dataset.document, source: path, cancellation: .never).records.count }
         case "index": body = {
@@ -32,8 +35,8 @@ enum Repeat {
                                origin: dataset.origin)
             return NameIndex.of(copy).count
         }
-        default: throw BenchError("--repeat wants group, describe:FIELD, sort, sort2, search, search:TEXT, load, extract, index or "
-            + MemoryQueries.ids.joined(separator: ", "))
+        default: throw BenchError("--repeat wants group, describe:FIELD, sort, sort2, filter-computed, sort-computed, group-computed, "
+            + "search, search:TEXT, load, extract, index or " + MemoryQueries.ids.joined(separator: ", "))
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

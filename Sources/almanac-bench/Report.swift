@@ -129,8 +129,19 @@ enum Report {
         add("group \(Queries.groupFields.joined(separator: ", ")) ≤ 100 ms", median(largest, "group"), 100, scale: scale)
         add("group with aggregates ≤ 100 ms", median(largest, "group:aggregates"), 100, scale: scale)
         add("describe (every field) ≤ 300 ms", median(largest, "describe"), 300, scale: scale)
+        add("filter \(Queries.computedFilter) ≤ 100 ms", median(largest, "filter:computed"), 100, scale: scale)
+        add("sort \(Queries.computedSort) ≤ 100 ms", median(largest, "sort:computed"), 100, scale: scale)
+        add("group round(point.latitude) avg(point.longitude * 2) ≤ 100 ms", median(largest, "group:computed"), 100, scale: scale)
         add("map of every station ≤ 100 ms", median(largest, "map"), 100, scale: scale)
         add("histogram \(Queries.histogramField) ≤ 100 ms", median(largest, "histogram"), 100, scale: scale)
+        for query in GeographySteps.nearQueries {
+            add("\(query.id) ≤ 20 ms", median(largest, query.id), 20, scale: scale)
+        }
+        for code in GeographySteps.withinCodes {
+            add("within \(code) ≤ 100 ms", median(largest, "within:\(code)"), 100, scale: scale)
+        }
+        add("path ≤ 1 ms", median(largest, "path"), 1, scale: scale)
+        add("reach ≤ 1 ms", median(largest, "reach"), 1, scale: scale)
         if let worst = largest.cancellation.max(by: { $0.worstLatency < $1.worstLatency }) {
             add("Ctrl-C stops any operation within 100 ms", worst.worstLatency, 100, scale: scale, detail: " (worst: \(worst.title))")
         }

@@ -61,6 +61,11 @@ enum Queries {
     static var groupAggregatesText: String {
         "group " + groupAggregates.fields.joined(separator: ", ") + " " + groupAggregates.aggregates.map(\.description).joined(separator: ", ")
     }
+    /// Expressions (issue 26): a computed filter, sort and group.
+    static let computedFilter = "point.latitude - point.longitude > 20"
+    static let computedSort = SortKey("point.latitude + point.longitude", descending: true)
+    static let computedGroup = GroupSpec(fields: ["round(point.latitude) as band"],
+                                         aggregates: [Aggregate(.avg, "point.longitude * 2", name: "twice")])
     static let mapSize = (columns: 199, rows: 45)
     static let histogramField = "point.latitude"
 
@@ -213,6 +218,29 @@ struct ScaleRunner {
             counts[stepID] = answer.count
         }
 
+        // Expressions, computed over columns: the filter's count checked against a plain loop.
+        let latitude = dataset.compile(FieldPath("point.latitude"))
+        let longitude = dataset.compile(FieldPath("point.longitude"))
+        let computedExpected = (0..<dataset.count).reduce(0) { count, row in
+            guard let north = dataset.values(of: latitude, row: row).first.flatMap(dataset.number),
+                  let east = dataset.values(of: longitude, row: row).first.flatMap(dataset.number) else { return count }
+            return count + (north - east > 20 ? 1 : 0)
+        }
+        counts["filter:computed"] = computedExpected
+        let computedFilter = try Queries.filter(Queries.computedFilter)
+        let (computedFilterStats, computedFiltered) = try measure(warmups: 2, runs: 7) {
+            try Filter.run(computedFilter, on: .all([dataset])).count
+        } check: { try expect($0, computedExpected, "filter \(Queries.computedFilter) vs a loop over the records") }
+        record("filter:computed", "filter \(Queries.computedFilter)", computedFilterStats, count: computedFiltered)
+        let (computedSortStats, computedSorted) = try measure(warmups: 1, runs: 5) {
+            try Sort.run(.all([dataset]), by: [Queries.computedSort]).count
+        } check: { try expect($0, dataset.count, "computed sort") }
+        record("sort:computed", "sort \(Queries.computedSort)", computedSortStats, count: computedSorted)
+        let (computedGroupStats, computedGrouped) = try measure(warmups: 1, runs: 5) {
+            try Group.run(.all([dataset]), by: Queries.computedGroup).reduce(0) { $0 + $1.count }
+        } check: { try expect($0, dataset.count, "computed group: every station in one band") }
+        record("group:computed", "group round(point.latitude) as band avg(point.longitude * 2)", computedGroupStats, count: computedGrouped)
+
         // Pictures: a map of every station at a 200 × 50 terminal's size (the outlines are read
         // once per process, as the shell does), and a histogram of a numeric field.
         let outlines = try WorldOutlines.load(path: file.directory + "/world.geojson")
@@ -227,6 +255,12 @@ struct ScaleRunner {
             try FieldMeasurements.read(Queries.histogramField, from: .all([dataset])).histogram().total
         } check: { try expect($0, dataset.count, "histogram \(Queries.histogramField): values binned") }
         record("histogram", "histogram \(Queries.histogramField)", histogramStats, count: binned)
+
+        // Geography: near, within, outside over the stations; path and reach over the borders.
+        let geography = try GeographySteps.run(dataset, directory: file.directory, isLarge: isLarge) { id, title, stats, count in
+            record(id, title, stats, count: count)
+        }
+        counts.merge(geography) { $1 }
 
         // Reference points in Swift: a plain String scan, and Foundation's JSONDecoder.
         for query in Queries.search {

@@ -14,9 +14,12 @@ struct Almanac: ParsableCommand {
         abstract: "An interactive shell for exploring the world's countries, Star Wars species and Russian stations.",
         discussion: """
         Without -c or -f, almanac opens a prompt when standard input is a terminal and otherwise \
-        runs the lines piped into it. The startup file $XDG_CONFIG_HOME/almanac/almanacrc runs first.
+        runs the lines piped into it. The startup file $XDG_CONFIG_HOME/almanac/almanacrc runs first; \
+        -c and -f then run in the order given. In a script, commands that shape the results (use, \
+        search, filter, sort, columns, limit, back, set) print nothing unless they are the script's \
+        last; commands that answer (page, count, show, group…) print as at the prompt.
         """,
-        version: AlmanacVersion.current
+        version: AlmanacVersion.versionText
     )
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS and exit (repeatable).", valueName: "commands"))
@@ -35,6 +38,9 @@ struct Almanac: ParsableCommand {
 
     @Flag(help: "Stop at the first command that fails.")
     var bail = false
+
+    @Flag(help: "In a script, list the results after every command that shapes them, not only the last.")
+    var echo = false
 
     @Flag(help: "Open the prompt after running -c and -f.")
     var interactive = false
@@ -59,23 +65,48 @@ struct Almanac: ParsableCommand {
         if let generatedManualPage {
             Glibc.exit(ManualPage.run(generatedPath: generatedManualPage, commandLine: Self._dumpHelp()))
         }
-        Glibc.exit(Launcher.run(launchOptions, checkoutDataDirectory: Self.packageDataDirectory))
+        Glibc.exit(Launcher.run(launchOptions(from: Array(CommandLine.arguments.dropFirst())), checkoutDataDirectory: Self.packageDataDirectory))
     }
 
-    /// What the shell is asked to do.
-    var launchOptions: LaunchOptions {
+    /// What the shell is asked to do. `arguments`: the command line this was parsed from, for
+    /// the order of -c and -f, which ArgumentParser keeps only within each.
+    func launchOptions(from arguments: [String]) -> LaunchOptions {
         var options = LaunchOptions()
-        options.commands = commands
-        options.files = files
+        options.scripts = Self.scripts(commands: commands, files: files, in: arguments)
         options.format = format
         options.dataDirectory = data
         options.bail = bail
+        options.echo = echo
         options.interactive = interactive
         options.noColor = noColor
         options.noStartupFile = noRc
         options.quiet = quiet
         options.verbose = verbose
         return options
+    }
+
+    /// The -c and -f values in the order `arguments` gives them (`-c X`, `-cX`, `-c=X`); if the
+    /// arguments cannot be matched to the parsed values, every -c before every -f.
+    static func scripts(commands: [String], files: [String], in arguments: [String]) -> [ScriptSource] {
+        var kinds: [Character] = []
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            if argument == "-c" || argument == "-f" {
+                kinds.append(argument.last!)
+                index += 1
+            } else if argument.hasPrefix("-c") || argument.hasPrefix("-f") {
+                kinds.append(argument.dropFirst().first!)
+            } else if ["--format", "--data", "--experimental-manual-page"].contains(argument) {
+                index += 1
+            }
+            index += 1
+        }
+        var (nextCommand, nextFile) = (commands.makeIterator(), files.makeIterator())
+        guard kinds.count(where: { $0 == "c" }) == commands.count, kinds.count(where: { $0 == "f" }) == files.count else {
+            return commands.map(ScriptSource.command) + files.map(ScriptSource.file)
+        }
+        return kinds.map { $0 == "c" ? .command(nextCommand.next()!) : .file(nextFile.next()!) }
     }
 
     /// `Data` beside Package.swift, found from this file's path at build time.
@@ -98,7 +129,7 @@ struct Almanac: ParsableCommand {
         // parser, which is most of the start-up's instructions (see QuickCommandLine).
         switch QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
         case .version?:
-            _ = FileDescriptorWriter.write(AlmanacVersion.current + "\n", to: 1)
+            _ = FileDescriptorWriter.write(AlmanacVersion.versionText + "\n", to: 1)
             Glibc.exit(0)
         case let .launch(options)?:
             Glibc.exit(Launcher.run(options, checkoutDataDirectory: packageDataDirectory))
@@ -127,4 +158,6 @@ extension OutputFormat: ExpressibleByArgument {
     }
 
     public static var allValueStrings: [String] { all.map(\.name) }
+    /// Shell completions offer the formats (ArgumentParser lists only CaseIterable values itself).
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }

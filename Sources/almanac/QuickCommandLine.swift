@@ -29,8 +29,8 @@ enum QuickCommandLine {
                 let value = arguments[index + 1]
                 guard !value.hasPrefix("-") else { return nil }
                 switch argument {
-                case "-c": options.commands.append(value)
-                case "-f": options.files.append(value)
+                case "-c": options.scripts.append(.command(value))
+                case "-f": options.scripts.append(.file(value))
                 case "--data":
                     guard options.dataDirectory == nil else { return nil }
                     options.dataDirectory = value
@@ -41,6 +41,7 @@ enum QuickCommandLine {
                 index += 2
                 continue
             case "--bail": options.bail = true
+            case "--echo": options.echo = true
             case "--interactive": options.interactive = true
             case "--no-color": options.noColor = true
             case "--no-rc": options.noStartupFile = true

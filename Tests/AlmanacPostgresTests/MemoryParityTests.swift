@@ -91,7 +91,7 @@ import Testing
         Case(dataset: "stations", text: "districtTitle ~ район"),
     ]
 
-    @Test(arguments: filters) func aFilterAnswersAsInMemory(_ check: Case) throws {
+    @Test(arguments: filters + ExpressionParityTests.filters) func aFilterAnswersAsInMemory(_ check: Case) throws {
         let table = try TestCluster.shared().bundledTable(check.dataset)
         let memory = try BundledData.generic(check.dataset)
         let expression = try parseFilter(check.text)

@@ -5,24 +5,9 @@ import AlmanacCore
 import AlmanacPostgres
 import PostgresCluster
 
-/// A filter as typed: words split at spaces, `"…"` quoting.
+/// A filter as typed: words split at spaces, `"…"` and `'…'` quoting.
 func parseFilter(_ text: String) throws -> FilterExpression {
-    var words: [(text: String, isQuoted: Bool)] = []
-    var current = ""
-    var quoted = false
-    var inQuotes = false
-    for character in text {
-        if character == "\"" { inQuotes.toggle(); quoted = true; continue }
-        if character == " ", !inQuotes {
-            if !current.isEmpty || quoted { words.append((current, quoted)) }
-            current = ""
-            quoted = false
-            continue
-        }
-        current.append(character)
-    }
-    if !current.isEmpty || quoted { words.append((current, quoted)) }
-    return try FilterExpression.parse(FilterExpression.tokens(words))
+    try FilterExpression.parse(FilterExpression.tokens(ExpressionTokens.words(of: text)))
 }
 
 /// Each record's name field (nil when it has none), in order: how two answers are compared.

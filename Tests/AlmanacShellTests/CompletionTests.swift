@@ -52,9 +52,10 @@ import Testing
         _ = shell.output("use stations")
         _ = shell.output("count")
         func texts(_ line: String) -> [String] { complete(line).candidates.map(\.text) }
-        #expect(texts("trip ") == ["from", "--map"])
-        #expect(Array(texts("trip from 9864 ").suffix(2)) == ["to", "--map"])
-        #expect(texts("trip from 9864 to 9362 on ") == ["today", "tomorrow"])
+        #expect(texts("trip ") == ["from", "--map", "--countries"])
+        #expect(Array(texts("trip from 9864 ").suffix(3)) == ["to", "--map", "--countries"])
+        #expect(texts("trip from 9864 to 9362 on ") == ["today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
+                                                      "saturday", "sunday", "next"])
         #expect(texts("map ") == ["world", "--size"])
         #expect(texts("map world ") == ["--size"])
         #expect(texts("map --size ") == [])

@@ -61,7 +61,7 @@ import Testing
         let titles = page.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }
         #expect(titles == [
             ".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh COMMANDS", ".Sh \"KEYS AT THE PROMPT\"", ".Sh ENVIRONMENT",
-            ".Sh FILES", ".Sh \"EXIT STATUS\"", ".Sh EXAMPLES", ".Sh \"SEE ALSO\"",
+            ".Sh FILES", ".Sh \"EXIT STATUS\"", ".Sh EXAMPLES", ".Sh \"SEE ALSO\"", ".Sh AUTHORS",
         ])
         #expect(!page.contains(".Ar subcommand") && !page.contains(".It Em help") && !page.contains(".Ex -std"))
         #expect(page.contains(".It Fl -bail\nStop at the first command that fails.\n.El\n.Sh COMMANDS"))

@@ -47,7 +47,7 @@ struct DeclaredArgumentTests {
     func usageFromTheDeclaration() throws {
         let result = try PipeRun.run(["-c", "help sort", "-c", "help histogram", "-c", "help describe"],
                                      environment: home.environment(), directory: home.root)
-        for usage in ["sort FIELD [asc|desc][, FIELD [asc|desc]...]", "histogram FIELD [BINS]", "describe [FIELD[, FIELD...]]"] {
+        for usage in ["sort FIELD [asc|desc][, FIELD [asc|desc]...]", "histogram FIELD [log] [BINS]", "describe [FIELD[, FIELD...]]"] {
             #expect(result.stdout.contains(usage), "\(usage)\n\(result)")
         }
     }

@@ -77,14 +77,14 @@ struct DeclaredCaretTests {
             Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load NAME from PATH — " + load),
             Case(line: "load quotes from", word: "", message: "missing SOURCE after from — " + load),
         ])
-        let trip = "usage: trip from STATION to STATION [on DATE] [--map]"
+        let trip = "usage: trip from STATION to STATION [on DATE] [--map] [--countries]"
         try expectCarets([
             Case(line: "trip to 9362", word: "", message: "missing from STATION — " + trip),
             Case(line: "trip 9864 to 9362", word: "9864", message: "unexpected '9864' — " + trip),
             Case(line: "trip from 9362 to 9864", word: "9362",
                  message: "Чистополь [9362] serves only arrivals (to); a trip needs a departure station (from) here"),
             Case(line: "trip from 9864 to 9362 on someday", word: "someday",
-                 message: "'someday' is not a date: use today, tomorrow, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
+                 message: "'someday' is not a date: use today, tomorrow, friday, next friday, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
         ], setup: "use stations; count", prompt: "stations> ")
     }
 
@@ -105,6 +105,16 @@ struct DeclaredCaretTests {
             Case(line: "group region sum population avg", word: "", message: "missing FIELD after avg — " + group),
             Case(line: "group region, , area", word: ",", message: "a FIELD is missing after the comma — " + group),
             Case(line: "group region median area", word: "median", message: "unknown field 'median' — did you mean 'region'?"),
+        ])
+    }
+
+    @Test("expressions point at the operand: the caret under name in sort name / 2")
+    func expressionsPointAtTheOperand() throws {
+        try expectCarets([
+            Case(line: "sort name / 2", word: "name", message: "'name' is text; '/' needs numbers"),
+            Case(line: "filter population / region > 3", word: "region", message: "'region' is text; '/' needs numbers"),
+            Case(line: "columns name, lenght(name)", word: "lenght", message: "unknown function 'lenght' — did you mean length?"),
+            Case(line: "group region avg(populaton)", word: "populaton", message: "unknown field 'populaton' — did you mean 'population'?"),
         ])
     }
 }

@@ -63,7 +63,7 @@ struct PostgresPagingTests {
     func sortedPagesAtTiesAndAbsentValues() throws {
         // kinds' cities: 1 Mariehamn, 2 Москва, 3 (none), 4 Zürich, 5 Mariehamn.
         let url = try Database.url("kinds")
-        let result = try PipeRun.run(["--no-rc", "--format", "csv"], input: """
+        let result = try PipeRun.run(["--no-rc", "--echo", "--format", "csv"], input: """
             load k from \(url)
             use k
             set pagesize 2

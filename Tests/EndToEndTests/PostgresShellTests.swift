@@ -21,7 +21,8 @@ struct PostgresShellTests {
 
     /// A script on standard input, as a pipe runs it.
     func run(_ lines: [String], arguments: [String] = [], environment: TestEnvironment? = nil) throws -> PipeResult {
-        try PipeRun.run(["--no-rc"] + arguments, input: lines.joined(separator: "\n") + "\n", environment: environment ?? home.environment(),
+        // --echo: each shaping command's listing too, as each test counts them.
+        try PipeRun.run(["--no-rc", "--echo"] + arguments, input: lines.joined(separator: "\n") + "\n", environment: environment ?? home.environment(),
                         directory: home.root)
     }
 

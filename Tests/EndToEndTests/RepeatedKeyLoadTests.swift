@@ -15,7 +15,7 @@ struct RepeatedKeyLoadTests {
     }
 
     func run(_ commands: [String]) throws -> PipeResult {
-        try PipeRun.run(["--no-rc"] + commands.flatMap { ["-c", $0] }, environment: home.environment(), directory: home.root,
+        try PipeRun.run(["--no-rc", "--echo"] + commands.flatMap { ["-c", $0] }, environment: home.environment(), directory: home.root,
                         timeout: .seconds(60))
     }
 

@@ -25,14 +25,22 @@ struct TableFittingTests {
         #expect(try session.waitForExit() == 0)
     }
 
-    @Test("a wide table cuts its widest text columns with … and every row stays one line")
-    func wideTableIsCut() throws {
-        let session = try start(columns: 80)
+    /// The first page of ten of `search моск` (then `more`) on a terminal `columns` wide: the
+    /// session, the screen and the line of the table's header.
+    func moscowStations(columns: Int, then more: [String] = []) throws -> (session: PseudoTerminalSession, screen: TerminalScreen, header: Int) {
+        let session = try start(columns: columns)
         try session.enter("use stations", prompt: "stations> ")
         try session.enter("set pagesize 10")
         try session.enter("search моск")
+        for command in more { try session.enter(command) }
         let screen = session.screen
         let header = try #require(screen.lines.lastIndex { $0.hasPrefix(" #  stationId") }, "\(screen.lines.suffix(20))")
+        return (session, screen, header)
+    }
+
+    @Test("a wide table cuts its widest text columns with … and every row stays one line")
+    func wideTableIsCut() throws {
+        let (session, screen, header) = try moscowStations(columns: 80)
         let rows = Array(screen.lines[(header + 2)..<(header + 12)])
         #expect(rows.allSatisfy { $0.range(of: #"^ *[0-9]+  +[0-9]+  "#, options: .regularExpression) != nil },
                 "every row starts with its number and id: none wrapped\n\(rows.joined(separator: "\n"))")
@@ -70,6 +78,71 @@ struct TableFittingTests {
         #expect(printed < 20_000, "the listing printed \(printed) bytes")
         let screen = session.screen
         #expect(screen.lines.contains { $0.hasPrefix("1  Big") && $0.hasSuffix("…") }, "\(screen.lines.suffix(8))")
+        try leave(session)
+    }
+
+    /// The stations `search моск` lists on its first page of ten, as the data has them: id,
+    /// title, city, country (search orders them; the test only needs each row's values).
+    static func stationRow(_ line: String) -> (id: Int, rest: String)? {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count == 3, Int(parts[0]) != nil, let id = Int(parts[1]) else { return nil }
+        return (id, String(parts[2]))
+    }
+
+    /// Each station's city and country from Data/stations.json.
+    static let places: [Int: (city: String, country: String)] = {
+        guard let data = FileManager.default.contents(atPath: DataFolder.realFile("stations")),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        var places: [Int: (city: String, country: String)] = [:]
+        for key in ["citiesFrom", "citiesTo"] {
+            for city in object[key] as? [[String: Any]] ?? [] {
+                for station in city["stations"] as? [[String: Any]] ?? [] {
+                    guard let id = station["stationId"] as? Int, places[id] == nil else { continue }
+                    places[id] = (station["cityTitle"] as? String ?? "", station["countryTitle"] as? String ?? "")
+                }
+            }
+        }
+        return places
+    }()
+
+    @Test("at 120 and 100 columns the short columns stay whole and long station titles give way", arguments: [120, 100])
+    func shortColumnsStayWhole(_ columns: Int) throws {
+        let (session, screen, header) = try moscowStations(columns: columns)
+        #expect(screen.lines[header].hasSuffix("cityTitle     regionTitle  countryTitle  directions"), "titles whole: \(screen.lines[header])")
+        let rows = screen.lines[(header + 2)..<(header + 12)].compactMap(Self.stationRow)
+        #expect(rows.count == 10, "\(screen.lines.suffix(16))")
+        for row in rows {
+            let place = try #require(Self.places[row.id])
+            #expect(row.rest.contains("  \(place.city)  ") && row.rest.contains("  \(place.country)  "), "\(row)")
+        }
+        #expect(screen.lines[(header + 2)..<(header + 12)].allSatisfy { $0.count <= columns })
+        try leave(session)
+    }
+
+    @Test("at 100 columns the sort key stays whole while the long titles give way")
+    func sortKeyStaysWhole() throws {
+        let (session, screen, header) = try moscowStations(columns: 100, then: ["sort cityTitle"])
+        let rows = screen.lines[(header + 2)..<(header + 12)].compactMap(Self.stationRow)
+        #expect(rows.count == 10)
+        let cities = rows.map { Self.places[$0.id]?.city ?? "?" }
+        for (row, city) in zip(rows, cities) { #expect(row.rest.contains("  \(city)  "), "\(city) whole in \(row.rest)") }
+        #expect(rows.contains { $0.rest.contains("…") }, "the long titles are cut")
+        try leave(session)
+    }
+
+    @Test("describe never cuts a number: too wide for 120 columns, it shows one field at a time")
+    func describeKeepsNumbersWhole() throws {
+        let session = try start(columns: 120)
+        try session.enter("use countries", prompt: "countries> ")
+        try session.enter("describe population, area")
+        let populations = ValueReadingTests.records("countries").compactMap { $0["population"] as? Int }
+        let largest = ValueReadingTests.grouped(String(populations.max()!))
+        let screen = session.screen
+        #expect(screen.lines.contains("max           \(largest)"), "\(screen.lines.suffix(30))")
+        #expect(!screen.lines.contains { $0.contains("…") }, "\(screen.lines.suffix(30))")
+        // Narrow enough to fit, it stays a table.
+        try session.enter("describe region")
+        #expect(session.screen.lines.contains { $0.hasPrefix("region  text") }, "\(session.screen.lines.suffix(8))")
         try leave(session)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `trip … on DATE`: months out of range roll over into the next or previous year, the year 0
-/// reads as 1, a day the month does not have is an error naming the date, a day and month
+/// `trip … on DATE`: a field out of its range (month 13, day 0, year 0) is an error naming the
+/// date, a day the month does not have likewise, a weekday is the next such day, a day and month
 /// without a year mean the next such day that exists, a past date gets a note, and a trip
 /// from a station to itself is an error.
 @Suite("Trip dates")
@@ -36,22 +36,68 @@ struct TripDateTests {
         return calendar.dateComponents([.year, .month, .day], from: Date())
     }
 
-    @Test("months out of range roll over; the year 0 reads as 1", arguments: [
-        ("2026-13-01", 2027, 1, 1), ("2026-00-10", 2025, 12, 10), ("0000-01-01", 1, 1, 1), ("2026-25-03", 2028, 1, 3),
+    @Test("a field out of its range is refused, naming the date and the field, in every date form", arguments: [
+        ("2026-13-01", "there is no month 13"), ("2026-00-10", "there is no month 0"), ("2026-25-03", "there is no month 25"),
+        ("2026-01-00", "there is no day 0"), ("2026-01-32", "there is no day 32"), ("2026-13-32", "there is no month 13"),
+        ("0000-01-01", "there is no year 0"), ("00.12.2026", "there is no day 0"), ("01.00.2026", "there is no month 0"),
+        ("01.13.2026", "there is no month 13"), ("01.12.0000", "there is no year 0"), ("0 Dec 2026", "there is no day 0"),
+        ("32 Dec 2026", "there is no day 32"), ("Dec 0", "there is no day 0"), ("1 Dec 0", "there is no year 0"),
+        ("00.12", "there is no day 0"),
     ])
-    func monthsRollOver(_ typed: String, _ year: Int, _ month: Int, _ day: Int) throws {
+    func outOfRangeFieldsAreRefused(_ typed: String, _ reason: String) throws {
+        let result = try trip(typed)
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("-c:2: '\(typed)' is not a date: \(reason)"), "\(result)")
+    }
+
+    @Test("a date in range is that day in every form", arguments: [
+        ("2026-12-01", 2026, 12, 1), ("0001-01-01", 1, 1, 1), ("1 Dec 2026", 2026, 12, 1), ("Dec 1 2026", 2026, 12, 1), ("9999-12-31", 9999, 12, 31),
+    ])
+    func datesInRange(_ typed: String, _ year: Int, _ month: Int, _ day: Int) throws {
         let result = try trip(typed)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.lines.first == Self.heading(year: year, month: month, day: day), "\(result)")
     }
 
     @Test("a day the month does not have is an error naming the date", arguments: [
-        ("2026-02-30", "30 February 2026"), ("2025-02-29", "29 February 2025"), ("2026-04-31", "31 April 2026"), ("2026-13-32", "32 January 2027"),
+        ("2026-02-30", "30 February 2026"), ("2025-02-29", "29 February 2025"), ("2026-04-31", "31 April 2026"), ("31 Apr 2026", "31 April 2026"),
     ])
     func missingDayIsAnError(_ typed: String, _ named: String) throws {
         let result = try trip(typed)
         #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.contains("\(named) does not exist"), "\(result)")
+    }
+
+    /// The date `weeks` weeks after the first `weekday` (1 = Sunday) after today.
+    static func nextWeekday(_ weekday: Int, weeksLater: Int = 0) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let today = calendar.startOfDay(for: Date())
+        var days = (weekday - calendar.component(.weekday, from: today) + 7) % 7
+        if days == 0 { days = 7 }
+        let date = calendar.date(byAdding: .day, value: days + 7 * weeksLater, to: today)!
+        return calendar.dateComponents([.year, .month, .day], from: date)
+    }
+
+    @Test("a weekday is the first such day after today (a week ahead on that day); next WEEKDAY the one after", arguments: [
+        ("friday", 6, 0), ("fri", 6, 0), ("Friday", 6, 0), ("пятница", 6, 0), ("пятницу", 6, 0), ("пт", 6, 0),
+        ("next friday", 6, 1), ("next fri", 6, 1), ("monday", 2, 0), ("sun", 1, 0), ("воскресенье", 1, 0), ("next среда", 4, 1),
+        ("thursday", 5, 0), ("tue", 3, 0), ("sat", 7, 0),
+    ])
+    func weekdays(_ typed: String, _ weekday: Int, _ weeksLater: Int) throws {
+        let expected = Self.nextWeekday(weekday, weeksLater: weeksLater)
+        let result = try trip(typed)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.lines.first == Self.heading(year: expected.year!, month: expected.month!, day: expected.day!), "\(result)")
+        #expect(!result.stdout.contains("Note"), "\(result)")
+    }
+
+    @Test("help trip says what a weekday means")
+    func helpSaysWhatAWeekdayMeans() throws {
+        let result = try PipeRun.run(["--no-rc", "-c", "help trip"], environment: home.environment(), directory: home.root)
+        let text = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("A weekday (friday, fri, пятница) is the first such day after today: on a Friday, friday is a week ahead; next friday is the one after that."), "\(result)")
+        #expect(!text.contains("rolls"), "\(result)")
     }
 
     @Test("29 Feb without a year is the next 29 February that exists; likewise any day and month")
@@ -89,7 +135,7 @@ struct TripDateTests {
     }
 
     @Test("a dotted date that does not exist is an error naming it", arguments: [
-        ("32.01.2026", "32 January 2026 does not exist"), ("29.02.2026", "29 February 2026 does not exist"),
+        ("32.01.2026", "there is no day 32"), ("29.02.2026", "29 February 2026 does not exist"),
         ("01.13.2026", "there is no month 13"), ("01.12.26", "write the year in full"),
     ])
     func dottedDateErrors(_ typed: String, _ message: String) throws {

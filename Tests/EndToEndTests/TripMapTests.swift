@@ -76,4 +76,44 @@ struct TripMapTests {
         #expect(abs(toStart - toEnd) < 1e-9, "and halfway along it")
         #expect(route.allSatisfy { (-180...180).contains($0[0]) && (-90...90).contains($0[1]) })
     }
+
+    /// The distance in degrees (equirectangular at their mean latitude) from a point to the
+    /// nearest vertex of a country's outline in Data/world.geojson.
+    static func nearestBorder(of code: String, from latitude: Double, _ longitude: Double) throws -> Double {
+        let data = try #require(FileManager.default.contents(atPath: DataFolder.realFolder + "/world.geojson"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let features = try #require(root["features"] as? [[String: Any]])
+        let country = try #require(features.first { ($0["properties"] as? [String: Any])?["iso_a3"] as? String == code })
+        let geometry = try #require(country["geometry"] as? [String: Any])
+        let polygons = geometry["type"] as? String == "MultiPolygon" ? geometry["coordinates"] as? [[[[Double]]]] ?? []
+            : [geometry["coordinates"] as? [[[Double]]] ?? []]
+        var best = Double.infinity
+        for ring in polygons.joined() {
+            for vertex in ring {
+                best = min(best, hypot(vertex[1] - latitude, (vertex[0] - longitude) * cos((vertex[1] + latitude) / 2 * .pi / 180)))
+            }
+        }
+        return best
+    }
+
+    @Test("a trip within one city shows the country's borders around it, not a dot on a blank area")
+    func shortTripShowsBorders() throws {
+        let stations = try MapCommandTests.stations()
+        let point = try #require(stations[8226]?["point"] as? [String: Double])
+        let (latitude, longitude) = (point["latitude"]!, point["longitude"]!)
+        let border = try Self.nearestBorder(of: "RUS", from: latitude, longitude)
+        #expect(border > 3, "Moscow is \(border)° from Russia's nearest border: a 4° frame shows none")
+        let result = try run(["use stations", "trip from 8226 to 714 on 2099-12-01 --map"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let map = Array(result.stdout.lines.dropFirst(6).dropLast(2))
+        let lit = map.joined().unicodeScalars.filter { MapCommandTests.isBraille($0) && $0.value != 0x2800 && $0 != " " }.count
+        #expect(lit > 30, "outlines drawn (the route alone lights 6): \(lit) cells lit\n\(result.stdout)")
+        // The map reaches that border on either side: its width in degrees of longitude is at least twice the way there.
+        let legend = try #require(result.stdout.lines.last)
+        let perColumn = try #require(legend.range(of: #"≈ ([0-9.]+)°"#, options: .regularExpression).map {
+            Double(legend[$0].dropFirst(2).dropLast())!
+        })
+        let columns = map.map { $0.unicodeScalars.count }.max() ?? 0
+        #expect(Double(columns) * perColumn >= 2 * border / cos(latitude * .pi / 180), "\(columns) columns × \(perColumn)°")
+    }
 }

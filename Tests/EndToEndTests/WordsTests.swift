@@ -168,7 +168,7 @@ struct WordsTests {
     func aboutNamesTheMakersAndCounts() throws {
         let result = try run(["about"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("Made by the almanac project and its contributors."), "\(result)")
+        #expect(result.stdout.contains("Author: the almanac project and its contributors"), "\(result)")
         let stations = Set(DatasetCompletionTests.stations.keys).count
         for line in ["countries (\(Self.countries.count) countries)", "species (\(ValueReadingTests.records("species").count) species)",
                      "stations (\(ValueReadingTests.grouped(String(stations))) stations in "] {

@@ -38,6 +38,15 @@ public final class TestCluster: Sendable {
     /// The cluster, started on first call.
     public static func shared() throws -> TestCluster { try started.get() }
 
+    /// A second cluster, for tests of two servers (a table sharded with postgres_fdw), started on first call.
+    public static func another() throws -> TestCluster { try second.get() }
+
+    private static let second: Result<TestCluster, ClusterError> = {
+        do { return .success(try TestCluster()) } catch let error as ClusterError { return .failure(error) } catch {
+            return .failure(ClusterError("\(error)"))
+        }
+    }()
+
     private init() throws {
         port = try Self.freePort()
         supervisor = Process()

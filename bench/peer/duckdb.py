@@ -1,6 +1,7 @@
-"""DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search, and the
-in-memory race: one session that makes a table of the stations once, then runs the SQL of each
-of almanac's in-memory questions (each query timed by DuckDB's own profiler)."""
+"""DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search, the
+in-memory race (one session that makes a table of the stations once, then runs the SQL of each
+of almanac's in-memory questions; each query timed by DuckDB's own profiler), and a computed
+filter on the 10× file, whole process against whole process (issue 26: almanac ≤ 0.25× DuckDB)."""
 
 import json
 import os
@@ -10,7 +11,8 @@ import sysconfig
 import tempfile
 
 from measure import fail, run_process, stats
-from peer import Command, Peer, pip_install, version_of
+from measure import last_numbers
+from peer import Command, Comparison, Peer, pip_install, version_of
 
 LOAD = """
 SELECT count(*), count(DISTINCT s.stationId) FROM (
@@ -66,6 +68,21 @@ def memory_answer(query_id, rows, total):
     if query_id == "describe":
         return {"count": len(rows), "detail": []}
     return {"count": int(rows[0][0]) if rows else -1, "detail": []}
+
+# Distinct stations whose latitude exceeds their longitude by more than 20 degrees: the same
+# question almanac answers with `filter point.latitude - point.longitude > 20; count`.
+COMPUTED = """
+SELECT count(DISTINCT s.stationId) FROM (
+  SELECT unnest(c.stations) AS s FROM (
+    SELECT unnest(citiesFrom || citiesTo) AS c FROM read_json('{path}', maximum_object_size=4000000000)))
+  WHERE s.point.latitude - s.point.longitude > 20;
+"""
+COMPUTED_FILTER = "point.latitude - point.longitude > 20"
+
+
+def last_count(text):
+    numbers = last_numbers(text)
+    return {"count": numbers[-1]} if numbers else {"output": text.strip()[-200:]}
 
 
 def binary():
@@ -174,6 +191,20 @@ class DuckDB(Peer):
             results[query_id] = {**stats(samples, warmups), "cpu": stats(cpu[query_id]) if cpu[query_id] else None}
         shutil.rmtree(folder, ignore_errors=True)
         return {"DuckDB in memory": results}
+
+    def comparisons(self, context):
+        """A computed filter on the 10× file: almanac loads it, filters by an expression and
+        counts; DuckDB reads the same JSON and counts the same stations."""
+        file = next((f for f in context.files if f["scale"] == 10), None)
+        if file is None:
+            return []
+        home = tempfile.mkdtemp(prefix="almanac-bench-duckdb-home-")
+        environment = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        ours = Command([context.almanac, "--no-rc", "--data", file["directory"], "--format", "csv", "-c", "set pagesize 1",
+                        "-c", "use stations", "-c", f"filter {COMPUTED_FILTER}", "-c", "count"], last_count, env=environment)
+        theirs = Command([binary(), "-list", "-noheader", "-c", COMPUTED.format(path=file["path"])], last_count)
+        return [Comparison("duckdb.computed", f"10×: filter {COMPUTED_FILTER}, count (DuckDB read_json)", ours, theirs,
+                           limit=0.25, runs=5)]
 
 
 PEER = DuckDB()

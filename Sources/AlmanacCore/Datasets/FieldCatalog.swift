@@ -20,9 +20,17 @@ public struct FieldCatalog: Sendable {
         public var values: [String]?
         /// Computed by the model rather than read from the source.
         public var isDerived: Bool
+        /// What the values read as when (nearly) all are numbers written as text or ISO dates
+        /// (`TextReading.dominant`, the rule describe and sort use): `number (as text)`, `date`.
+        public var readsAs: TextReading? = nil
 
-        /// `text`, `number`, `list of text`, `number or null`.
+        /// `text`, `number`, `list of text`, `number or null`; `number (as text)` and `date`
+        /// for text that reads as those, as describe says.
         public var typeDescription: String {
+            if let readsAs, readsAs != .text {
+                let name = readsAs == .date ? "date" : "number (as text)"
+                return inList ? "list of \(name)" : name
+            }
             let order: [JSONDocument.Kind] = [.string, .number, .true, .object, .array, .null]
             var names: [String] = []
             for kind in order where kinds.contains(kind) || (kind == .true && kinds.contains(.false)) {
@@ -110,14 +118,19 @@ public struct FieldCatalog: Sendable {
         for derived in dataset.model.derivedFields {
             var field = Field(path: derived.name, kinds: [], inList: false, count: 0, example: nil, values: [], isDerived: true)
             var distinct: [String] = []
+            var (numbers, texts) = (0, 0)
             for row in 0..<dataset.count {
                 let values = derived.values(dataset, row)
                 if values.count > 1 { field.inList = true }
                 if values.contains(where: dataset.isPresent) { field.count += 1 }
                 for value in values where dataset.isPresent(value) {
                     switch value {
-                    case .number: field.kinds.insert(.number)
-                    case .text, .node: field.kinds.insert(.string)
+                    case .number:
+                        field.kinds.insert(.number)
+                        numbers += 1
+                    case .text, .node:
+                        field.kinds.insert(.string)
+                        texts += 1
                     }
                     let text = dataset.text(of: value)
                     if field.example == nil { field.example = FieldCatalog.glimpse(of: text) }
@@ -125,6 +138,8 @@ public struct FieldCatalog: Sendable {
                 }
             }
             field.values = distinct.count <= Self.fewValues ? distinct.sorted() : nil
+            // A computed number is read from the source's text (SWAPI's "180").
+            if TextReading.dominant(numbers: numbers, dates: 0, texts: texts) == .number { field.readsAs = .number }
             columns[derived.name] = nil
             if let index = fields.firstIndex(where: { $0.path == derived.name }) {
                 field.isDerived = true
@@ -160,6 +175,11 @@ public struct FieldCatalog: Sendable {
             var distinctTexts: [String] = []
             var tooMany = false
             var isContainer = false
+            /// Values by what they read as: JSON numbers, text numbers, ISO dates, other text.
+            var numbers = 0
+            var numericTexts = 0
+            var dates = 0
+            var texts = 0
             /// Per row, while the path looks like one value per record.
             var columnKinds: [UInt8]
             var columnWords: [UInt64]
@@ -221,6 +241,14 @@ public struct FieldCatalog: Sendable {
                 paths[path].columnWords[record] = kind == .number ? document.node(node + 1) : document.node(node)
             }
             guard kind != .null, !absentWord else { return }
+            if kind == .number { paths[path].numbers += 1 }
+            if kind == .string {
+                switch reading(node) {
+                case .number: paths[path].numericTexts += 1
+                case .date: paths[path].dates += 1
+                case .text: paths[path].texts += 1
+                }
+            }
             if paths[path].lastRecord != record {
                 paths[path].lastRecord = record
                 paths[path].count += 1
@@ -244,6 +272,12 @@ public struct FieldCatalog: Sendable {
             }
         }
 
+        /// A string's reading (TextReading: one byte decides most text).
+        func reading(_ node: Int) -> TextReading {
+            let range = document.textRange(at: node)
+            return document.arena.withUnsafeBufferPointer { TextReading.of(utf8: UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+
         mutating func pathID(parent: Int, keyNode: Int) -> Int {
             let key = PathKey(parent: parent, key: document.node(keyNode))
             if let id = pathIDs[key] { return id }
@@ -263,8 +297,12 @@ public struct FieldCatalog: Sendable {
                 if !info.columnKinds.isEmpty, !info.inList, !info.isContainer {
                     columns[info.name] = Column(kinds: info.columnKinds, words: info.columnWords)
                 }
-                return Field(path: info.name, kinds: info.kinds, inList: info.inList, count: info.count, example: info.example,
-                             values: info.tooMany ? nil : info.distinctTexts.filter { !$0.isEmpty }.sorted(), isDerived: false)
+                var field = Field(path: info.name, kinds: info.kinds, inList: info.inList, count: info.count, example: info.example,
+                                  values: info.tooMany ? nil : info.distinctTexts.filter { !$0.isEmpty }.sorted(), isDerived: false)
+                if info.numericTexts + info.dates > 0 {
+                    field.readsAs = TextReading.dominant(numbers: info.numbers + info.numericTexts, dates: info.dates, texts: info.texts)
+                }
+                return field
             }
             return (fields, columns)
         }

@@ -83,14 +83,5 @@ public enum RecordExtraction {
     }
 }
 
-/// Numbers written as text, the way SWAPI does: `"180"`, `"1,000"`, `"2.5"`.
-public enum NumericText {
-    public static func value(of text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "")
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E" || $0 == "+") }),
-              let value = Double(trimmed), value.isFinite else { return nil }
-        return value
-    }
-}
 
 import Foundation

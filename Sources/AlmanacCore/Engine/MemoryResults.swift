@@ -21,13 +21,21 @@ public struct MemoryResults: ResultsSource {
     public var inMemory: ResultSet? { results }
     public var hasSteps: Bool { !(stack?.isEmpty ?? true) }
     public var fieldsInUse: [String] { stack?.fieldsInUse ?? [] }
+    public var sortFields: [String] { stack?.sortFields ?? [] }
     public var defaultColumns: [String]? { datasets.count == 1 ? datasets[0].layout.listFields : nil }
 
     public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> MemoryResults {
         var next = self
         var stack = self.stack ?? QueryStack(datasets: datasets)
-        try stack.apply(step, cancellation: cancellation)
+        try stack.push(step, cancellation: cancellation)
         next.stack = stack
+        return next
+    }
+
+    /// The same steps over other datasets (the contents a reload brought), as `watch` asks.
+    public func replayed(on datasets: [Dataset], cancellation: Cancellation) throws -> MemoryResults {
+        var next = MemoryResults(datasets: datasets)
+        for step in stack?.steps ?? [] { next = try next.applying(step, cancellation: cancellation) }
         return next
     }
 
@@ -88,6 +96,13 @@ public struct MemoryResults: ResultsSource {
         return name
     }
 
+    public func checkExpression(_ expression: Expression, cancellation: Cancellation) throws {
+        let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        for (dataset, catalog) in zip(datasets, catalogs) {
+            _ = try ExpressionBinder(DatasetFields(dataset, catalog: catalog, others: catalogs)).bind(expression)
+        }
+    }
+
     @discardableResult
     public func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int {
         let results = try current(cancellation)
@@ -122,8 +137,10 @@ extension MemoryResults {
     }
 
     /// Record names starting with `prefix` (folded); when none does, names with a word starting
-    /// with it or one or two edits from it (`show kingdom`, `show norwya`). A dataset whose index
-    /// is still being built offers nothing yet: TAB never makes the prompt wait.
+    /// with it (`show kingdom`), else other names starting with it as search finds them (a
+    /// country's translations and spellings: `show Герм` → Германия), else names one or two
+    /// edits from it (`show norwya`). A dataset whose index is still being built offers nothing
+    /// yet: TAB never makes the prompt wait.
     public static func names(in datasets: [Dataset], prefix: String, limit: Int,
                              where include: ((Dataset, Int) -> Bool)? = nil) -> [String] {
         let indexes = datasets.compactMap { dataset in NameIndex.ifReady(dataset).map { (dataset, $0) } }
@@ -137,10 +154,16 @@ extension MemoryResults {
         for (dataset, index) in indexes {
             add(index.rows(withNamePrefix: prefix, limit: include == nil ? limit : .max), of: dataset)
         }
-        if names.isEmpty, !prefix.isEmpty {
-            for (dataset, index) in indexes {
-                add(index.similarRows(to: prefix, limit: include == nil ? limit : .max).map(\.row), of: dataset)
+        guard names.isEmpty, !prefix.isEmpty else { return names }
+        let similar = indexes.map { ($0.0, $0.1.similarRows(to: prefix, limit: include == nil ? limit : .max)) }
+        for (dataset, rows) in similar where rows.first?.likeness == .containsWord { add(rows.map(\.row), of: dataset) }
+        if names.isEmpty {
+            for (dataset, index) in indexes where names.count < limit {
+                names += index.otherNames(withPrefix: prefix, in: dataset, limit: limit - names.count, where: include).map(\.name)
             }
+        }
+        if names.isEmpty {
+            for (dataset, rows) in similar { add(rows.map(\.row), of: dataset) }
         }
         return names
     }

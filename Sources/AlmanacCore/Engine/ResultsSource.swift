@@ -17,6 +17,8 @@ public protocol ResultsSource: Sendable {
     var hasSteps: Bool { get }
     /// The fields the steps use (sort keys, then filter and drill-down fields): listings show them.
     var fieldsInUse: [String] { get }
+    /// The keys of the sort in force: a listing cut to fit the terminal keeps them whole longest.
+    var sortFields: [String] { get }
     /// The columns a listing shows when none were chosen; nil when the results span datasets.
     var defaultColumns: [String]? { get }
     /// Every record's top-level keys, when known without reading the records (a table's
@@ -41,6 +43,10 @@ public protocol ResultsSource: Sendable {
     func fields(cancellation: Cancellation) throws -> FieldListing
     /// The field as written when the results have it; else the unknown-field error.
     func checkField(_ name: String, cancellation: Cancellation) throws -> String
+    /// Checks a computed column: its fields and types (and, for a table, that SQL computes it).
+    func checkExpression(_ expression: Expression, cancellation: Cancellation) throws
+    /// The columns the next pages show (computed ones are computed where the records are).
+    mutating func showing(_ columns: [String])
     /// Every record of the results, in order, a batch at a time (memory: one batch).
     @discardableResult
     func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int
@@ -53,6 +59,7 @@ public protocol ResultsSource: Sendable {
 }
 
 extension ResultsSource {
+    public mutating func showing(_ columns: [String]) {}
     public var unpagedLimit: Int? { nil }
     public var recordKeys: [String]? { nil }
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? { nil }

@@ -16,10 +16,16 @@ public struct FieldMeasurements: Sendable {
     public var recordsWithValue: Int
     /// Values that were neither, most frequent first: `("unknown", 12)`.
     public var otherValues: [(text: String, count: Int)]
+    /// How the numbers were written: bins of galactic years are labelled `900BBY – 800BBY`.
+    public var notation: NumberNotation = .plain
 
     public var recordsWithoutValue: Int { records - recordsWithValue }
 
     public static func read(_ field: String, from results: ResultSet, cancellation: Cancellation = .never) throws -> FieldMeasurements {
+        let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        if let computed = try ComputedValues.expression(field, in: catalogs) {
+            return measured(field, try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
+        }
         try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         let path = FieldPath(field)
         var numbers: [Double] = []
@@ -28,6 +34,7 @@ public struct FieldMeasurements: Sendable {
         // Per record, which kinds it had: bit 0 a number, bit 1 a date.
         var seen = [UInt8](repeating: 0, count: results.count)
         var others: [String: Int] = [:]
+        var notation = NumberNotation.plain
         // One pass per dataset (a handful at most) keeps its document and path in hand.
         for (datasetIndex, dataset) in results.datasets.enumerated() {
             let compiled = dataset.compile(path)
@@ -58,6 +65,7 @@ public struct FieldMeasurements: Sendable {
                 } else if let number = NumericText.value(of: text) {
                     numbers.append(number)
                     seen[position] |= 1
+                    if notation == .plain { notation = .of(text) }
                 } else {
                     others[text, default: 0] += 1
                 }
@@ -88,8 +96,10 @@ public struct FieldMeasurements: Sendable {
         if kind == .number, !dates.isEmpty { others["(dates)", default: 0] += dates.count }
         if kind == .date, !numbers.isEmpty { others["(numbers)", default: 0] += numbers.count }
         let sortedOthers = others.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { (text: $0.key, count: $0.value) }
-        return FieldMeasurements(field: field, kind: kind, values: kind == .date ? dates : numbers, records: results.count,
-                                 recordsWithValue: withValue, otherValues: sortedOthers)
+        var measured = FieldMeasurements(field: field, kind: kind, values: kind == .date ? dates : numbers, records: results.count,
+                                         recordsWithValue: withValue, otherValues: sortedOthers)
+        measured.notation = kind == .number ? notation : .plain
+        return measured
     }
 
     /// The distribution in one line of `width` characters (▁▂▃▄▅▆▇█), one per equal bin from the
@@ -100,6 +110,39 @@ public struct FieldMeasurements: Sendable {
 
     /// The histogram of these values: `bins` of them when asked, else as the values suggest.
     public func histogram(bins: Int? = nil) -> Histogram {
-        kind == .date ? Histogram.dates(values, bins: bins) : Histogram.numbers(values, bins: bins)
+        guard kind == .number else { return Histogram.dates(values, bins: bins) }
+        var histogram = Histogram.numbers(values, bins: bins)
+        histogram.notation = notation
+        return histogram
+    }
+
+    /// Geometric bins of the values above zero (`histogram FIELD log`).
+    public func logarithmicHistogram(bins: Int? = nil) -> Histogram {
+        var histogram = Histogram.logarithmic(values, bins: bins)
+        histogram.notation = notation
+        return histogram
+    }
+
+    /// A computed value's numbers or dates (`log10(population / area)`); text has none.
+    static func measured(_ field: String, _ vector: ValueVector) -> FieldMeasurements {
+        let kind: Kind = vector.type == .date ? .date : .number
+        var values: [Double] = []
+        var withValue = 0
+        var others: [String: Int] = [:]
+        for row in 0..<vector.rows {
+            var has = false
+            for index in vector.range(of: row) where vector.isPresent(index) {
+                if case let .numbers(numbers) = vector.values {
+                    values.append(numbers[index])
+                    has = true
+                } else if let text = vector.text(at: index) {
+                    others[text, default: 0] += 1
+                }
+            }
+            if has { withValue += 1 }
+        }
+        let sortedOthers = others.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { (text: $0.key, count: $0.value) }
+        return FieldMeasurements(field: field, kind: kind, values: values, records: vector.rows, recordsWithValue: withValue,
+                                 otherValues: sortedOthers)
     }
 }

@@ -11,7 +11,7 @@ public enum GeoJSONWriter {
         for (position, item) in results.items.enumerated() {
             if position & 0xFFFF == 0 { try cancellation.checkpoint() }
             writer.append(position == 0 ? "\n" : ",\n")
-            feature(row: item.row, locator: locators[item.dataset], into: &writer)
+            feature(row: item.row, locator: locators[item.dataset], into: &writer, computed: computedMembers(results, item))
         }
         writer.append(results.isEmpty ? "]}" : "\n]}")
         return String(decoding: writer.bytes, as: UTF8.self)
@@ -51,8 +51,18 @@ public enum GeoJSONWriter {
         return features
     }
 
-    /// One record as a Feature.
-    public static func feature(row: Int, locator: GeoLocator, into writer: inout JSONWriter) {
+    /// The computed columns of an item (`"distance":12.3`), as members of its properties.
+    public static func computedMembers(_ results: ResultSet, _ item: ResultSet.Item) -> [String] {
+        results.computed.compactMap { column in
+            var writer = JSONWriter()
+            writer.writeString(column.name)
+            writer.append(":" + (column.text(of: item) ?? "null"))
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+    }
+
+    /// One record as a Feature; `computed` members are added to its properties.
+    public static func feature(row: Int, locator: GeoLocator, into writer: inout JSONWriter, computed: [String] = []) {
         let dataset = locator.dataset
         let document = dataset.document
         let record = dataset.records[row]
@@ -78,7 +88,14 @@ public enum GeoJSONWriter {
             }
         }
         writer.append(",\"properties\":")
-        writer.write(document, record)
+        if computed.isEmpty || document.kind(at: record) != .object {
+            writer.write(document, record)
+        } else {
+            var properties = JSONWriter()
+            properties.write(document, record)
+            let empty = properties.bytes.count <= 2
+            writer.append(String(decoding: properties.bytes.dropLast(), as: UTF8.self) + (empty ? "" : ",") + computed.joined(separator: ",") + "}")
+        }
         writer.append("}")
     }
 

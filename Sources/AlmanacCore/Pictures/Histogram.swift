@@ -23,6 +23,11 @@ public struct Histogram: Sendable, Equatable {
 
     public var bins: [Bin]
     public var scale: Scale
+    /// How bounds of numbers are written: galactic years as `900BBY`.
+    public var notation: NumberNotation = .plain
+    /// Geometric bins (`histogram FIELD log`): how many times wider each bin is than the one
+    /// before; nil for bins of equal width.
+    public var factor: Double? = nil
 
     /// The most bins chosen without being asked; more is noise on a terminal.
     public static let maximumDefaultBins = 40
@@ -34,7 +39,7 @@ public struct Histogram: Sendable, Equatable {
     /// A bound as a person reads it.
     public func text(_ bound: Double) -> String {
         switch scale {
-        case let .number(decimals): NumberFormat.grouped(bound, decimals: decimals)
+        case let .number(decimals): notation.text(bound, decimals: decimals == 0 ? nil : decimals) ?? NumberFormat.grouped(bound, decimals: decimals)
         case let .date(unit): CalendarDate.text(bound, unit: unit)
         }
     }

@@ -29,8 +29,9 @@ public struct MapPicture: Sendable {
 
     /// Draws `results` (and `route`) within `columns` × `rows` character cells, framing them
     /// with a margin, or the whole world when `world` is set.
+    /// `frame`: the area to show, when the caller chose it (a route's: RouteFrame).
     public init(results: ResultSet?, outlines: WorldOutlines?, route: Route? = nil, world: Bool, columns: Int, rows: Int,
-                cancellation: Cancellation = .never) throws(CancelledError) {
+                frame chosenFrame: GeoBox? = nil, cancellation: Cancellation = .never) throws(CancelledError) {
         var points: [GeoPoint] = []
         var shapes: [GeoShapes] = []
         var extent = GeoBox.empty
@@ -73,7 +74,7 @@ public struct MapPicture: Sendable {
         if let route { for point in route.path { frameBox.include(point) } }
         self.extent = extent
         // A route alone gets room around it, so its ends are seen among their neighbours.
-        let frame = world ? GeoBox.world : results == nil && route != nil ? frameBox.framed(margin: 0.3, minimumSpan: 4) : frameBox.framed()
+        let frame = chosenFrame ?? (world ? GeoBox.world : results == nil && route != nil ? frameBox.framed(margin: 0.3, minimumSpan: 4) : frameBox.framed())
         projection = Equirectangular(frame: frame, maximumWidth: max(2, columns * 2),
                                      maximumHeight: max(4, rows * 4))
         canvas = BrailleCanvas(dotsWide: projection.width, high: projection.height)

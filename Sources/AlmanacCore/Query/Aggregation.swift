@@ -12,6 +12,8 @@ struct Aggregation: Sendable {
     private var values: ValueNumbering
     /// What each distinct text value reads as (a number, or text), once.
     private var textNumbers: [Double?] = []
+    /// The text values written as galactic years (`19BBY`): a min, max or mean of them is shown so.
+    private var galacticYears: Set<Int32> = []
 
     /// One value of an aggregated field in one record: its number (NaN: none) and its value number.
     private struct Reading {
@@ -136,7 +138,9 @@ struct Aggregation: Sendable {
         let index = Int(identity)
         while textNumbers.count <= index { textNumbers.append(nil) }
         if let known = textNumbers[index] { return known }
-        let number = NumericText.value(of: values.name(of: identity)) ?? .nan
+        let name = values.name(of: identity)
+        let number = NumericText.value(of: name) ?? .nan
+        if !number.isNaN, NumericText.isGalacticYear(name) { galacticYears.insert(identity) }
         textNumbers[index] = number
         return number
     }
@@ -154,9 +158,11 @@ struct Aggregation: Sendable {
             if distinct.count > before { accumulator.distinct[group] += 1 }
         case .sum, .avg:
             if !reading.number.isNaN { accumulator.add(reading.number, to: group) }
+            if function == .avg, !galacticYears.isEmpty, galacticYears.contains(reading.identity) { accumulator.galactic = true }
         case .min, .max:
             if !reading.number.isNaN {
                 accumulator.add(reading.number, to: group)
+                if !galacticYears.isEmpty, galacticYears.contains(reading.identity) { accumulator.galactic = true }
             } else {
                 accumulator.add(text: values.name(of: reading.identity), to: group)
             }
@@ -184,6 +190,8 @@ private struct Accumulator: Sendable {
     var distinct: [Int] = []
     var minimumTexts: [Int: String] = [:]
     var maximumTexts: [Int: String] = [:]
+    /// Galactic years were among the numbers: a min, max or mean is written as one (896BBY).
+    var galactic = false
 
     init(groups: Int) {
         present = Array(repeating: 0, count: groups)
@@ -212,6 +220,13 @@ private struct Accumulator: Sendable {
     }
 
     func value(_ function: Aggregate.Function, group: Int) -> AggregateValue {
+        let value = plainValue(function, group: group)
+        guard galactic, function == .min || function == .max || function == .avg, case let .number(number) = value,
+              let year = NumberNotation.galacticYear.text((number * 1000).rounded() / 1000) else { return value }
+        return .text(year)
+    }
+
+    private func plainValue(_ function: Aggregate.Function, group: Int) -> AggregateValue {
         switch function {
         case .count: return .number(Double(present[group]))
         case .distinct: return .number(Double(distinct[group]))

@@ -6,14 +6,26 @@ public enum Describe {
     /// is empty), in the datasets' order.
     public static func run(_ results: ResultSet, fields requested: [String] = [], common: Int = 5,
                            cancellation: Cancellation = .never) throws -> [(dataset: String, profile: FieldProfile)] {
-        for field in requested { try FieldLookup.require(field, in: results.datasets, cancellation: cancellation) }
+        let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        var computed: [String: Expression] = [:]
+        for field in requested {
+            if let expression = try ComputedValues.expression(field, in: all) { computed[field] = expression.expression; continue }
+            try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
+        }
         var profiles: [(dataset: String, profile: FieldProfile)] = []
         for (index, dataset) in results.datasets.enumerated() {
             let catalog = try dataset.fields(cancellation: cancellation)
             let rows = results.spansDatasets ? results.items.filter { $0.dataset == index }.map(\.row) : results.items.map(\.row)
-            let fields = requested.isEmpty ? catalog.fields.map(\.path) : requested.filter { FieldLookup.field($0, in: catalog) != nil }
+            let fields = requested.isEmpty ? catalog.fields.map(\.path)
+                : requested.filter { computed[$0] != nil || FieldLookup.field($0, in: catalog) != nil }
             for field in fields {
                 try cancellation.checkpoint()
+                if let expression = computed[field] {
+                    let own = results.with(results.items.filter { $0.dataset == index })
+                    let vector = try ComputedValues.evaluate(expression, over: own, cancellation: cancellation)
+                    profiles.append((dataset.name, profile(ComputedField.title(of: field), vector, common: common)))
+                    continue
+                }
                 let profile = try profileOf(field, rows: rows, in: dataset, catalog: catalog, common: common, cancellation: cancellation)
                 profiles.append((dataset.name, profile))
             }
@@ -43,6 +55,9 @@ public enum Describe {
             counts[index] += 1
         }
 
+        /// Numbers written as galactic years (`19BBY`) were met.
+        var galactic = false
+
         /// Each distinct value's reading; its numbers and dates added as many times as it occurs.
         mutating func readDistinct() -> (readings: [Reading], dates: [Double], texts: Int) {
             var readings = [Reading](repeating: .text, count: counts.count)
@@ -50,14 +65,18 @@ public enum Describe {
             var texts = 0
             var numbers = self.numbers
             self.numbers = []
+            var galactic = self.galactic
             let (counts, values) = (self.counts, self.values)
             values.forEachText { number, bytes in
                 let count = Int(number) < counts.count ? counts[Int(number)] : 0
                 guard count > 0 else { return }
-                let reading = read(bytes, isNumber: values.isNumber(number))
+                let isNumber = values.isNumber(number)
+                let reading = read(bytes, isNumber: isNumber)
                 readings[Int(number)] = reading
                 switch reading {
-                case let .number(value): numbers.append(contentsOf: repeatElement(value, count: count))
+                case let .number(value):
+                    numbers.append(contentsOf: repeatElement(value, count: count))
+                    if !galactic, !isNumber { galactic = NumericText.isGalacticYear(utf8: bytes) }
                 case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
                 case .text: texts += count
                 }
@@ -119,6 +138,7 @@ public enum Describe {
             }
         }
         let distinct = tally.readDistinct()
+        let galactic = tally.galactic
         let (readings, texts) = (distinct.readings, distinct.texts)
         var dates = distinct.dates
         let (counts, values, present) = (tally.counts, tally.values, tally.present)
@@ -129,22 +149,20 @@ public enum Describe {
             if case .number = readings[number] { continue }
             distinctOthers += 1
         }
+        // The type is the field's, as `fields` says it (FieldCatalog's reading of its values).
         let known = FieldLookup.field(field, in: catalog)
         var profile = FieldProfile(field: field, type: known?.typeDescription ?? "empty",
                                    present: present, absent: rows.count - present, distinct: distinctOthers)
         // Numbers or dates when (nearly) all values are, as sort decides: a stray word is absent.
-        if dates.count > 0, (numbers.count + texts) * 4 <= dates.count {
+        switch TextReading.dominant(numbers: numbers.count, dates: dates.count, texts: texts) {
+        case .date?:
             profile.isDate = true
-            profile.type = "date"
             fillStatistics(&profile, &dates, kind: .date)
             numbers.sortNumbers()
-        } else if numbers.count > 0, texts * 4 <= numbers.count {
-            // A computed field's numbers are read from text (SWAPI's "180").
-            if known?.isDerived == true || !(profile.type.hasPrefix("number") || profile.type.hasPrefix("list of number")) {
-                profile.type = "number (as text)"
-            }
+        case .number?:
+            if galactic { profile.notation = .galacticYear }
             fillStatistics(&profile, &numbers, kind: .number)
-        } else {
+        default:
             numbers.sortNumbers()
             profile.common = mostCommon(counts, values, limit: common)
         }
@@ -153,18 +171,44 @@ public enum Describe {
         return profile
     }
 
-    /// A distinct value's reading: a number written as text, an ISO 8601 date, or text.
+    /// A computed value's profile (`describe population / area`): its type, presence, and
+    /// statistics of its numbers and dates or its most common values.
+    static func profile(_ field: String, _ vector: ValueVector, common: Int) -> FieldProfile {
+        var present = 0
+        var numbers: [Double] = []
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for row in 0..<vector.rows {
+            var has = false
+            for index in vector.range(of: row) where vector.isPresent(index) {
+                has = true
+                if case let .numbers(values) = vector.values { numbers.append(values[index]); continue }
+                let text = vector.text(at: index)!
+                if counts[text] == nil { order.append(text) }
+                counts[text, default: 0] += 1
+            }
+            if has { present += 1 }
+        }
+        let type = vector.offsets == nil ? vector.type : .list(vector.type)
+        var profile = FieldProfile(field: field, type: type.description, present: present, absent: vector.rows - present,
+                                   distinct: counts.count + Set(numbers).count, isDate: vector.type == .date)
+        if !numbers.isEmpty {
+            fillStatistics(&profile, &numbers, kind: vector.type == .date ? .date : .number)
+        } else {
+            let ranked = order.enumerated().sorted { counts[$0.element]! != counts[$1.element]! ? counts[$0.element]! > counts[$1.element]! : $0.offset < $1.offset }
+            profile.common = ranked.prefix(common).map { ($0.element, counts[$0.element]!) }
+        }
+        return profile
+    }
+
+    /// A distinct value's reading: a number written as text, an ISO 8601 date, or text (TextReading).
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>, isNumber: Bool) -> Reading {
         if isNumber, let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
-        guard let first = bytes.first else { return .text }
-        if bytes.count >= 10, first >= 0x30, first <= 0x39, bytes[4] == UInt8(ascii: "-"), let seconds = CalendarDate.seconds(bytes) {
-            return .date(seconds)
+        switch TextReading.of(utf8: bytes) {
+        case .date: return CalendarDate.seconds(bytes).map { .date($0) } ?? .text
+        case .number: return NumericText.value(utf8: bytes).map { .number($0) } ?? .text
+        case .text: return .text
         }
-        if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "."),
-           let value = NumericText.value(of: String(decoding: bytes, as: UTF8.self)) {
-            return .number(value)
-        }
-        return .text
     }
 
     /// Bins in a profile's distribution: a sparkline as wide as a short word.

@@ -6,19 +6,16 @@ import CGlibc
 public enum Filter {
     public static func run(_ expression: FilterExpression, on results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        try validate(expression, against: catalogs)
-        if results.datasets.count == 1 { return try runOne(expression, on: results, catalog: catalogs[0], cancellation: cancellation) }
+        try validate(expression, against: catalogs, computed: results.computed)
+        if results.datasets.count == 1 { return try runOne(expression, on: results, catalogs: catalogs, cancellation: cancellation) }
         // Each dataset's rows are filtered column by column: one comparison over all rows at a
         // time, then the masks combined.
         var masks: [[Bool]] = []
-        var positions = [Int](repeating: 0, count: results.count)
-        var rowsByDataset = [[Int]](repeating: [], count: results.datasets.count)
-        for (position, item) in results.items.enumerated() {
-            positions[position] = rowsByDataset[item.dataset].count
-            rowsByDataset[item.dataset].append(item.row)
-        }
+        let (rowsByDataset, positions) = results.rowsByDataset
         for (index, dataset) in results.datasets.enumerated() {
-            let filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            var filter = CompiledFilter(dataset: dataset, fields: catalogs[index], rows: rowsByDataset[index], cancellation: cancellation)
+            filter.computed = results.computed.isEmpty ? nil : (results.computed, index)
+            filter.others = catalogs
             masks.append(try filter.evaluate(expression))
         }
         var kept: [ResultSet.Item] = []
@@ -29,13 +26,18 @@ public enum Filter {
     }
 
     /// Unknown fields and values of the wrong type are errors before anything runs.
-    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog]) throws {
+    public static func validate(_ expression: FilterExpression, against catalogs: [FieldCatalog], computed: [ComputedColumn] = []) throws {
         switch expression {
         case let .and(left, right), let .or(left, right):
-            try validate(left, against: catalogs)
-            try validate(right, against: catalogs)
+            try validate(left, against: catalogs, computed: computed)
+            try validate(right, against: catalogs, computed: computed)
         case let .not(inner):
-            try validate(inner, against: catalogs)
+            try validate(inner, against: catalogs, computed: computed)
+        case .computed:
+            // Bound against each dataset before it is filtered (`CompiledFilter`).
+            break
+        case let .comparison(field, op, value) where computed.contains { $0.name.lowercased() == field.lowercased() }:
+            try ComputedColumn.validate(op, value, field: field)
         case let .comparison(field, op, value):
             let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
             guard !known.isEmpty else {
@@ -43,7 +45,7 @@ public enum Filter {
                 throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: all.sorted()))
             }
             if op != .contains, op != .notContains, known.allSatisfy({ $0.isNumeric }),
-               Double(value) == nil, value.lowercased() != "null", !ValueText.isAbsent(value) {
+               NumericText.literal(value) == nil, value.lowercased() != "null", !ValueText.isAbsent(value) {
                 throw QueryError.typeMismatch(field: field, type: known[0].typeDescription,
                                               message: "'\(value)' is not a number")
             }
@@ -131,6 +133,10 @@ struct CompiledFilter {
     let fields: FieldCatalog
     let rows: [Int]
     let cancellation: Cancellation
+    /// The results' computed columns (near's distance) and this dataset's place among the results' datasets.
+    var computed: (columns: [ComputedColumn], dataset: Int)?
+    /// Every dataset's fields, where the results span several (a field one of them has is no error).
+    var others: [FieldCatalog] = []
 
     init(dataset: Dataset, fields: FieldCatalog, rows: [Int], cancellation: Cancellation) {
         self.dataset = dataset
@@ -140,7 +146,7 @@ struct CompiledFilter {
     }
 
     /// Whether each row matches.
-    func evaluate(_ expression: FilterExpression) throws(CancelledError) -> [Bool] {
+    func evaluate(_ expression: FilterExpression) throws -> [Bool] {
         switch expression {
         case let .and(left, right):
             var mask = try evaluate(left)
@@ -158,7 +164,13 @@ struct CompiledFilter {
             return mask
         case let .not(inner):
             return try evaluate(inner).map { !$0 }
+        case let .computed(expression):
+            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: fields, others: others)).bindCondition(expression)
+            return try ExpressionEvaluator(dataset: dataset, catalog: fields, rows: rows, cancellation: cancellation).mask(bound)
         case let .comparison(field, op, value):
+            if let computed, let column = computed.columns.first(where: { $0.name.lowercased() == field.lowercased() }) {
+                return column.matches(op, value, rows: rows, dataset: computed.dataset)
+            }
             guard FieldLookup.field(field, in: fields) != nil else { return [Bool](repeating: false, count: rows.count) }
             let path = dataset.compile(FieldPath(field))
             var comparison = Comparison(dataset: dataset, path: path, op: op, value: value)
@@ -193,7 +205,8 @@ private struct Comparison {
         self.negated = op == .notEqual || op == .notContains
         self.op = op == .notEqual ? .equal : (op == .notContains ? .contains : op)
         self.foldedValue = Array(Folding.fold(value).utf8)
-        self.numberValue = Double(value)
+        // `100BBY` and `1,000` are numbers as the data's text is (NumericText).
+        self.numberValue = NumericText.literal(value)
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {

@@ -1,9 +1,16 @@
-/// A parsed `filter` expression: comparisons joined by `and`, `or`, `not` and parentheses.
+/// A parsed `filter` condition: comparisons of a field with a value joined by `and`, `or`,
+/// `not` and parentheses — compared as filters always have (lists match when any element
+/// does, SWAPI's links by the linked record's name, numbers written as text as numbers) —
+/// and any other condition of the expression language (`population / area > 1000`,
+/// `name =~ '^Un'`, `count(borders) = 0`), which the evaluator computes over columns.
+/// One grammar: `Expression`'s parser reads both.
 public indirect enum FilterExpression: Sendable, Equatable {
     case comparison(field: String, op: Operator, value: String)
     case and(FilterExpression, FilterExpression)
     case or(FilterExpression, FilterExpression)
     case not(FilterExpression)
+    /// A condition that is more than `FIELD OP VALUE`.
+    case computed(Expression)
 
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "=", notEqual = "!=", contains = "~", notContains = "!~"
@@ -18,6 +25,49 @@ public indirect enum FilterExpression: Sendable, Equatable {
         case let .comparison(field, _, _): [field]
         case let .and(left, right), let .or(left, right): left.fields + right.fields
         case let .not(inner): inner.fields
+        case let .computed(expression): expression.fields
+        }
+    }
+
+    /// The condition as one expression.
+    public var expression: Expression {
+        switch self {
+        case let .comparison(field, op, value):
+            let right: Expression.Node = Double(value) != nil ? .number(Double(value)!, text: value) : .text(value, bare: false)
+            return Expression(.comparison(ComparisonOperator(rawValue: op.rawValue)!, Expression(.field(field)), Expression(right)))
+        case let .and(left, right): return Expression(.and(left.expression, right.expression))
+        case let .or(left, right): return Expression(.or(left.expression, right.expression))
+        case let .not(inner): return Expression(.not(inner.expression))
+        case let .computed(expression): return expression
+        }
+    }
+
+    /// The filter's form of an expression: `FIELD OP VALUE` joined by and, or, not where it
+    /// is only that, else the expression as a whole.
+    public init(_ expression: Expression) {
+        switch expression.node {
+        case let .and(left, right):
+            let (first, second) = (FilterExpression(left), FilterExpression(right))
+            if case .computed = first { self = .computed(expression); return }
+            if case .computed = second { self = .computed(expression); return }
+            self = .and(first, second)
+        case let .or(left, right):
+            let (first, second) = (FilterExpression(left), FilterExpression(right))
+            if case .computed = first { self = .computed(expression); return }
+            if case .computed = second { self = .computed(expression); return }
+            self = .or(first, second)
+        case let .not(inner):
+            let first = FilterExpression(inner)
+            if case .computed = first { self = .computed(expression); return }
+            self = .not(first)
+        case let .comparison(op, left, right):
+            if let field = left.fieldName, let filterOp = op.filterOperator, let value = ExpressionBinder.literalText(right) {
+                self = .comparison(field: field, op: filterOp, value: value)
+            } else {
+                self = .computed(expression)
+            }
+        default:
+            self = .computed(expression)
         }
     }
 }
@@ -31,10 +81,19 @@ public struct FilterToken: Sendable, Equatable {
     /// not part of its identity.
     public var word = 0
     public var characters = 0..<0
+    /// The expression language's token it is.
+    public var token: ExpressionToken?
 
     public init(_ text: String, isQuoted: Bool = false) {
         self.text = text
         self.isQuoted = isQuoted
+    }
+
+    init(_ token: ExpressionToken) {
+        self.init(token.text, isQuoted: token.isQuoted)
+        word = token.word
+        characters = token.characters
+        self.token = token
     }
 
     public static func == (lhs: FilterToken, rhs: FilterToken) -> Bool {
@@ -55,147 +114,41 @@ public struct FilterSyntaxError: Error, Equatable, CustomStringConvertible {
 }
 
 extension FilterExpression {
-    /// Splits unquoted words at operators and parentheses.
+    /// The words as the expression language's tokens.
     public static func tokens(_ words: [(text: String, isQuoted: Bool)]) -> [FilterToken] {
-        var tokens: [FilterToken] = []
-        for (index, word) in words.enumerated() {
-            func add(_ text: String, from start: Int, isQuoted: Bool = false) {
-                var token = FilterToken(text, isQuoted: isQuoted)
-                token.word = index
-                token.characters = start..<(start + text.count)
-                tokens.append(token)
-            }
-            if word.isQuoted { add(word.text, from: 0, isQuoted: true); continue }
-            var current = ""
-            let characters = Array(word.text)
-            var position = 0
-            func flush() {
-                if !current.isEmpty { add(current, from: position - current.count); current = "" }
-            }
-            while position < characters.count {
-                let character = characters[position]
-                if character == "(" || character == ")" {
-                    flush()
-                    add(String(character), from: position)
-                    position += 1
-                } else if "=!~<>".contains(character) {
-                    flush()
-                    let two = String(characters[position..<min(characters.count, position + 2)])
-                    // `==` is `=`, as programmers type it.
-                    let length = ["!=", "!~", "<=", ">=", "=="].contains(two) ? 2 : 1
-                    add(two == "==" ? "=" : String(characters[position..<(position + length)]), from: position)
-                    position += length
-                } else {
-                    current.append(character)
-                    position += 1
-                }
-            }
-            flush()
-        }
-        return tokens
+        ExpressionTokens.tokens(words).map(FilterToken.init)
     }
 
-    /// Parses `region = Europe and population > 10000000`.
+    /// Parses `region = Europe and population > 10000000`, `population / area > 1000`.
     public static func parse(_ tokens: [FilterToken]) throws(FilterSyntaxError) -> FilterExpression {
-        var parser = Parser(tokens: tokens)
         guard !tokens.isEmpty else { throw FilterSyntaxError(message: "expected FIELD OP VALUE, e.g. region = Europe") }
-        let expression = try parser.parseOr()
-        if let extra = parser.peek {
-            throw FilterSyntaxError(message: "unexpected '\(extra.text)' — join conditions with and, or", token: parser.position)
+        let expressionTokens = tokens.map { $0.token ?? ExpressionToken(kind: $0.isQuoted ? .text : .word, text: $0.text, isQuoted: $0.isQuoted,
+                                                                          word: $0.word, characters: $0.characters) }
+        do {
+            return FilterExpression(try Expression.parse(tokens: expressionTokens))
+        } catch {
+            throw FilterSyntaxError(error, tokens: expressionTokens)
         }
-        return expression
     }
 
     /// Parentheses and `not`s nest at most this deep; the parser recurses once per level.
-    public static let maximumNesting = 64
-    /// At most this many conditions in one filter: evaluation recurses along and/or chains.
-    public static let maximumConditions = 256
+    public static let maximumNesting = ExpressionParser.maximumNesting
+}
 
-    private struct Parser {
-        let tokens: [FilterToken]
-        var position = 0
-        var depth = 0
-        var conditions = 0
-
-        mutating func nest() throws(FilterSyntaxError) {
-            depth += 1
-            if depth > FilterExpression.maximumNesting {
-                throw FilterSyntaxError(message: "parentheses and 'not' nest deeper than \(FilterExpression.maximumNesting) levels (the limit)",
-                                        token: position - 1)
-            }
+extension FilterSyntaxError {
+    /// The expression's error, pointed at the token it starts at; a field followed by a word
+    /// is a missing operator, as filters have always said.
+    init(_ error: ExpressionSyntaxError, tokens: [ExpressionToken]) {
+        let index = error.span.flatMap { span in
+            tokens.firstIndex { $0.word == span.startWord && ($0.isQuoted || $0.characters.lowerBound == span.startCharacter) }
         }
-
-        var peek: FilterToken? { position < tokens.count ? tokens[position] : nil }
-
-        func isKeyword(_ token: FilterToken?, _ word: String) -> Bool {
-            guard let token, !token.isQuoted else { return false }
-            return token.text.lowercased() == word
+        if let index, index > 0, error.message.hasPrefix("unexpected"), tokens[index - 1].kind == .word,
+           index == 1 || tokens[index - 2].isKeyword("and") || tokens[index - 2].isKeyword("or") || tokens[index - 2].isKeyword("not")
+            || tokens[index - 2].kind == .open {
+            self.init(message: "expected an operator (= != ~ !~ < <= > >=) after '\(tokens[index - 1].text)', found '\(tokens[index].text)'",
+                      token: index)
+            return
         }
-
-        mutating func parseOr() throws(FilterSyntaxError) -> FilterExpression {
-            var left = try parseAnd()
-            while isKeyword(peek, "or") {
-                position += 1
-                left = .or(left, try parseAnd())
-            }
-            return left
-        }
-
-        mutating func parseAnd() throws(FilterSyntaxError) -> FilterExpression {
-            var left = try parseNot()
-            while isKeyword(peek, "and") {
-                position += 1
-                left = .and(left, try parseNot())
-            }
-            return left
-        }
-
-        mutating func parseNot() throws(FilterSyntaxError) -> FilterExpression {
-            if isKeyword(peek, "not") {
-                position += 1
-                try nest()
-                defer { depth -= 1 }
-                return .not(try parseNot())
-            }
-            return try parsePrimary()
-        }
-
-        mutating func parsePrimary() throws(FilterSyntaxError) -> FilterExpression {
-            guard let token = peek else { throw FilterSyntaxError(message: "the expression ends early: expected FIELD OP VALUE") }
-            if !token.isQuoted, token.text == "(" {
-                position += 1
-                try nest()
-                defer { depth -= 1 }
-                let inner = try parseOr()
-                guard let close = peek, !close.isQuoted, close.text == ")" else {
-                    throw FilterSyntaxError(message: "missing ')'", token: peek == nil ? nil : position)
-                }
-                position += 1
-                return inner
-            }
-            if !token.isQuoted, token.text == ")" { throw FilterSyntaxError(message: "unexpected ')'", token: position) }
-            if !token.isQuoted, FilterExpression.Operator(rawValue: token.text) != nil {
-                throw FilterSyntaxError(message: "expected a field name before '\(token.text)'", token: position)
-            }
-            let field = token.text
-            position += 1
-            guard let opToken = peek, !opToken.isQuoted, let op = FilterExpression.Operator(rawValue: opToken.text) else {
-                let found = peek.map { "'\($0.text)'" } ?? "the end"
-                throw FilterSyntaxError(message: "expected an operator (= != ~ !~ < <= > >=) after '\(field)', found \(found)",
-                                        token: peek == nil ? nil : position)
-            }
-            position += 1
-            guard let value = peek, value.isQuoted || (value.text != "(" && value.text != ")"
-                && FilterExpression.Operator(rawValue: value.text) == nil) else {
-                throw FilterSyntaxError(message: "expected a value after '\(field) \(op.rawValue)'", token: peek == nil ? nil : position)
-            }
-            position += 1
-            conditions += 1
-            if conditions > FilterExpression.maximumConditions {
-                throw FilterSyntaxError(message: "more than \(FilterExpression.maximumConditions) conditions in one filter (the limit)",
-                                        token: position - 1)
-            }
-            return .comparison(field: field, op: op, value: value.text)
-        }
+        self.init(message: error.message, token: index)
     }
 }

@@ -37,6 +37,8 @@ public enum Group {
     /// Values are numbered once (equal short strings share a node, so a node is a value) and
     /// groups are counted by their numbers; text is made only once per distinct value.
     public static func run(_ results: ResultSet, by spec: GroupSpec, cancellation: Cancellation = .never) throws -> Groups {
+        let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        if try ComputedGroup.isComputed(spec, in: all) { return try ComputedGroup.run(results, by: spec, cancellation: cancellation) }
         let fields = spec.fields
         var catalogs: [FieldCatalog] = []
         for field in fields + spec.aggregates.map(\.field) {
@@ -179,6 +181,10 @@ public enum Group {
     /// The records of `results` in the group whose values are `row.values` (as `run` named
     /// them, by the fields of `spec`): what `show #N` after a group lists.
     public static func members(of row: Row, by spec: GroupSpec, in results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
+        let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        if try ComputedGroup.isComputed(GroupSpec(fields: spec.fields), in: all) {
+            return try ComputedGroup.members(of: row, by: spec, in: results, cancellation: cancellation)
+        }
         let catalogs = try spec.fields.map { try FieldLookup.require($0, in: results.datasets, cancellation: cancellation) }.last ?? []
         let paths = results.datasets.map { dataset in spec.fields.map { dataset.compile(FieldPath($0)) } }
         let columns = zip(catalogs, paths).map { catalog, paths in
@@ -218,18 +224,30 @@ public struct Groups: RandomAccessCollection, Sendable {
     private let values: ValueNumbering
     private let aggregation: Aggregation
     private let order: [Int]
+    /// Groups of computed keys, made whole (`ComputedGroup`).
+    private let rows: [Group.Row]?
 
     init(counter: GroupCounter, values: ValueNumbering, aggregation: Aggregation, order: [Int]) {
         self.counter = counter
         self.values = values
         self.aggregation = aggregation
         self.order = order
+        rows = nil
+    }
+
+    init(rows: [Group.Row]) {
+        counter = GroupCounter(expected: 0)
+        values = ValueNumbering(mergesDocuments: false)
+        aggregation = Aggregation([], results: ResultSet(datasets: [], items: []), catalogs: [], mergesDocuments: false)
+        order = []
+        self.rows = rows
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { order.count }
+    public var endIndex: Int { rows?.count ?? order.count }
 
     public subscript(position: Int) -> Group.Row {
+        if let rows { return rows[position] }
         let index = order[position]
         let key = counter.key(at: index)
         return Group.Row(values: key.map { values.name(of: $0) }, count: counter.counts[index],

@@ -38,15 +38,22 @@ public struct Aggregate: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var function: Function
+    /// A field, or an expression's canonical text (`population / area`).
     public var field: String
+    /// The name given with `as` (`avg(population / area) as density`).
+    public var name: String?
 
-    public init(_ function: Function, _ field: String) {
+    public init(_ function: Function, _ field: String, name: String? = nil) {
         self.function = function
         self.field = field
+        self.name = name
     }
 
-    /// `sum population`: the aggregate's column name.
-    public var description: String { "\(function.rawValue) \(field)" }
+    /// `sum population`, `avg(population / area)`, or the name given: the aggregate's column name.
+    public var description: String {
+        if let name { return name }
+        return field.contains(" ") || field.contains("(") ? "\(function.rawValue)(\(field))" : "\(function.rawValue) \(field)"
+    }
 }
 
 /// `describe FIELD`: what a field's values are like.
@@ -71,6 +78,8 @@ public struct FieldProfile: Sendable, Equatable {
     /// Numbers and dates: how many values fall in each of equal bins from the minimum to the
     /// maximum (the histogram's binning), drawn as a sparkline for people.
     public var distribution: [Int]?
+    /// How the field writes its numbers: statistics of galactic years show as `896BBY`.
+    public var notation: NumberNotation = .plain
 
     public init(field: String, type: String, present: Int, absent: Int, distinct: Int, minimum: Double? = nil,
                 maximum: Double? = nil, mean: Double? = nil, quartiles: [Double]? = nil,
@@ -92,7 +101,7 @@ public struct FieldProfile: Sendable, Equatable {
         left.field == right.field && left.type == right.type && left.present == right.present && left.absent == right.absent
             && left.distinct == right.distinct && left.minimum == right.minimum && left.maximum == right.maximum
             && left.mean == right.mean && left.quartiles == right.quartiles && left.isDate == right.isDate
-            && left.distribution == right.distribution
+            && left.distribution == right.distribution && left.notation == right.notation
             && left.common.map(\.value) == right.common.map(\.value) && left.common.map(\.count) == right.common.map(\.count)
     }
 }

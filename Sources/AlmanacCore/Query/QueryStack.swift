@@ -11,6 +11,18 @@ public enum QueryStep: Sendable, Equatable {
     case drill(GroupSpec, Group.Row)
     /// `filter clear`: every record of the scope again.
     case clear
+    /// `limit N`: the first N results, in their order.
+    case limit(Int)
+    /// `limit` alone: the results as the steps since the last search make them without their limits.
+    case clearLimits
+    /// `near REF within N km`: from every record of the scope, those within N km, nearest first.
+    case near(NearSpec)
+    /// `within COUNTRY`: from every record of the scope, those inside the country's outline.
+    case within(WithinSpec)
+    /// `outside`: from every record of the scope, those outside their own country's outline.
+    case outside(OutsideSpec)
+    /// `reach COUNTRY N`: the countries within N borders.
+    case reach(ReachSpec)
 }
 
 /// The current results as steps over the datasets in scope. The steps are a chain of values
@@ -42,7 +54,8 @@ public struct QueryStack: Sendable {
             case let .sort(keys): sortFields = keys.map(\.field)
             case let .filter(expression): filterFields += expression.fields.filter { !filterFields.contains($0) }
             case let .drill(spec, _): filterFields += spec.fields.filter { !filterFields.contains($0) }
-            case .search, .clear: (sortFields, filterFields) = ([], [])
+            case .search, .clear, .near, .within, .outside, .reach: (sortFields, filterFields) = ([], [])
+            case .limit, .clearLimits: break
             }
             self.sortFields = sortFields
             self.filterFields = filterFields
@@ -79,23 +92,55 @@ public struct QueryStack: Sendable {
 
     public var isEmpty: Bool { last == nil }
 
-    /// Evaluates `step` on the current results and makes its results current.
-    public mutating func apply(_ step: QueryStep, cancellation: Cancellation = .never) throws {
-        let before: ResultSet
-        switch step {
-        case .search, .clear: before = sorted?.input ?? current ?? .all(datasets)  // only the datasets matter
-        default: before = try results(cancellation: cancellation)
+    /// The steps, first to last.
+    public var steps: [QueryStep] {
+        var steps: [QueryStep] = []
+        var node = last
+        while let step = node?.step {
+            steps.append(step)
+            node = node?.before
         }
-        if case let .sort(keys) = step {
-            // Ordered in full only when something reads past the first pages.
-            sorted = try SortedResults(before, by: keys, cancellation: cancellation)
-            current = nil
-        } else {
-            current = try Self.evaluate(step, on: before, everything: .all(datasets), cancellation: cancellation)
+        return steps.reversed()
+    }
+
+    /// Evaluates `step` on the current results and makes its results current.
+    @discardableResult
+    public mutating func apply(_ step: QueryStep, cancellation: Cancellation = .never) throws -> ResultSet {
+        try push(step, cancellation: cancellation)
+        return try results(cancellation: cancellation)
+    }
+
+    /// `apply` without reading the results: a sort's are then ordered in full only when
+    /// something reads past its first pages (MemoryResults lists them).
+    public mutating func push(_ step: QueryStep, cancellation: Cancellation = .never) throws {
+        if step == .clearLimits {
+            current = try withoutLimits(cancellation: cancellation)
             sorted = nil
+        } else if case let .limit(count) = step, let sorted {
+            // The first records of a sort not yet ordered in full: its partial order has them.
+            let first = try sorted.page(start: 0, size: count, cancellation: cancellation)
+            current = first.results.with(first.range.map { first.results.items[$0] })
+            self.sorted = nil
+        } else {
+            let before: ResultSet
+            switch step {
+            case .search, .clear: before = sorted?.input ?? current ?? .all(datasets)  // only the datasets matter
+            default: before = try results(cancellation: cancellation)
+            }
+            if case let .sort(keys) = step {
+                // Ordered in full only when something reads past the first pages.
+                sorted = try SortedResults(before, by: keys, cancellation: cancellation)
+                current = nil
+            } else {
+                current = try Self.evaluate(step, on: before, everything: .all(datasets), cancellation: cancellation)
+                sorted = nil
+            }
         }
         last = StepNode(step, after: last)
     }
+
+    /// The keys of the sort in force, which a listing cut to fit keeps whole longest.
+    public var sortFields: [String] { last?.sortFields ?? [] }
 
     /// The fields the steps since the last search or clear use: sort keys, then filter fields.
     public var fieldsInUse: [String] {
@@ -113,6 +158,30 @@ public struct QueryStack: Sendable {
         case let .sort(keys): return try Sort.run(results, by: keys, cancellation: cancellation)
         case let .drill(spec, row): return try Group.members(of: row, by: spec, in: results, cancellation: cancellation)
         case .clear: return everything()
+        case let .limit(count): return results.with(Array(results.items.prefix(count)))
+        case .clearLimits: return results
+        // Each starts afresh from every record of the scope (the results' datasets), as search does.
+        case let .near(spec): return try GeoSteps.near(spec, in: results.datasets, cancellation: cancellation)
+        case let .within(spec): return try GeoSteps.within(spec, in: results.datasets, cancellation: cancellation)
+        case let .outside(spec): return try GeoSteps.outside(spec, in: results.datasets, cancellation: cancellation)
+        case let .reach(spec): return try GeoSteps.reach(spec, in: results.datasets)
         }
+    }
+
+    /// The steps since the last search or clear evaluated again without their limits (a
+    /// `limit` alone undoes every `limit` since, the later steps kept).
+    private func withoutLimits(cancellation: Cancellation) throws -> ResultSet {
+        let all = self.steps
+        let start = all.lastIndex { if case .search = $0 { true } else { $0 == .clear } } ?? 0
+        let steps = all[start...]
+        guard steps.contains(where: { if case .limit = $0 { true } else { false } }) else {
+            throw QueryError.invalid("the results have no limit to clear")
+        }
+        var results = ResultSet.all(datasets)
+        for step in steps {
+            if case .limit = step { continue }
+            results = try Self.evaluate(step, on: results, everything: .all(datasets), cancellation: cancellation)
+        }
+        return results
     }
 }

@@ -15,10 +15,14 @@ public struct ResultSet: Sendable {
 
     public var datasets: [Dataset]
     public var items: [Item]
+    /// Values a step computed per record (`ComputedColumn`: near's distance), kept by the steps
+    /// after it that keep the records.
+    public var computed: [ComputedColumn] = []
 
-    public init(datasets: [Dataset], items: [Item]) {
+    public init(datasets: [Dataset], items: [Item], computed: [ComputedColumn] = []) {
         self.datasets = datasets
         self.items = items
+        self.computed = computed
     }
 
     /// Every record of `datasets`, in order.
@@ -38,6 +42,18 @@ public struct ResultSet: Sendable {
 
     public func dataset(of item: Item) -> Dataset { datasets[item.dataset] }
 
-    /// The same datasets with other items.
-    public func with(_ items: [Item]) -> ResultSet { ResultSet(datasets: datasets, items: items) }
+    /// Each dataset's rows among the items, in the items' order, and each item's place among its
+    /// dataset's rows: for work done a dataset at a time, then put back in order.
+    public var rowsByDataset: (rows: [[Int]], positions: [Int]) {
+        var positions = [Int](repeating: 0, count: items.count)
+        var rows = [[Int]](repeating: [], count: datasets.count)
+        for (position, item) in items.enumerated() {
+            positions[position] = rows[item.dataset].count
+            rows[item.dataset].append(item.row)
+        }
+        return (rows, positions)
+    }
+
+    /// The same datasets (and computed columns) with other items.
+    public func with(_ items: [Item]) -> ResultSet { ResultSet(datasets: datasets, items: items, computed: computed) }
 }

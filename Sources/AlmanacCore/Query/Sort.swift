@@ -91,6 +91,18 @@ struct SortKeys {
     private var recentKeys = [(start: Int, length: Int, number: Double)](repeating: (0, -1, .nan), count: WordHash.cacheSize)
 
     init(_ results: ResultSet, field: String, cancellation: Cancellation) throws {
+        if let computed = results.computedColumn(field) {
+            reserve(results.count)
+            for item in results.items {
+                if let value = computed.value(of: item) { appendNumber(value) } else { appendMissing() }
+            }
+            return
+        }
+        let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        if let computed = try ComputedValues.expression(field, in: all) {
+            fill(computed: try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
+            return
+        }
         let catalogs = try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         let paths = results.datasets.map { $0.compile(FieldPath(field)) }
         // A key spelt two ways (`first_name`, `first-name`) has no one column.
@@ -107,6 +119,20 @@ struct SortKeys {
             }
         }
         settleNumericText()
+    }
+
+    /// The keys of a computed value: each row's first value (a list's first element).
+    mutating func fill(computed vector: ValueVector) {
+        reserve(vector.rows)
+        for row in 0..<vector.rows {
+            guard let index = vector.range(of: row).first, vector.isPresent(index) else { appendMissing(); continue }
+            switch vector.values {
+            case let .numbers(numbers): appendNumber(numbers[index])
+            case let .texts(texts): appendFolded(texts[index]!)
+            case let .booleans(booleans): appendFolded(booleans[index] == 1 ? "true" : "false")
+            }
+        }
+        if vector.type == .text { settleNumericText() }
     }
 
     /// A field mostly of numbers (counting text that reads as one) sorts as numbers: its

@@ -39,7 +39,8 @@ enum TopSort {
     /// column (text, a list, a computed field): then `SortKeys` decides, as `Sort` does.
     private static func numberColumn(_ count: Int, of results: ResultSet, by key: SortKey,
                                      cancellation: Cancellation) throws -> [Int]? {
-        guard results.datasets.count == 1 else { return nil }
+        // A column a step computed (near's distance) comes before the fields, as in SortKeys.
+        guard results.datasets.count == 1, results.computedColumn(key.field) == nil else { return nil }
         let dataset = results.datasets[0]
         let catalog = try dataset.fields(cancellation: cancellation)
         guard catalog.field(key.field)?.isNumeric == true, !dataset.compile(FieldPath(key.field)).hasTwinSpellings,

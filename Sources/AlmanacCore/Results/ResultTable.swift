@@ -12,6 +12,11 @@ public struct ResultTable: Sendable {
     public var records: RecordRows?
     /// Whether `columns` were chosen by the user (then every format writes just them).
     public var columnsChosen = false
+
+    /// Marks the columns named `fields` (a listing's sort keys) to be cut last.
+    public mutating func cutLast(_ fields: [String]) {
+        for index in columns.indices where fields.contains(columns[index].name) { columns[index].fitting = .cutLast }
+    }
     /// People's formats number the rows from here (`#`); nil: no numbers.
     public var firstNumber: Int?
     /// Whether people's formats show the column names (a list of settings reads better without).

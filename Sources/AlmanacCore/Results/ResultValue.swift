@@ -97,6 +97,19 @@ public struct ResultColumn: Sendable, Equatable {
     /// The column holds the records' names: a name reads as written, even `unknown` (a planet
     /// is called that), so no row of a listing is nameless.
     public var isName = false
+    /// How a table cut to a terminal's width treats the column.
+    public var fitting = Fitting.free
+
+    /// What a table too wide for the terminal may do to a column: long free text gives way first.
+    public enum Fitting: Sendable, Equatable {
+        /// Cut as wide text is (the widest first).
+        case free
+        /// Kept whole until nothing else can give way (a listing's sort keys).
+        case cutLast
+        /// Never cut: a table that cannot keep it whole is shown one record at a time instead
+        /// (describe's numbers).
+        case whole
+    }
 
     public init(_ name: String, _ kind: Kind = .text, grouped: Bool = true, absentText: String = "") {
         self.name = name

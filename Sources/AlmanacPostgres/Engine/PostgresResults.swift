@@ -12,6 +12,8 @@ public struct PostgresResults: ResultsSource {
     /// continues after that key (an index scan) rather than skipping rows (`OFFSET`), where the
     /// order allows it — and a row deleted behind the reader moves nothing into the gap.
     private var shownPage: (start: Int, size: Int, lastKey: [String?]?)?
+    /// The columns pages show: computed ones are added to each row by the database.
+    private var columns: [String] = []
 
     /// Into a pipe, where an in-memory listing has no pages, a table's listing stops here (and
     /// says so): its rows may be millions. `set pagesize` pages it; `export FILE` writes it all.
@@ -30,6 +32,7 @@ public struct PostgresResults: ResultsSource {
     public var unpagedLimit: Int? { Self.unpagedLimit }
     public var hasSteps: Bool { query != TableQuery() }
     public var fieldsInUse: [String] { query.fieldsInUse }
+    public var sortFields: [String] { query.sort.map(\.field) }
     public var defaultColumns: [String]? { table.schema.layout.listFields }
     public var recordKeys: [String]? { table.schema.columns.map(\.name) }
 
@@ -45,6 +48,16 @@ public struct PostgresResults: ResultsSource {
             query.sort = keys + query.sort.filter { !fields.contains($0.field) }
         case .clear: query = TableQuery()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
+        case let .limit(count): query = query.limited(to: count)
+        case .clearLimits:
+            guard query.isLimited else { throw QueryError.invalid("the results have no limit to clear") }
+            query = query.withoutLimits()
+        case let .near(spec):
+            // As in memory, from every row of the table.
+            query = TableQuery(near: try nearQuery(spec, cancellation: cancellation))
+        case .within, .outside, .reach:
+            throw QueryError.invalid("within, outside and reach read every record into memory, and \(table.name) is a table in a "
+                + "database — export it to a file and load that, or narrow it first and export FILE")
         }
         // Checked now, as memory checks a step when it applies it: an unknown field is an error.
         _ = try table.countSQL(query)
@@ -61,7 +74,7 @@ public struct PostgresResults: ResultsSource {
     /// The database sends the one page asked for.
     public mutating func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {
         let after = shownPage.flatMap { $0.start + $0.size == start && $0.size == size ? $0.lastKey : nil }
-        let fetched = try table.page(query, offset: start, limit: size, after: after, cancellation: cancellation)
+        let fetched = try table.page(query, offset: start, limit: size, after: after, computed: columns, cancellation: cancellation)
         shownPage = (start, size, fetched.lastKey)
         let rows = fetched.rows
         return ResultsPage(results: .all([rows]), range: 0..<rows.count, defaultColumns: rows.layout.listFields)
@@ -89,6 +102,12 @@ public struct PostgresResults: ResultsSource {
             }
             return .several(candidates, total: found.total, identities: identities)
         }
+    }
+
+    public mutating func showing(_ columns: [String]) { self.columns = columns }
+
+    public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws {
+        try table.checkExpression(expression)
     }
 
     /// `GROUP BY` in the database.

@@ -13,20 +13,65 @@ public struct TableQuery: Sendable, Equatable {
     public var sort: [SortKey]
     /// `show #N` after `group`: the rows of group N, each narrowing the last.
     public var drills: [GroupDrill]
+    /// After `limit N`: the rows this question shapes are the first N another one answers, in
+    /// its order (nil: the table's rows).
+    public var within: TableLimit?
+    /// `near … within N km`: the rows within N km, nearest first, with their distance.
+    public var near: NearQuery?
 
-    public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = []) {
+    public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = [],
+                within: TableLimit? = nil, near: NearQuery? = nil) {
         self.search = search
         self.filters = filters
         self.sort = sort
         self.drills = drills
+        self.within = within
+        self.near = near
     }
 
-    /// The fields the question uses, which a listing shows beside its columns: sort keys, then
-    /// the filters' and drill-downs' fields.
+    /// The fields the question uses, which a listing shows beside its columns: sort keys (the
+    /// last sort's, as in memory), then the filters' and drill-downs' fields, earliest first.
     public var fieldsInUse: [String] {
         var seen = Set<String>()
-        return (sort.map(\.field) + filters.flatMap(\.fields) + drills.flatMap(\.fields)).filter { seen.insert($0).inserted }
+        let computed = near == nil ? [] : [NearQuery.column]
+        return (sortFields + narrowingFields + computed).filter { seen.insert($0).inserted }
     }
+
+    private var sortFields: [String] {
+        if sort.isEmpty, case let .first(_, inner)? = within { return inner.sortFields }
+        return sort.map(\.field)
+    }
+
+    private var narrowingFields: [String] {
+        var fields: [String] = []
+        if case let .first(_, inner)? = within { fields = inner.narrowingFields }
+        return fields + filters.flatMap(\.fields) + drills.flatMap(\.fields)
+    }
+
+    /// `limit N`: the first N rows of this question, a question of its own.
+    /// A near question keeps its distance beside the rows it limits (the same distance, of the same rows).
+    public func limited(to count: Int) -> TableQuery { TableQuery(within: .first(count, of: self), near: near) }
+
+    /// `limit` alone: this question without its limits, what came after each kept (a sort
+    /// after a limit orders before the sort under it, as a later sort does).
+    public func withoutLimits() -> TableQuery {
+        guard case let .first(_, inner)? = within else { return self }
+        var query = inner.withoutLimits()
+        query.filters += filters
+        query.drills += drills
+        let fields = Set(sort.map(\.field))
+        if !sort.isEmpty { query.sort = sort + query.sort.filter { !fields.contains($0.field) } }
+        return query
+    }
+
+    /// Whether a limit shapes this question.
+    public var isLimited: Bool { within != nil }
+}
+
+/// The rows a question after `limit N` shapes.
+public indirect enum TableLimit: Sendable, Equatable {
+    /// The first `count` rows `query` answers, in its order.
+    case first(Int, of: TableQuery)
 }
 
 /// One group of a `group` listing: its fields, and the value of each ("" for none) and whether

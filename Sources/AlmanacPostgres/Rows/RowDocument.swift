@@ -6,7 +6,7 @@ import Foundation
 /// columns arrive as nested values, arrays as lists, and almanac's own parser reads them.
 enum RowDocument {
     static func dataset(_ result: PostgresResult, column: Int = 0, name: String, layout: Layout, source: String,
-                        started: Date = Date()) throws -> Dataset {
+                        started: Date = Date(), extras: ModelExtras = ModelExtras()) throws -> Dataset {
         var bytes = 0
         for row in 0..<result.rowCount { bytes += result.withBytes(row, column) { $0.count } }
         var builder = JSONDocumentBuilder(expectedBytes: bytes)
@@ -20,7 +20,7 @@ enum RowDocument {
             }
         }
         let document = builder.finish()
-        return Dataset(name: name, model: GenericModel.self, document: document, extraction: Extraction(records: document.roots),
+        return Dataset(name: name, model: GenericModel.self, document: document, extraction: Extraction(records: document.roots, extras: extras),
                        origin: LoadOrigin(source: source, bytes: bytes, seconds: Date().timeIntervalSince(started)), layout: layout)
     }
 

@@ -18,8 +18,8 @@ struct Comparison {
         self.folding = folding
     }
 
-    /// The value as a number, as almanac reads it (`Double`), when it is one.
-    var number: Double? { Double(value) }
+    /// The value as a number, as almanac reads it (`NumericText.literal`: `100BBY` too), when it is one.
+    var number: Double? { NumericText.literal(value) }
 
     private var comparesNumerically: Bool { number != nil && op != .contains }
 
@@ -28,7 +28,7 @@ struct Comparison {
     var matchesNull: Bool { Self.literalMatches("null", op: op, value: value) }
 
     static func literalMatches(_ literal: String, op: FilterExpression.Operator, value: String) -> Bool {
-        if op.isOrderingOperator, Double(value) != nil { return false }
+        if op.isOrderingOperator, NumericText.literal(value) != nil { return false }
         let text = Folding.fold(literal)
         let wanted = Folding.fold(value)
         switch op {
@@ -66,9 +66,7 @@ struct Comparison {
         if op.isOrderingOperator, let number {
             // Text ordered against a number counts only when it reads as one.
             guard number.isFinite else { return "false" }
-            let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            var sql = SQL("(CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN "
-            sql.append(cleaned + "::numeric END \(op.rawValue) ")
+            var sql = SQL("(") + QueryBuilder.number(of: expression, kind: .text) + " \(op.rawValue) "
             sql.bind(Self.numberText(number), as: "numeric")
             sql.append(")")
             return sql

@@ -7,24 +7,25 @@ extension QueryBuilder {
     func describe(_ query: TableQuery, fields: [String]) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
+        let from = try source(query)
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(column, kind, typeName):
-                parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, condition: condition))
+                parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition))
             case let .set(set, _):
-                parts.append(describeSet(index: index, set: set, condition: condition))
+                parts.append(describeSet(index: index, set: set, from: from, condition: condition))
             }
         }
         return SQL.joined(parts, separator: " UNION ALL ") + " ORDER BY 1"
     }
 
     /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3, then how
-    /// many values read as numbers and how many do not (text), and whether every number is an
-    /// integer (histogram's bins depend on it). As in memory, the words for
+    /// many values read as numbers and how many do not (text), whether every number is an
+    /// integer (histogram's bins depend on it), and how many are galactic years. As in memory, the words for
     /// none are no value, and text that is (nearly) all numbers is described as numbers.
-    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, condition: SQL?) -> SQL {
+    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, from: SQL, condition: SQL?) -> SQL {
         let number = Self.describedNumber(of: column, kind: kind, typeName: typeName)
         let present = kind == .number ? column : Self.present(Self.text(of: column, kind: kind))
         var sql = SQL("SELECT \(index), count(") + present + ")::text, (count(*) - count(" + present + "))::text, count(DISTINCT "
@@ -32,23 +33,28 @@ extension QueryBuilder {
         sql.append(numberStatistics(number, enabled: kind == .number || kind == .text || kind == .json || Self.isDate(typeName)))
         sql.append(SQL(", count(") + number + ")::text, (count(" + present + ") - count(" + number + "))::text, ")
         sql.append(Self.allIntegers(number))
-        sql.append(" FROM \(table)")
+        sql.append(", ")
+        sql.append(kind == .text || kind == .json ? Self.galacticYears(Self.text(of: column, kind: kind), number: number) : "'0'")
+        sql.append(" FROM ")
+        sql.append(from)
         sql.append(whereClause(condition))
         return SQL("(") + sql + ")"
     }
 
-    func describeSet(index: Int, set: ValueSet, condition: SQL?) -> SQL {
+    func describeSet(index: Int, set: ValueSet, from: SQL, condition: SQL?) -> SQL {
         // Rows with at least one value; then statistics over all the values of all rows.
         let present = Self.text(of: set.value, kind: set.kind) + " IS NOT NULL"
-        let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(present) + ") AS has FROM \(table)" + whereClause(condition)
+        let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(present) + ") AS has FROM " + from + whereClause(condition)
         let number = Self.describedNumber(of: set.value, kind: set.kind)
-        let values = SQL("SELECT d.v, d.x FROM \(table) CROSS JOIN LATERAL (SELECT ") + Self.text(of: set.value, kind: set.kind)
+        let values = SQL("SELECT d.v, d.x FROM ") + from + " CROSS JOIN LATERAL (SELECT " + Self.text(of: set.value, kind: set.kind)
             + " AS v, " + number + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         var sql = SQL("SELECT \(index), r.present, r.absent, v.* FROM (SELECT count(*) FILTER (WHERE has)::text AS present, ")
         sql.append(SQL("count(*) FILTER (WHERE NOT has)::text AS absent FROM (") + rows + ") AS counted) AS r, (SELECT count(DISTINCT v)::text, ")
         sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
         sql.append(", count(x)::text, (count(v) - count(x))::text, ")
         sql.append(Self.allIntegers("x"))
+        sql.append(", ")
+        sql.append(Self.galacticYears("v", number: "x"))
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
     }
@@ -66,6 +72,11 @@ extension QueryBuilder {
     /// Columns describe reads as dates: `date` and the timestamps (a time of day alone is not one).
     static func isDate(_ typeName: String) -> Bool { typeName == "date" || typeName.hasPrefix("timestamp") }
 
+    /// How many numbers are written as galactic years (`19BBY`): their statistics are shown so.
+    static func galacticYears(_ text: SQL, number: SQL) -> SQL {
+        SQL("count(*) FILTER (WHERE ") + text + " ~* '[0-9.] *[ab]by$' AND " + number + " IS NOT NULL)::text"
+    }
+
     /// Whether every number is an integer below 10¹⁵ (`t`/`f`), as histogram decides it.
     static func allIntegers(_ number: SQL) -> SQL {
         let value = SQL("(") + number + ")::float8"
@@ -78,13 +89,14 @@ extension QueryBuilder {
     func distribution(_ query: TableQuery, field: String, edges: [Double]) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
-        let reference = try FieldReference.resolve(field, in: schema)
+        let from = try source(query)
+        let reference = try source(of: field, aliases: &aliases)
         let numbers: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, kind, typeName):
-            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM \(table)" + whereClause(condition)
+            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM " + from + whereClause(condition)
         case let .set(set, _):
-            numbers = SQL("SELECT (d.x)::float8 AS x FROM \(table) CROSS JOIN LATERAL (SELECT ")
+            numbers = SQL("SELECT (d.x)::float8 AS x FROM ") + from + " CROSS JOIN LATERAL (SELECT "
                 + Self.describedNumber(of: set.value, kind: set.kind) + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         }
         var sql = SQL("SELECT greatest(1, least(width_bucket(x, ")
@@ -107,15 +119,16 @@ extension QueryBuilder {
     func commonValues(_ query: TableQuery, field: String, limit: Int) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
-        let reference = try FieldReference.resolve(field, in: schema)
+        let from = try source(query)
+        let reference = try source(of: field, aliases: &aliases)
         var sql: SQL
-        switch reference.source(aliases: &aliases) {
+        switch reference.source {
         case let .scalar(column, kind, _):
             let present = Self.present(Self.text(of: column, kind: kind))
-            sql = SQL("SELECT ") + present + " AS v, count(*) AS n FROM \(table)"
+            sql = SQL("SELECT ") + present + " AS v, count(*) AS n FROM " + from
             sql.append(whereClause(condition.map { $0 + " AND " + present + " IS NOT NULL" } ?? (present + " IS NOT NULL")))
         case let .set(set, _):
-            sql = SQL("SELECT d.v, count(*) AS n FROM \(table) CROSS JOIN LATERAL (SELECT DISTINCT ")
+            sql = SQL("SELECT d.v, count(*) AS n FROM ") + from + " CROSS JOIN LATERAL (SELECT DISTINCT "
                 + Self.text(of: set.value, kind: set.kind) + " AS v" + set.fromWhere(nil) + ") AS d"
             sql.append(whereClause(condition))
         }

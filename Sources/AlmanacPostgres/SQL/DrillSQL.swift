@@ -8,8 +8,8 @@ extension QueryBuilder {
         var conditions: [SQL] = []
         for (index, field) in drill.fields.enumerated() {
             let value = drill.values[index]
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, _):
                 let text = Self.groupText(of: expression, kind: kind)
                 if value.isEmpty {

@@ -8,6 +8,9 @@ import AlmanacCore
 /// does, so rows without the field match them, as in memory.
 struct FilterSQL {
     let schema: TableSchema
+    /// near's distance, rounded as shown: what `filter distance < 10` compares after a near.
+    var distance: SQL?
+    let types: ColumnTypes
 
     /// Unknown fields, and numbers compared with words, are errors before anything runs.
     func validate(_ expression: FilterExpression) throws {
@@ -17,6 +20,10 @@ struct FilterSQL {
             try validate(right)
         case let .not(inner):
             try validate(inner)
+        case let .comparison(field, op, value) where distance != nil && field.lowercased() == NearQuery.column:
+            try ComputedColumn.validate(op, value, field: field)
+        case let .computed(expression):
+            _ = try ExpressionSQL(schema: schema, types: types).bindCondition(expression)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             if op != .contains, op != .notContains, let type = reference.numericDescription,
@@ -34,6 +41,15 @@ struct FilterSQL {
             return SQL("(") + (try condition(left, aliases: &aliases)) + " OR " + (try condition(right, aliases: &aliases)) + ")"
         case let .not(inner):
             return SQL("((") + (try condition(inner, aliases: &aliases)) + ") IS NOT TRUE)"
+        case let .comparison(field, op, value) where distance != nil && field.lowercased() == NearQuery.column:
+            // A row without a distance meets no condition on it, as in memory.
+            let comparison = Comparison(op: op, value: value, folding: schema.folding)
+            let test = comparison.on(distance!, kind: .number, typeName: "numeric")
+            if op == .notEqual { return SQL("(") + distance! + " IS NOT NULL AND (" + test + ") IS NOT TRUE)" }
+            return SQL("(") + test + " IS TRUE)"
+        case let .computed(expression):
+            let sql = ExpressionSQL(schema: schema, types: types)
+            return try sql.condition(try sql.bindCondition(expression), aliases: &aliases)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             let comparison = Comparison(op: op, value: value, folding: schema.folding)

@@ -13,8 +13,8 @@ extension QueryBuilder {
         var joins = SQL()
         var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
-            let reference = try FieldReference.resolve(field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            let reference = try source(of: field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, _):
                 values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
             case let .set(set, _):
@@ -36,13 +36,14 @@ extension QueryBuilder {
         }
         columns.append("count(*) AS n")
         columns += aggregates.enumerated().map { SQL("") + $1 + " AS a\($0)" }
-        var inner = SQL("SELECT ") + SQL.joined(columns, separator: ", ") + " FROM \(table)"
+        let from = try source(query)
+        var inner = SQL("SELECT ") + SQL.joined(columns, separator: ", ") + " FROM " + from
         inner.append(joins)
         inner.append(whereClause(condition))
         inner.append(" GROUP BY " + (1...values.count * 2).map(String.init).joined(separator: ", "))
 
         var totalAliases = aliases
-        let total = SQL("(SELECT count(*) FROM \(table)") + whereClause(try self.condition(query, aliases: &totalAliases)) + ")"
+        let total = SQL("(SELECT count(*) FROM ") + from + whereClause(try self.condition(query, aliases: &totalAliases)) + ")"
         var outer: [SQL] = []
         for index in values.indices { outer += [SQL("v\(index)"), SQL("number\(index)::text")] }
         outer.append("n")
@@ -87,13 +88,15 @@ extension QueryBuilder {
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
     func aggregate(_ aggregate: Aggregate, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
-        let reference = try FieldReference.resolve(aggregate.field, in: schema)
+        let reference = try source(of: aggregate.field, aliases: &aliases)
         let expression: SQL
         let kind: TableSchema.ValueKind
-        switch reference.source(aliases: &aliases) {
-        case let .scalar(column, columnKind, _):
+        var typeName = ""
+        switch reference.source {
+        case let .scalar(column, columnKind, columnType):
             expression = column
             kind = columnKind
+            typeName = columnType
         case let .set(values, _):
             // A list's or a path's first value, as sort takes it.
             let first = aliases.next("k")
@@ -101,7 +104,8 @@ extension QueryBuilder {
             expression = SQL("\(first).k")
             kind = values.kind
         }
-        let number = Self.number(of: expression, kind: kind)
+        // Doubles stay doubles (numeric keeps only 15 of their digits).
+        let number = typeName == "double precision" ? expression : Self.number(of: expression, kind: kind)
         // As in memory: values that are absent (null, "", the words for none) do not count;
         // sums and means are of doubles, added in the table's order.
         let present = kind == .number ? expression : Self.present(Self.text(of: expression, kind: kind))
@@ -113,7 +117,9 @@ extension QueryBuilder {
         case .sum:
             return Self.numberText(SQL("sum((") + number + ")::float8)")
         case .avg:
-            return SQL("avg((") + number + ")::float8)::text"
+            let mean = SQL("avg((") + number + ")::float8)"
+            guard kind == .text || kind == .json else { return mean + "::text" }
+            return Self.galacticYearOr(mean + "::text", of: Self.text(of: expression, kind: kind), number: number, value: mean)
         case .min, .max:
             let function = aggregate.function.rawValue
             if kind == .number { return Self.numberText(SQL("\(function)(") + number + ")") }
@@ -121,7 +127,17 @@ extension QueryBuilder {
             let direction = aggregate.function == .min ? " ASC" : " DESC"
             let text = SQL("(array_agg(") + present + " ORDER BY " + folding.fold(present) + " COLLATE \"C\"" + direction + ", " + present
                 + " COLLATE \"C\"" + direction + ") FILTER (WHERE " + present + " IS NOT NULL AND " + number + " IS NULL))[1]"
-            return SQL("CASE WHEN count(") + number + ") > 0 THEN " + Self.numberText(SQL("\(function)(") + number + ")") + " ELSE " + text + " END"
+            let extreme = SQL("\(function)(") + number + ")"
+            let plain = SQL("CASE WHEN count(") + number + ") > 0 THEN " + Self.numberText(extreme) + " ELSE " + text + " END"
+            return Self.galacticYearOr(plain, of: Self.text(of: expression, kind: kind), number: number, value: extreme)
         }
+    }
+
+    /// `value` written as a galactic year (`896BBY`, to three decimals, as memory writes it)
+    /// when some of the group's values are written so, else `plain`.
+    static func galacticYearOr(_ plain: SQL, of text: SQL, number: SQL, value: SQL) -> SQL {
+        let years = SQL("trim_scale(round(abs((") + value + ")::numeric), 3))::text"
+        return SQL("CASE WHEN ") + galacticYears(text, number: number) + "::int > 0 THEN " + years + " || CASE WHEN (" + value
+            + ") > 0 THEN 'ABY' ELSE 'BBY' END ELSE " + plain + " END"
     }
 }

@@ -4,8 +4,14 @@ import AlmanacCore
 /// parameters; identifiers come quoted from the catalog.
 struct QueryBuilder {
     let schema: TableSchema
+    /// The expression language's types of the table's fields.
+    let types: ColumnTypes
 
-    var filters: FilterSQL { FilterSQL(schema: schema) }
+    var filters: FilterSQL { FilterSQL(schema: schema, types: types) }
+    var expressions: ExpressionSQL { ExpressionSQL(schema: schema, types: types) }
+
+    /// Numbers written as text, as `NumericText` reads them (after spaces and commas go).
+    static let numericPattern = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
     var folding: TextFolding { schema.folding }
     var table: String { schema.quotedName + " AS t" }
 
@@ -13,27 +19,58 @@ struct QueryBuilder {
     func condition(_ query: TableQuery, aliases: inout Aliases) throws -> SQL? {
         var conditions: [SQL] = []
         if let search = query.search { conditions.append(filters.searchCondition(search, aliases: &aliases)) }
+        var filters = self.filters
+        filters.distance = try query.near.map(roundedDistance)
         for filter in query.filters {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
         }
         for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
+        if let near = query.near { conditions.append(try nearCondition(near)) }
         return conditions.isEmpty ? nil : SQL.joined(conditions, separator: " AND ")
     }
 
     func whereClause(_ condition: SQL?) -> SQL { condition.map { SQL(" WHERE ") + $0 } ?? SQL() }
 
+    /// The rows `query` shapes, as `t`: the table, or after `limit N` the first N rows of the
+    /// question before it, in its order (`l."almanac position"`), with the table's columns.
+    func source(_ query: TableQuery) throws -> SQL {
+        guard case let .first(count, inner)? = query.within else { return SQL(table) }
+        var aliases = Aliases()
+        let condition = try condition(inner, aliases: &aliases)
+        let (joins, order) = try ordering(inner, aliases: &aliases)
+        let ordered = order.isEmpty ? SQL() : SQL("ORDER BY ") + order
+        var sql = SQL("(SELECT ") + schema.columns.map { "t." + $0.quoted }.joined(separator: ", ")
+            + ", row_number() OVER (" + ordered + ") AS \(Self.position) FROM " + (try source(inner)) + joins + whereClause(condition)
+            + (order.isEmpty ? SQL() : SQL(" ") + ordered) + " LIMIT "
+        sql.bind(String(count), as: "bigint")
+        sql.append(") AS l CROSS JOIN LATERAL (SELECT " + schema.columns.map { "l." + $0.quoted }.joined(separator: ", ") + ") AS t")
+        return sql
+    }
+
+    /// The column of a limited question's rows that keeps their order.
+    static let position = "\"almanac position\""
+
+    /// What orders the rows when nothing else does: after a limit, the order of the question
+    /// under it; else the table's own (`TableSchema.naturalOrder`).
+    func naturalOrder(_ query: TableQuery) -> [SQL] {
+        query.isLimited ? [SQL("l." + Self.position)] : schema.naturalOrder.map { SQL("t." + $0) }
+    }
+
     // MARK: - count and pages
 
     func count(_ query: TableQuery) throws -> SQL {
         var aliases = Aliases()
-        return SQL("SELECT count(*) FROM \(table)") + whereClause(try condition(query, aliases: &aliases))
+        return SQL("SELECT count(*) FROM ") + (try source(query)) + whereClause(try condition(query, aliases: &aliases))
     }
 
     /// One page of rows as JSON objects (`row_to_json`), in the query's order, with their
     /// primary key values after them. `after`: the key of the last row of the previous page,
     /// to continue from it (keyset paging) where the order is the primary key's.
-    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil) throws -> SQL {
+    /// `computed`: computed columns, sent last, one column each as text (a list as a JSON
+    /// array); which of them, with their types, comes back with the statement.
+    func page(_ query: TableQuery, offset: Int, limit: Int, after: [String?]? = nil,
+              computed: [String] = []) throws -> (sql: SQL, columns: [(spec: String, type: ValueType)]) {
         var aliases = Aliases()
         var condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
@@ -46,9 +83,12 @@ struct QueryBuilder {
             condition = condition.map { $0 + " AND " + tuple } ?? tuple
             offset = 0
         }
-        var sql = SQL("SELECT row_to_json(t)::text")
+        var sql = SQL("SELECT ") + (try rowJSON(query))
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
-        sql.append(" FROM \(table)")
+        let columns = try computedColumns(computed, aliases: &aliases)
+        for column in columns { sql.append(SQL(", (") + column.sql + ")::text") }
+        sql.append(" FROM ")
+        sql.append(try source(query))
         sql.append(joins)
         sql.append(whereClause(condition))
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
@@ -58,7 +98,7 @@ struct QueryBuilder {
             sql.append(" OFFSET ")
             sql.bind(String(offset), as: "bigint")
         }
-        return sql
+        return (sql, columns.map { ($0.spec, $0.type) })
     }
 
     /// Every row of the query in order, for a cursor (export).
@@ -66,14 +106,33 @@ struct QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
-        var sql = SQL("SELECT row_to_json(t)::text FROM \(table)") + joins + whereClause(condition)
+        var sql = SQL("SELECT ") + (try rowJSON(query)) + " FROM " + (try source(query)) + joins + whereClause(condition)
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
         return sql
     }
 
+    /// The computed columns among `specs` (numbers, dates as seconds, text, booleans; a list as
+    /// a JSON array), each with its type.
+    func computedColumns(_ specs: [String], aliases: inout Aliases) throws -> [(spec: String, type: ValueType, sql: SQL)] {
+        var columns: [(spec: String, type: ValueType, sql: SQL)] = []
+        for spec in specs {
+            guard let expression = computed(spec), !columns.contains(where: { $0.spec == spec }) else { continue }
+            let sql = expressions
+            let bound = try sql.bind(expression)
+            if bound.type.isList {
+                let (set, element) = try sql.listElement(bound, aliases: &aliases)
+                columns.append((spec, bound.type, SQL("(SELECT json_agg(") + (try sql.value(bound, aliases: &aliases, element: element)) + ")"
+                    + set.fromWhere(nil) + ")"))
+            } else {
+                columns.append((spec, bound.type, try sql.value(bound, aliases: &aliases, element: nil)))
+            }
+        }
+        return columns
+    }
+
     /// Keyset paging works when rows come in primary-key order.
     func canContinueByKey(_ query: TableQuery) -> Bool {
-        query.sort.isEmpty && query.search == nil && !schema.primaryKey.isEmpty
+        query.sort.isEmpty && query.search == nil && !query.isLimited && query.near == nil && !schema.primaryKey.isEmpty
     }
 
     // MARK: - order
@@ -84,8 +143,13 @@ struct QueryBuilder {
         var joins = SQL()
         var terms: [SQL] = []
         for key in query.sort {
-            let reference = try FieldReference.resolve(key.field, in: schema)
-            switch reference.source(aliases: &aliases) {
+            // near's distance is computed, not a column.
+            if let near = query.near, key.field.lowercased() == NearQuery.column {
+                terms.append(try roundedDistance(near) + (key.descending ? " DESC" : " ASC"))
+                continue
+            }
+            let reference = try source(of: key.field, aliases: &aliases)
+            switch reference.source {
             case let .scalar(expression, kind, typeName):
                 if kind == .text {
                     // Decided once per query, in a one-row join.
@@ -102,8 +166,9 @@ struct QueryBuilder {
                 terms += order(SQL("\(first).k"), kind: values.kind, typeName: values.typeName, descending: key.descending)
             }
         }
+        if let near = query.near { terms.append(try roundedDistance(near)) }
         if let search = query.search { terms.append(filters.searchRank(search)) }
-        terms += schema.naturalOrder.map { SQL("t." + $0) }
+        terms += naturalOrder(query)
         return (joins, SQL.joined(terms, separator: ", "))
     }
 
@@ -156,7 +221,7 @@ struct QueryBuilder {
         let condition = try condition(query, aliases: &aliases)
         let number = Self.number(of: expression, kind: .text)
         return SQL("(SELECT count(") + number + ") > 0 AND (count(" + Self.present(expression) + ") - count(" + number + ")) * 4 <= count("
-            + number + ") AS numeric FROM \(table)" + whereClause(condition) + ")"
+            + number + ") AS numeric FROM " + (try source(query)) + whereClause(condition) + ")"
     }
 
     // MARK: - values as text and numbers
@@ -191,8 +256,12 @@ struct QueryBuilder {
         case .json:
             return SQL("CASE WHEN jsonb_typeof(") + expression + ") = 'number' THEN (" + expression + ")::numeric END"
         case .text:
+            // As NumericText reads text: commas dropped; a galactic year (`19BBY`) a signed year.
             let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' THEN " + cleaned + "::numeric END"
+            let unsigned = "([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?"
+            let years = SQL("rtrim(substr(") + cleaned + ", 1, length(" + cleaned + ") - 3))::numeric"
+            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?\(unsigned)$' THEN " + cleaned + "::numeric WHEN " + cleaned
+                + " ~* '^\(unsigned) *bby$' THEN -" + years + " WHEN " + cleaned + " ~* '^\(unsigned) *aby$' THEN " + years + " END"
         case .boolean, .other: return "NULL::numeric"
         }
     }

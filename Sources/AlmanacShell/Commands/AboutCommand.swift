@@ -1,6 +1,6 @@
 import AlmanacCore
 
-/// `about`: the version, who made almanac, the data sources with their counts and licences.
+/// `about`: the version, the author (AlmanacVersion, as `--version` and the manual page), the data sources with their counts and licences.
 public enum AboutCommand: Command {
     public static let spec = CommandSpec(
         name: "about",
@@ -12,7 +12,7 @@ public enum AboutCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         _ = try arguments.parse()
         var lines = ["almanac \(AlmanacVersion.current) — an interactive shell for exploring datasets",
-                     "Made by \(AlmanacVersion.madeBy).", session.environment.dataFolderLine, ""]
+                     "Author: \(AlmanacVersion.author)", session.environment.dataFolderLine, ""]
         var rows: [[ResultValue]] = []
         session.startPendingLoads()  // it names every dataset's size: all load at once, not one by one
         for source in DataSource.bundled {

@@ -5,11 +5,11 @@ import AlmanacCore
 public enum BackCommand: Command {
     public static let spec = CommandSpec(
         name: "back",
-        summary: "Undo the last filter, sort, drill-down or columns change",
+        summary: "Undo the last filter, sort, limit, drill-down or columns change",
         parameters: [],
         examples: ["back", "filter region = Europe; sort area desc; back"],
         discussion: "One step at a time; with nothing left to undo it says so. use NAME starts afresh."
-    )
+    ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         _ = try arguments.parse()

@@ -10,13 +10,14 @@ public enum ColumnsCommand: Command {
         name: "columns",
         summary: "Choose the columns of listings: columns name, population",
         parameters: [fields],
-        examples: ["columns", "columns name, population, area", "columns +capital", "columns -region", "columns reset"],
+        examples: ["columns", "columns name, population, area", "columns name, population / area as density", "columns +capital", "columns -region", "columns reset"],
         discussion: """
         The chosen columns are every format's (the programs' formats otherwise write whole records); \
         export always writes whole records. A field the current sort or filter uses is shown too. back \
-        undoes a change.
+        undoes a change. A column may be computed: EXPR as NAME (columns name, population / area as \
+        density), and later commands may use NAME (sort density desc): help expressions.
         """
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     /// What the columns belong to: the one dataset (or attached table) of the results.
     struct Owner {
@@ -25,6 +26,8 @@ public enum ColumnsCommand: Command {
         let fieldsInUse: [String]
         /// The field as written when the results have it; else the unknown-field error.
         let check: (String) throws -> String
+        /// A computed column checked (its fields and types) before it is shown.
+        let checkComputed: (Expression) throws -> Void
         /// The results listed again with the new columns.
         let relist: () throws -> CommandResult
     }
@@ -35,11 +38,21 @@ public enum ColumnsCommand: Command {
             throw ShellError.invalid("columns belong to one dataset: use NAME first (the datasets in use are \(session.scopeNames.joined(separator: ", ")))")
         }
         return Owner(name: name, defaults: defaults, fieldsInUse: source.fieldsInUse,
-                     check: { try source.checkField($0, cancellation: session.cancellation) },
+                     check: { name in
+                         // A column the results computed (near's distance) is one too, as is the
+                         // name such a step gives it, chosen before the step runs.
+                         if let column = source.inMemory?.computedColumn(name) { return column.name }
+                         if let known = ComputedColumn.stepNames.first(where: { $0 == name.lowercased() }) { return known }
+                         return try source.checkField(name, cancellation: session.cancellation)
+                     },
+                     checkComputed: { try source.checkExpression($0, cancellation: session.cancellation) },
                      relist: { try session.list(source, page: 1) })
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        if ExpressionWords.areComputed(arguments.words), !arguments.words.contains(where: { !$0.isQuoted && ($0.text.hasPrefix("+") || $0.text.hasPrefix("-")) }) {
+            return try computed(arguments, in: session)
+        }
         let given = try arguments.parse()[fields]
         let owner = try owner(in: session)
         let current = session.chosenColumns[owner.name]
@@ -81,6 +94,32 @@ public enum ColumnsCommand: Command {
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
         session.remember(.columns(dataset: owner.name, previous: current))
+        session.chosenColumns[owner.name] = chosen
+        return try owner.relist()
+    }
+
+    /// `columns name, population / area as density`: fields and computed columns, each checked.
+    static func computed(_ arguments: Arguments, in session: Session) throws -> CommandResult {
+        let owner = try owner(in: session)
+        let names = ExpressionWords.names(in: session)
+        var chosen: [String] = []
+        for item in try ExpressionWords.items(arguments) {
+            let spec = ExpressionWords.resolving(item, names: names)
+            do {
+                if let field = item.expression.fieldName, item.name == nil, names[field] == nil {
+                    chosen.append(try owner.check(field))
+                    continue
+                }
+                try owner.checkComputed(item.expression.substituting(names.mapValues(\.expression)))
+            } catch let error as QueryError {
+                throw ExpressionWords.pointed(ExpressionError("\(error)", at: item.span), in: arguments.words)
+            } catch {
+                throw ExpressionWords.pointed(error, in: arguments.words)
+            }
+            if !chosen.contains(spec) { chosen.append(spec) }
+        }
+        let current = session.chosenColumns[owner.name]
+        session.undoable.append(.columns(dataset: owner.name, previous: current))
         session.chosenColumns[owner.name] = chosen
         return try owner.relist()
     }

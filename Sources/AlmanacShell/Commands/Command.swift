@@ -38,6 +38,8 @@ extension Command {
         let known = Set(parameters.flatMap { $0.words + $0.suffixes })
         let fields = parameters.contains { if case .field = $0.kind { true } else { false } }
         let datasets = parameters.contains { if case .dataset = $0.kind { true } else { false } }
+        // Expressions where fields go (`sort population / area desc`).
+        if fields, ExpressionWords.areComputed(arguments) { return ExpressionCompletion.roles(of: arguments) }
         return arguments.enumerated().map { index, word in
             let bare = word.text.hasSuffix(",") ? String(word.text.dropLast()) : word.text
             if !word.isQuoted, keywords.contains(bare.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
@@ -71,6 +73,8 @@ public struct CommandSpec: Sendable {
     /// The arguments, when the command declares them (`Parameter`): then its usage, parsing,
     /// completion, colouring and errors come from them.
     public var parameters: [Parameter]?
+    /// Whether it answers or shapes the results (quiet in scripts unless last): `CommandRole`.
+    public var role: CommandRole = .answers
 
     public init(
         name: String, aliases: [String] = [], summary: String, usage: String,

@@ -87,7 +87,7 @@ extension Parameter {
     func candidates(_ request: CompletionRequest, given: [Word], suffix: Bool, in session: Session) -> [CompletionCandidate] {
         if suffix { return request.matching(suffixes) }
         switch kind {
-        case .field: return CompletionSources.fields(request, in: session) + (given.isEmpty ? request.matching(words) : [])
+        case .field: return ExpressionCompletion.names(request, in: session) + (given.isEmpty ? request.matching(words) : [])
         case let .dataset(all): return CompletionSources.datasets(request, in: session, includingAll: all)
         case .number, .word: return request.matching(words)
         case .flag: return []
@@ -108,11 +108,13 @@ extension Parameter.TextSource {
         case .nothing: []
         case .files: CompletionSources.files(request)
         case .recordNames: CompletionSources.recordNames(request, in: session)
-        case .recordName: given.isEmpty ? CompletionSources.recordNames(request, in: session) : []
+        case .recordName: CompletionSources.wholeNames(given, request) { CompletionSources.recordNames($0, in: session) }
         case .commands: request.matching(session.commands.commands.map { $0.spec.name })
         case .settings: request.matching(session.settingTable.names)
         case .settingValues: request.matching(session.settingTable.setting(request.arguments.first?.text ?? "")?.choices ?? [])
-        case let .stations(direction): CompletionSources.stations(serving: direction, request, in: session)
+        case let .stations(direction):
+            CompletionSources.wholeNames(given, request) { CompletionSources.stations(serving: direction, $0, in: session) }
+        case .countries: CompletionSources.countries(request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
         case .condition: CompletionSources.condition(given, request, in: session)
         }

@@ -9,35 +9,53 @@ public enum DescribeCommand: Command {
         name: "describe",
         summary: "Profile the fields of the results: types, counts, ranges, common values",
         parameters: [fields],
-        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created"],
+        examples: ["describe", "describe population, area", "describe average_lifespan", "describe created", "describe population / area"],
         discussion: """
-        For each field: its type, how many records have a value and how many have none (missing, \
+        For each field: its type (as fields says it: number (as text) for numbers written as text, \
+        date for ISO 8601 dates), how many records have a value and how many have none (missing, \
         null, empty, n/a, unknown, none), how many distinct values; for numbers and dates the \
         minimum, maximum, mean, quartiles (q1, median, q3) and the distribution, drawn as a sparkline \
         of twelve bins (histogram FIELD 12 counts the same; programs get the counts); for text the \
         five most common values \
-        with their counts. Without FIELD, every field. set expanded auto shows a wide profile one \
-        field at a time.
+        with their counts. Numbers are never cut: a profile too wide for the terminal is shown one \
+        field at a time. Galactic years (19BBY) are signed years, their statistics written as such (896BBY). Without FIELD, every field. set expanded auto shows a wide profile one \
+        field at a time. A FIELD may be an expression (describe population / area): help expressions.
         """
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let fields = try arguments.parse()[Self.fields].map(\.text)
+        let names = ExpressionWords.names(in: session)
+        var fields: [String]
+        if ExpressionWords.areComputed(arguments.words) {
+            let items = try ExpressionWords.items(arguments)
+            try ExpressionWords.check(items.map(\.expression), names: names, in: session, words: arguments.words)
+            fields = items.map { ExpressionWords.resolving($0, names: names) }
+        } else {
+            fields = try arguments.parse()[Self.fields].map { names[$0.text]?.spec ?? $0.text }
+        }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
         return result(answer.profiles, datasets: answer.sections)
     }
 
     /// One row per profile; sectioned by dataset when `datasets` names more than one.
     static func result(_ profiles: [(dataset: String, profile: FieldProfile)], datasets names: [String]) -> CommandResult {
-        let columns = [ResultColumn("field"), ResultColumn("type"), ResultColumn("present", .integer), ResultColumn("absent", .integer),
+        let declared = [ResultColumn("field"), ResultColumn("type"), ResultColumn("present", .integer), ResultColumn("absent", .integer),
                        ResultColumn("distinct", .integer), ResultColumn("min", .field), ResultColumn("max", .field),
                        ResultColumn("mean", .field), ResultColumn("q1", .field), ResultColumn("median", .field),
                        ResultColumn("q3", .field), ResultColumn("distribution", .list), ResultColumn("common", .list)]
+        // Numbers are never cut: a profile too wide for the terminal is shown a field at a time.
+        let columns = declared.map { column in
+            var column = column
+            if column.isNumeric || column.kind == .field { column.fitting = .whole }
+            return column
+        }
         var table = ResultTable(columns: columns, count: profiles.count) { index in
             let profile = profiles[index].profile
             func statistic(_ value: Double?) -> ResultValue {
                 guard let value else { return .absent }
                 if profile.isDate { return .date(Date(timeIntervalSince1970: value)) }
+                // Galactic years as the data writes them (896BBY), machine formats too.
+                if let year = profile.notation.text((value * 1000).rounded() / 1000) { return .text(year) }
                 return value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .decimal((value * 1000).rounded() / 1000)
             }
             let quartiles = profile.quartiles ?? []

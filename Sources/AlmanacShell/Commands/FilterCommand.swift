@@ -12,50 +12,26 @@ public enum FilterCommand: Command {
             "filter region = Europe and population > 10000000", "filter currencies.code = EUR",
             "filter languages.iso639_1 = es", "filter callingCodes = 57",
             "filter classification = mammal and average_lifespan > 100",
-            "filter directions = from and countryTitle = Россия", "filter homeworld = Tatooine", "filter clear",
+            "filter directions = from and countryTitle = Россия", "filter homeworld = Tatooine",
+            "filter population / area > 1000", "filter name =~ '^Un'", "filter count(borders) = 0", "filter clear",
         ],
         discussion: """
         OP is = (or ==) != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
-        Text compares ignoring case and accents, numbers numerically; dotted paths reach into \
+        Text compares ignoring case and accents, numbers numerically (numbers written as text too, \
+        and galactic years as signed years: birth_year < 100BBY); dotted paths reach into \
         objects and lists, and a list matches when any element does. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
-        sort and group read them the same way.
+        sort and group read them the same way. Any condition of the expression language works too \
+        (population / area > 1000, year(created) = 2014): help expressions.
         """
-    )
+    ).role(.shapes())
 
-    /// Fields, operators, values, and the words that join conditions, as the parser reads them.
+    /// Fields, functions, operators, values, and the words that join conditions, as the parser reads them.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         if arguments.count == 1, !arguments[0].isQuoted, arguments[0].text.lowercased() == "clear" {
             return [ArgumentRole(word: 0, role: .keyword)]
         }
-        enum Expecting { case field, comparison, value, join }
-        var expecting = Expecting.field
-        var roles: [ArgumentRole] = []
-        for token in FilterExpression.tokens(arguments.map { ($0.text, $0.isQuoted) }) {
-            let keyword = token.isQuoted ? nil : token.text.lowercased()
-            let isOperator = !token.isQuoted && FilterExpression.Operator(rawValue: token.text) != nil
-            var role = WordRole.plain
-            switch expecting {
-            case .field where keyword == "not" || keyword == "(":
-                role = .keyword
-            case .field:
-                role = .field
-                expecting = .comparison
-            case .comparison:
-                role = isOperator ? .operator : .plain
-                expecting = isOperator ? .value : .join
-            case .value:
-                role = ArgumentRole.literal(Word(token.text, isQuoted: token.isQuoted), at: 0).role
-                expecting = .join
-            case .join where keyword == "and" || keyword == "or":
-                role = .keyword
-                expecting = .field
-            case .join:
-                role = keyword == ")" ? .keyword : .plain
-            }
-            roles.append(ArgumentRole(word: token.word, characters: token.isQuoted ? nil : token.characters, role: role))
-        }
-        return roles
+        return ExpressionCompletion.roles(of: arguments, keywords: [])
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {

@@ -12,19 +12,24 @@ public enum GroupCommand: Command {
         parameters: [fields, aggregates],
         examples: ["group region", "group countryTitle, cityTitle", "group region sum population, avg area",
                    "group languages.name", "group classification avg average_lifespan, max average_height",
-                   "group countryTitle distinct cityTitle", "group region; show #1"],
+                   "group countryTitle distinct cityTitle", "group region; show #1",
+                   "group region avg(population / area) as density", "group year(created) as year"],
         discussion: """
         AGG is count (records with a value), sum, avg, min, max or distinct (different values). Every \
-        group has its count and its share of the records in percent; a list field counts each of its \
+        group has its count and its share of the records in percent (to a tenth; below 1 to two \
+        significant digits, 0.025, so a group with records never reads 0); a list field counts each of its \
         values (a country in every language it speaks), and records without a value make a <none> \
         group. Largest groups first, equal ones by value. After a group, show #N lists the records of \
         group N (back returns). In the table format each group also has a bar of eighth blocks, the \
-        largest group's as wide as the terminal leaves room for.
+        largest group's as wide as the terminal leaves room for. FIELD may be an expression and an \
+        aggregate AGG(EXPR), each with as NAME (group year(created) as year, group region \
+        avg(population / area) as density): help expressions.
         """
     )
 
     /// Each name between commas is a field; the commas are punctuation.
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        if ExpressionWords.areComputed(arguments) { return ExpressionCompletion.roles(of: arguments) }
         var roles: [ArgumentRole] = []
         for (index, word) in arguments.enumerated() {
             let characters = Array(word.text)
@@ -39,7 +44,7 @@ public enum GroupCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let spec = try parse(arguments)
+        let spec = try parse(arguments, in: session)
         var source = try session.results()
         let groups = try source.group(spec, cancellation: session.cancellation)
         if session.source != nil { session.keep(source) }
@@ -49,7 +54,8 @@ public enum GroupCommand: Command {
 
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
     /// and `AGG FIELD` pairs, as declared.
-    static func parse(_ arguments: Arguments) throws -> GroupSpec {
+    static func parse(_ arguments: Arguments, in session: Session? = nil) throws -> GroupSpec {
+        if ExpressionWords.areComputed(arguments.words) { return try computed(arguments, in: session) }
         let parsed = try arguments.parse()
         let fields = parsed[Self.fields]
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)", at: fields[16].word) }
@@ -58,5 +64,53 @@ public enum GroupCommand: Command {
             given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map { Aggregate($0, given.text) }
         }
         return spec
+    }
+
+    /// `year(created) as year`, `region avg(population / area) as density`: keys (commas or
+    /// spaces between them), then aggregates — `AGG(EXPR) [as NAME]`, or `AGG FIELD` as before.
+    static func computed(_ arguments: Arguments, in session: Session?) throws -> GroupSpec {
+        let items = try ExpressionWords.items(arguments, spaces: true)
+        let names = session.map(ExpressionWords.names) ?? [:]
+        var spec = GroupSpec(fields: [])
+        var checked: [Expression] = []
+        var index = 0
+        func function(_ name: String) -> Aggregate.Function? { Aggregate.Function(rawValue: name.lowercased()) }
+        while index < items.count {
+            let item = items[index]
+            let spelled = ExpressionWords.resolving(item, names: names)
+            if index > 0, case let .call(name, given) = item.expression.node, let aggregate = function(name) {
+                guard given.count == 1 else {
+                    throw ExpressionWords.pointed(ExpressionError("\(name)(…) takes one expression", at: item.span), in: arguments.words)
+                }
+                spec.aggregates.append(Aggregate(aggregate, Self.spec(given[0], names: names), name: item.name))
+                checked.append(given[0])
+            } else if index > 0, item.name == nil, let word = item.expression.fieldName, let aggregate = function(word),
+                      index + 1 < items.count, !items[index + 1].afterComma {
+                // The old form, `sum population`.
+                let next = items[index + 1]
+                spec.aggregates.append(Aggregate(aggregate, Self.spec(next.expression, names: names), name: next.name))
+                checked.append(next.expression)
+                index += 1
+            } else {
+                guard spec.aggregates.isEmpty else {
+                    throw ExpressionWords.pointed(ExpressionError("the fields to group by come before the aggregates", at: item.span),
+                                                  in: arguments.words)
+                }
+                spec.fields.append(spelled)
+                checked.append(item.expression)
+            }
+            index += 1
+        }
+        guard !spec.fields.isEmpty else { throw arguments.usageError("missing FIELD") }
+        if let session { try ExpressionWords.check(checked, names: names, in: session, words: arguments.words) }
+        guard spec.fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(spec.fields.count)") }
+        return spec
+    }
+
+    /// An aggregate's expression as its spec, computed columns' names resolved.
+    private static func spec(_ expression: Expression, names: [String: (spec: String, expression: Expression)]) -> String {
+        if let field = expression.fieldName, let named = names[field] { return ComputedField.spec(named.expression, name: nil) }
+        let resolved = expression.substituting(names.mapValues(\.expression))
+        return resolved.fieldName ?? ComputedField.spec(resolved, name: nil)
     }
 }

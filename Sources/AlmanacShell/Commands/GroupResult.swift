@@ -1,4 +1,5 @@
 import AlmanacCore
+import Foundation
 
 /// The table `group` answers with, whichever side counted the groups (memory or a database):
 /// the group fields' values (`<none>` for none), the count and the percent of the records,
@@ -6,7 +7,7 @@ import AlmanacCore
 /// the min and max of text).
 enum GroupResult {
     static func columns(_ spec: GroupSpec) -> [ResultColumn] {
-        spec.fields.map { ResultColumn($0, absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
+        spec.fields.map { ResultColumn(ComputedField.title(of: $0), absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
             + spec.aggregates.map { ResultColumn($0.description, counts($0.function) ? .integer : .decimal) }
     }
 
@@ -15,13 +16,14 @@ enum GroupResult {
         let functions = spec.aggregates.map(\.function)
         var table = ResultTable(columns: columns(spec), count: count) { index in
             let group = row(index)
-            // A tenth of a percent, from the counts.
-            let percent = total == 0 ? 0 : (Double(group.count) * 1000 / Double(total)).rounded() / 10
+            let percent = share(group.count, of: total)
             let values = group.values.indices.map { index -> ResultValue in
                 if group.values[index].isEmpty { return .absent }
                 return group.numbers[index] ? .literal(group.values[index]) : .text(group.values[index])
             }
-            return values + [.integer(group.count), .decimal(percent)] + zip(group.aggregates, functions).map(value)
+            // Below 1 as its digits (0.025), which a decimal's two places would round.
+            let shown: ResultValue = percent < 1 && percent > 0 ? .literal(NumberFormat.plain(percent)) : .decimal(percent)
+            return values + [.integer(group.count), shown] + zip(group.aggregates, functions).map(value)
         }
         table.firstNumber = 1
         return table
@@ -34,6 +36,16 @@ enum GroupResult {
         let table = table(spec, count: count, total: total, row: row)
         let bars = BarColumn.appending(to: table, quantities: (0..<count).map { Double(row($0).count) }, context: session.renderContext)
         return CommandResult(table, prose: .table(bars), emptyNote: "no records to group")
+    }
+
+    /// A group's share of `total` in percent: to a tenth from 1 up, and below 1 to two
+    /// significant digits (1 of 4,037 is 0.025), so a group that has records never reads 0.
+    static func share(_ count: Int, of total: Int) -> Double {
+        guard total > 0, count > 0 else { return 0 }
+        let exact = Double(count) * 100 / Double(total)
+        guard exact < 1 else { return (exact * 10).rounded() / 10 }
+        let scale = pow(10, 1 - log10(exact).rounded(.down))
+        return (exact * scale).rounded() / scale
     }
 
     /// An aggregate as a result value: counts as integers, other whole numbers as integers too.

@@ -2,13 +2,13 @@ import AlmanacCore
 
 /// `help` lists the commands; `help NAME` shows one command's usage and examples.
 public enum HelpCommand: Command {
-    static let command = Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional)
+    static let command = Parameter("COMMAND", .text(.commands, or: ["keys"]), .optional, hidden: ["expressions"])
 
     public static let spec = CommandSpec(
         name: "help", aliases: ["?"],
-        summary: "List the commands, or show how to use one (help keys: the keys at the prompt)",
+        summary: "List the commands, or show how to use one (help keys: the keys at the prompt; help expressions: computed values)",
         parameters: [command],
-        examples: ["help", "help set", "help keys"]
+        examples: ["help", "help set", "help keys", "help expressions"]
     )
 
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
@@ -27,10 +27,16 @@ public enum HelpCommand: Command {
             }
             lines.append("")
             lines.append("Separate commands with ';'. Quote words with \"...\" or '...'. '#' starts a comment. "
-                + "A line ending in \\ continues on the next. Keys at the prompt (hints, colours, Ctrl-X Ctrl-E): help keys.")
+                + "A line ending in \\ continues on the next. Keys at the prompt (hints, colours, Ctrl-X Ctrl-E): help keys. "
+                + "Computed values wherever a field goes (population / area, length(name)): help expressions.")
             let table = ResultTable(columns: [ResultColumn("command"), ResultColumn("summary"), ResultColumn("usage")],
                                     rows: commands.map { [.text($0.spec.name), .text($0.spec.summary), .text($0.spec.usage)] })
             return CommandResult(table, prose: .lines(lines))
+        }
+        if given.text.lowercased() == "expressions" {
+            let table = ResultTable(columns: [ResultColumn("function"), ResultColumn("summary")],
+                                    rows: ExpressionHelp.functions.map { [.text($0.usage), .text($0.summary)] })
+            return CommandResult(table, prose: .lines(ExpressionHelp.lines))
         }
         if given.text.lowercased() == "keys" {
             let keys = PromptKeys.all

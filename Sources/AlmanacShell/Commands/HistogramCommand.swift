@@ -1,23 +1,32 @@
 import AlmanacCore
 
-/// `histogram FIELD [BINS]` counts the current results' numbers or dates into bins and draws a
-/// bar for each; below the table, how many records have no value and what they had instead.
+/// `histogram FIELD [log] [BINS]` counts the current results' numbers or dates into bins (of
+/// equal width, or growing by a constant factor) and draws a bar for each; below the table, how
+/// many records have no value and what they had instead.
 public enum HistogramCommand: Command {
     static let field = Parameter.field()
+    static let logarithmic = Parameter.flag("log")
     static let bins = Parameter("BINS", .number(1...Histogram.maximumBins, or: []), .optional)
 
     public static let spec = CommandSpec(
         name: "histogram",
         summary: "Count a numeric or date field's values into bins, with a bar for each",
-        parameters: [field, bins],
-        examples: ["histogram population", "histogram area 10", "histogram average_lifespan", "histogram created",
-                   "histogram point.latitude 20"],
+        parameters: [field, logarithmic, bins],
+        examples: ["histogram population", "histogram population log", "histogram area 10", "histogram area log 8",
+                   "histogram average_lifespan", "histogram created", "histogram point.latitude 20", "histogram log10(population / area) 8"],
         discussion: """
         Without BINS the bins have a round width chosen from the values (Freedman–Diaconis, at \
         least Sturges' count, at most \(Histogram.maximumDefaultBins)); dates are binned by year, \
         month or day as their range suggests. BINS (1 to \(Histogram.maximumBins)) fixes the count. \
-        Numbers written as text ("180") count as numbers; records without a value are counted \
-        below the table. A bin holds its lower bound; the last one holds both bounds.
+        Numbers written as text ("180") count as numbers, and SWAPI's galactic years (19BBY, 4ABY) \
+        as signed years, labelled as written; records without a value are counted \
+        below the table. A bin holds its lower bound; the last one holds both bounds. When most \
+        values fall in one bin the histogram says so. log makes bins that grow by a constant \
+        factor, for skewed values such as populations: without BINS a power of ten each (10 – 100, \
+        100 – 1,000, …; split further when there are few decades), with BINS that many from the \
+        smallest value to the largest; values of 0 or below have no place on it and are counted \
+        below the table. FIELD may be an expression (histogram log10(population / area) 8): help \
+        expressions.
 
           countries> histogram gini
           gini     count
@@ -32,9 +41,7 @@ public enum HistogramCommand: Command {
     )
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let parsed = try arguments.parse()
-        let field = parsed[Self.field].first?.text ?? ""
-        let bins = parsed[Self.bins].first?.number
+        let (field, logarithmic, bins) = try Self.fieldAndBins(arguments, in: session)
         let results = try session.currentResults()
         let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
         let records = recordsNoun(results)
@@ -43,7 +50,13 @@ public enum HistogramCommand: Command {
             throw ShellError.invalid("\(SafeText.escape(field)) has no numbers or dates in these \(results.count.grouped) \(records.plural)"
                 + (texts.isEmpty ? "" : ": it holds text such as \(texts.joined(separator: ", ")) — 'group \(SafeText.escape(field))' counts those"))
         }
-        let histogram = measured.histogram(bins: bins)
+        if logarithmic, measured.kind == .date {
+            throw ShellError.invalid("\(SafeText.escape(field)) holds dates: log bins are for numbers (histogram \(SafeText.escape(field)) bins dates by year, month or day)")
+        }
+        let histogram = logarithmic ? measured.logarithmicHistogram(bins: bins) : measured.histogram(bins: bins)
+        guard !histogram.bins.isEmpty else {
+            throw ShellError.invalid("\(SafeText.escape(field)) has no values above 0 in these \(results.count.grouped) \(records.plural): a log scale has no place for them")
+        }
         let output = session.output
         // For programs: each bin's bounds and count. For people: a label, the count and a bar.
         let data = ResultTable(columns: [ResultColumn("lower"), ResultColumn("upper"), ResultColumn("count", .integer)],
@@ -55,7 +68,43 @@ public enum HistogramCommand: Command {
         if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 {
             output.message("note: " + summary(measured, records: records))
         }
-        return CommandResult(data, prose: .table(bars), notes: [summary(measured, records: records)])
+        return CommandResult(data, prose: .table(bars),
+                             notes: [summary(measured, records: records)] + HistogramNotes.notes(histogram, measured, field: field))
+    }
+
+    /// The field or expression, whether its bins grow by a factor (`log`), and how many:
+    /// `log10(population / area) 8` is an expression and 8.
+    static func fieldAndBins(_ arguments: Arguments, in session: Session) throws -> (String, logarithmic: Bool, bins: Int?) {
+        guard ExpressionWords.areComputed(arguments.words) else {
+            let parsed = try arguments.parse()
+            let field = parsed[Self.field].first?.text ?? ""
+            let names = ExpressionWords.names(in: session)
+            return (names[field]?.spec ?? field, parsed.has(Self.logarithmic), parsed[Self.bins].first?.number)
+        }
+        var words = arguments.words
+        var bins: Int?
+        // `log` after the expression (before BINS) asks for bins that grow by a factor.
+        var logarithmic = false
+        if let place = words.lastIndex(where: { !$0.isQuoted && $0.text.lowercased() == "log" }), place >= 1, place >= words.count - 2 {
+            logarithmic = true
+            words.remove(at: place)
+        }
+        if words.count > 1, let last = words.last, !last.isQuoted, let number = Int(last.text),
+           (try? ExpressionList.parse(ExpressionWords.tokens(Array(words.dropLast())), names: false)) != nil {
+            guard (1...Histogram.maximumBins).contains(number) else {
+                throw arguments.usageError("BINS must be a whole number from 1 to \(Histogram.maximumBins), not '\(last.text)'", at: last)
+            }
+            bins = number
+            words.removeLast()
+        }
+        let items = try ExpressionWords.items(Arguments(words, spec: arguments.spec), names: false)
+        guard items.count == 1 else {
+            throw ExpressionWords.pointed(ExpressionError.syntax("histogram takes one expression", at: items[1].span), in: words,
+                                          arguments: arguments)
+        }
+        let names = ExpressionWords.names(in: session)
+        try ExpressionWords.check([items[0].expression], names: names, in: session, words: words)
+        return (ExpressionWords.resolving(items[0], names: names), logarithmic, bins)
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.
@@ -82,6 +131,7 @@ public enum HistogramCommand: Command {
     /// A bound for programs: the number, or the date in ISO 8601 (UTC).
     static func bound(_ value: Double, of histogram: Histogram) -> ResultValue {
         if case .date = histogram.scale { return .text(CalendarDate.iso8601(value)) }
+        if histogram.notation != .plain { return .text(histogram.text(value)) }
         return .decimal(value)
     }
 }

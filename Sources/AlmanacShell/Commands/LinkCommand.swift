@@ -19,7 +19,7 @@ public enum LinkCommand: Command {
         planets.people). A declared link matches the field's values with the key's (numbers by their \
         digits, text exactly); save keeps declared links.
         """
-    )
+    ).role(.shapes(answeringBelow: 1))
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()

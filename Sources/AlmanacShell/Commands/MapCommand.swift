@@ -63,7 +63,8 @@ public enum MapCommand: Command {
                 let locators = results.datasets.map { GeoLocator(dataset: $0, outlines: outlines) }
                 return results.items.map { item in
                     var writer = JSONWriter()
-                    GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer)
+                    GeoJSONWriter.feature(row: item.row, locator: locators[item.dataset], into: &writer,
+                                          computed: GeoJSONWriter.computedMembers(results, item))
                     return String(decoding: writer.bytes, as: UTF8.self)
                 }
             })

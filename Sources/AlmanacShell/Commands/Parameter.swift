@@ -40,6 +40,8 @@ public struct Parameter: Sendable {
         case settingValues
         /// Stations serving the direction.
         case stations(Directions)
+        /// Country names (path, reach, within).
+        case countries
         /// The words, for the first word.
         case words([String])
         /// A filter's fields, operators, values and joining words.

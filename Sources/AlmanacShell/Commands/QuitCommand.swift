@@ -8,7 +8,7 @@ public enum QuitCommand: Command {
         parameters: [],
         examples: ["quit"],
         discussion: "Ctrl-D on an empty line does the same. In a script, the lines after it are not run."
-    )
+    ).role(.steers)
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         _ = try arguments.parse()

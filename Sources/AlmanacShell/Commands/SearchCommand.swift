@@ -15,7 +15,7 @@ public enum SearchCommand: Command {
         cityTitle). Several words must all match. Exact names come first, then names starting \
         with the text, then names containing it, then matches in other names only.
         """
-    )
+    ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()

@@ -10,9 +10,9 @@ public enum SetCommand: Command {
         summary: "Show or change a setting (\(SettingTable.standard.names.joined(separator: ", ")))",
         parameters: [name, value],
         examples: ["set", "set format json", "set format markdown", "set pagesize 20", "set color off", "set pager off",
-                   "set hints off", "set expanded auto", "set timer on"],
+                   "set hints off", "set expanded auto", "set timer on", "set echo on"],
         discussion: SettingTable.standard.discussion
-    )
+    ).role(.shapes(answeringBelow: 2))
 
     public static func discussion(settings: SettingTable) -> String { settings.discussion }
 

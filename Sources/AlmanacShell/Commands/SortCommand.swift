@@ -9,21 +9,33 @@ public enum SortCommand: Command {
         summary: "Order the results by one or more fields",
         parameters: [keys],
         examples: ["sort population desc", "sort name", "sort countryTitle, cityTitle", "sort region, population desc",
-                   "sort average_lifespan desc"],
+                   "sort average_lifespan desc", "sort population / area desc", "sort length(name) desc"],
         discussion: """
-        Numbers sort as numbers (also when written as text, as SWAPI does), text ignoring case and \
-        accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
+        Numbers sort as numbers (also when written as text, as SWAPI does, and SWAPI's galactic \
+        years as signed years: 896BBY before 19BBY before 4ABY), text ignoring case and accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
         none, or a word in a field of numbers (indefinite) — come last either way, and keep their \
-        text. Equal records keep their order. The sorted fields are shown as columns.
+        text. Equal records keep their order. The sorted fields are shown as columns. FIELD may be an \
+        expression, or the name a computed column was given: help expressions.
         """
-    )
+    ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        return try session.apply(.sort(try keys(arguments)))
+        return try session.apply(.sort(try sortKeys(arguments, in: session)))
     }
 
-    /// `population desc, name` → two keys, as declared.
-    static func keys(_ arguments: Arguments) throws -> [SortKey] {
-        try arguments.parse()[keys].map { SortKey($0.text, descending: $0.suffix == "desc") }
+    /// `population / area desc, name` → two keys, the expression's as its canonical text;
+    /// a computed column's name (`sort density desc`) is that column.
+    static func sortKeys(_ arguments: Arguments, in session: Session? = nil) throws -> [SortKey] {
+        let names = session.map(ExpressionWords.names) ?? [:]
+        if ExpressionWords.areComputed(arguments.words) {
+            let items = try ExpressionWords.items(arguments, suffixes: ["asc", "desc"], names: false)
+            if let session { try ExpressionWords.check(items.map(\.expression), names: names, in: session, words: arguments.words) }
+            return items.map { item in
+                SortKey(ExpressionWords.resolving(item, names: names), descending: item.suffix == "desc")
+            }
+        }
+        return try arguments.parse()[keys].map { value in
+            SortKey(names[value.text].map(\.spec) ?? value.text, descending: value.suffix == "desc")
+        }
     }
 }

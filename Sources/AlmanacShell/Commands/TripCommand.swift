@@ -6,24 +6,32 @@ import Foundation
 public enum TripCommand: Command {
     static let from = Parameter("STATION", .text(.stations(.from)), .words, after: "from")
     static let to = Parameter("STATION", .text(.stations(.to)), .words, after: "to")
-    static let date = Parameter("DATE", .text(.words(["today", "tomorrow"])), .optionalWords, after: "on")
+    static let date = Parameter("DATE", .text(.words(["today", "tomorrow"] + Weekday.completions)), .optionalWords, after: "on")
     static let map = Parameter.flag("--map")
+    static let countries = Parameter.flag("--countries")
 
     public static let spec = CommandSpec(
         name: "trip",
         summary: "Plan a trip between two stations",
-        parameters: [from, to, date, map],
+        parameters: [from, to, date, map, countries],
         examples: ["trip from 9484 to Казань on tomorrow", "trip from \"Автостанция Красногвардейская\" to 9362 on 1 Dec",
-                   "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 --map"],
+                   "trip from 9864 to 9362 on 2026-12-01", "trip from 9864 to 9362 on next friday", "trip from 9864 to 9362 --map",
+                   "trip from 9864 to 9362 --countries"],
         discussion: """
         STATION is anything show accepts: an id, a name, or a row (#3). The departure must serve \
         departures (from) and the arrival arrivals (to); they must differ. DATE is today, tomorrow, \
-        2026-12-01, 01.12.2026 (day.month.year), 1 Dec or 1 Dec 2026. A day and month without a year \
-        mean the next such day that exists (29 Feb: the next leap year's; likewise 01.12). A month past \
-        12 or below 1 rolls into the next or the previous year (2026-13-01 is 1 January 2027; in \
-        01.13.2026 it is an error); the year 0 reads as 1; a day the month does not have is an error. A date in the past is answered with a note. \
-        --map draws both stations and the great-circle route between them (as map does; under \
-        --format json, a GeoJSON FeatureCollection of the two stations and the route).
+        a weekday, 2026-12-01, 01.12.2026 (day.month.year), 1 Dec or 1 Dec 2026. A weekday (friday, fri, \
+        пятница) is the first such day after today: on a Friday, friday is a week ahead; next friday is \
+        the one after that. A day and month without a year mean the next such day that exists (29 Feb: \
+        the next leap year's; likewise 01.12). A field outside its range is an error naming it \
+        (2026-13-01: there is no month 13; likewise day 0 or 32 and year 0), and so is a day the month \
+        does not have (30 February 2026). A date in the past is answered with a note. \
+        --map draws both stations and the great-circle route between them over the country outlines \
+        around it (a short trip's map reaches out to the nearest border; as map does; under \
+        --format json, a GeoJSON FeatureCollection of the two stations and the route). \
+        --countries lists the countries the great circle crosses, in order, with the km from the \
+        departure where it enters and leaves each (outlines of world.geojson, tested every km); \
+        its rows are what machine formats write.
 
           stations> trip from 9864 to 9362 on 2099-12-01 --map
           Trip on Tuesday 1 December 2099
@@ -69,6 +77,16 @@ public enum TripCommand: Command {
                       ResultColumn("date", .date), ResultColumn("km", .decimal)],
             rows: [[.text(departure.title), .integer(departure.id), .text(departure.address),
                     .text(arrival.title), .integer(arrival.id), .text(arrival.address), .date(date), kilometres]])
+        if parsed.has(countries) {
+            var answer = try TripCountries.result(from: departure, to: arrival, lines: lines(departure, arrival, date), session: session)
+            // With --map too, people get the map below the list.
+            if drawsMap, !session.settings.format.isMachineReadable, case let .lines(list)? = answer.prose,
+               let map = try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,
+                                            lines: [], session: session), case let .lines(picture)? = map.prose {
+                answer.prose = .lines(list + picture)
+            }
+            return answer
+        }
         guard drawsMap else { return CommandResult(table, shape: .object, prose: .lines(lines(departure, arrival, date))) }
         return try TripMap.result(from: (departure, departureRow), to: (arrival, arrivalRow), in: stations, table: table,
                                   lines: lines(departure, arrival, date), session: session)

@@ -1,14 +1,16 @@
 import Foundation
 
-/// Dates as people type them: `today`, `tomorrow`, `2026-12-01`, `01.12.2026`, `1 Dec`, `Dec 1`, `1 Dec 2026`.
+/// Dates as people type them: `today`, `tomorrow`, `friday`, `next friday`, `2026-12-01`,
+/// `01.12.2026`, `1 Dec`, `Dec 1`, `1 Dec 2026`.
 ///
 /// The rules, in the order they apply:
-/// - the year 0 reads as 1 (there is no year 0 between 1 BC and AD 1; `0000-01-01` is a typo
-///   for the first day there is);
-/// - a month past 12 or below 1 rolls into the next or the previous year, as a calendar would
-///   count on: `2026-13-01` is 1 January 2027, `2026-00-10` 10 December 2025;
+/// - a field outside its range is an error naming the date and the field, in every form:
+///   `'2026-13-01' is not a date: there is no month 13` (likewise day 0, day 32, year 0) —
+///   nothing rolls over into the next month or year;
 /// - a day the month does not have is an error naming the date (`30 February 2026 does not
-///   exist`) — a day is never rolled into the next month;
+///   exist`);
+/// - a weekday (`friday`, `fri`, `пятница`) is the first such day after today — a week ahead
+///   when today is that day — and `next friday` the one after that;
 /// - a day and month without a year mean the next such day that exists, today included
 ///   (`29 Feb`: the next leap year's);
 /// - years run from 1 to 9999.
@@ -31,14 +33,11 @@ enum TripDate {
         case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: today)!
         default: break
         }
+        if let day = Weekday.date(lowered, after: today, calendar: calendar) { return day }
         let numbers = lowered.split(separator: "-", omittingEmptySubsequences: false)
         if numbers.count == 3, numbers.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
            let year = Int(numbers[0]), let month = Int(numbers[1]), let day = Int(numbers[2]) {
-            // Months roll over into years: month 13 is January of the next year, 0 December of the previous.
-            let shifted = month - 1
-            let rolledYear = max(year, 1) + Int((Double(shifted) / 12).rounded(.down))
-            let rolledMonth = ((shifted % 12) + 12) % 12 + 1
-            return try date(year: rolledYear, month: rolledMonth, day: day, typed: text)
+            return try date(year: year, month: month, day: day, typed: text)
         }
         if let dotted = try dayMonthYear(lowered, typed: text, today: today) { return dotted }
         let words = lowered.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
@@ -47,7 +46,7 @@ enum TripDate {
             if let day = Int(dayText), let month = month(named: String(monthText)) {
                 if words.count == 3 {
                     guard let year = Int(words[2]) else { throw notADate(text) }
-                    return try date(year: max(year, 1), month: month, day: day, typed: text)
+                    return try date(year: year, month: month, day: day, typed: text)
                 }
                 return try next(month: month, day: day, from: today, typed: text)
             }
@@ -56,21 +55,18 @@ enum TripDate {
     }
 
     /// `01.12.2026` (day, month, year, as Russian and most European users write a date) or
-    /// `01.12` (the next 1 December). The month is 1 to 12 here: `01.13.2026` is more likely a
-    /// month and day swapped than a month to roll over. Nil when the text is not of this shape.
+    /// `01.12` (the next 1 December). Nil when the text is not of this shape.
     static func dayMonthYear(_ text: String, typed: String, today: Date) throws -> Date? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
               parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               parts[0].count <= 2, parts[1].count <= 2, let day = Int(parts[0]), let month = Int(parts[1]) else { return nil }
-        guard (1...12).contains(month) else {
-            throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: there is no month \(month) (day.month.year: 01.12.2026)")
-        }
+        try checkRanges(month: month, day: day, typed: typed, form: " (day.month.year: 01.12.2026)")
         guard parts.count == 3 else { return try next(month: month, day: day, from: today, typed: typed) }
         guard parts[2].count == 4, let year = Int(parts[2]) else {
             throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: write the year in full (01.12.2026)")
         }
-        return try date(year: max(year, 1), month: month, day: day, typed: typed)
+        return try date(year: year, month: month, day: day, typed: typed)
     }
 
     /// `dec`, `Dec`, `December` → 12.
@@ -79,8 +75,20 @@ enum TripDate {
         return monthNames.firstIndex { $0.lowercased().hasPrefix(text) }.map { $0 + 1 }
     }
 
-    /// The date, when the month has the day.
+    /// A month outside 1...12 or a day outside 1...31 is no date in any month.
+    static func checkRanges(month: Int, day: Int, typed: String, form: String = "") throws {
+        guard (1...12).contains(month) else {
+            throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: there is no month \(month)\(form)")
+        }
+        guard (1...31).contains(day) else {
+            throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: there is no day \(day)\(form)")
+        }
+    }
+
+    /// The date, when every field is in its range and the month has the day.
     static func date(year: Int, month: Int, day: Int, typed: String) throws -> Date {
+        try checkRanges(month: month, day: day, typed: typed)
+        guard year != 0 else { throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: there is no year 0") }
         guard (1...9999).contains(year) else {
             throw ShellError.invalid("'\(SafeText.escape(typed))' is not a date: the year must be from 1 to 9999")
         }
@@ -96,6 +104,7 @@ enum TripDate {
 
     /// The next day `day` of `month` that exists, from `today` on.
     static func next(month: Int, day: Int, from today: Date, typed: String) throws -> Date {
+        try checkRanges(month: month, day: day, typed: typed)
         let year = calendar.component(.year, from: today)
         // February 29 comes at least once in eight years; other days every year or never.
         for candidate in year...(year + 8) {
@@ -105,7 +114,7 @@ enum TripDate {
     }
 
     static func notADate(_ text: String) -> ShellError {
-        .invalid("'\(SafeText.escape(text))' is not a date: use today, tomorrow, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026")
+        .invalid("'\(SafeText.escape(text))' is not a date: use today, tomorrow, friday, next friday, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026")
     }
 
     static func isPast(_ date: Date, now: Date = Date()) -> Bool { date < calendar.startOfDay(for: now) }

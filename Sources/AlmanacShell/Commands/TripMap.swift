@@ -24,8 +24,10 @@ enum TripMap {
         if session.settings.format.isMachineReadable { return CommandResult(table, shape: .object).with(document: document) }
         let (outlines, outlineProblem) = MapCommand.outlines(in: session)
         let (columns, rows) = try MapText.size(nil, terminal: output.terminal)
+        // Borders in view however short the route (RouteFrame).
         let picture = try MapPicture(results: nil, outlines: outlines, route: route, world: false, columns: columns,
-                                     rows: max(2, rows - lines.count), cancellation: session.cancellation)
+                                     rows: max(2, rows - lines.count), frame: RouteFrame.around(route, outlines: outlines),
+                                     cancellation: session.cancellation)
         let width = MapText.legendWidth(output.terminal)
         let routeText = ["the route: \(NumberFormat.grouped(kilometres, decimals: 1)) km along the great circle",
                          "from \(MapPicture.position(start)) to \(MapPicture.position(end))"]

@@ -1,7 +1,8 @@
 import AlmanacCore
 
 /// `use NAME` makes a dataset current (the prompt shows it); `use all` spans every dataset;
-/// `use` alone says which is in use.
+/// `use` alone says which is in use. Choosing is a fresh start: no search, filter, sort or
+/// chosen columns survive it.
 public enum UseCommand: Command {
     static let name = Parameter("NAME", .dataset(all: true), .optional)
 
@@ -9,8 +10,9 @@ public enum UseCommand: Command {
         name: "use",
         summary: "Choose the dataset commands work on",
         parameters: [name],
-        examples: ["use countries", "use all", "use"]
-    )
+        examples: ["use countries", "use all", "use"],
+        discussion: "Choosing a dataset, even the one in use, is a fresh start: the whole dataset again, with no search, filter or sort, and its usual columns (columns chosen before are forgotten)."
+    ).role(.shapes(answeringBelow: 1))
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         guard let given = try arguments.parse()[name].first else {
@@ -47,6 +49,8 @@ public enum UseCommand: Command {
         if name == "all" { session.startPendingLoads() } else { session.catalog.start(name) }
         session.currentName = name
         session.resetQuery()
+        // A fresh start: the whole dataset again, in its own columns.
+        session.chosenColumns = [:]
         return nil
     }
 }

@@ -25,6 +25,11 @@ public struct Completer {
             candidates = []
         }
         let unique = Self.unique(candidates)
+        // A whole name typed as several words is replaced whole.
+        if let replacing = unique.first?.replacing, unique.allSatisfy({ $0.replacing == replacing }) {
+            return Result(replaceFrom: replacing.from, insertion: Self.insertion(for: unique, typed: replacing.typed, openQuote: nil),
+                          candidates: unique)
+        }
         return Result(
             replaceFrom: line.fragmentStart,
             insertion: Self.insertion(for: unique, typed: line.fragment, openQuote: line.openQuote),

@@ -12,7 +12,7 @@ enum CompletionSources {
 
     /// Field paths of the results, without waiting for loads (a table's columns).
     static func fields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        request.matching(session.completionSource().completionFields())
+        request.matchingForgivingly(session.completionSource().completionFields())
     }
 
     /// A field's values starting with the fragment, however many the field has
@@ -71,6 +71,18 @@ enum CompletionSources {
         return candidates.sorted { $0.text < $1.text }
     }
 
+    /// A whole name typed as several words without quotes: the names starting with all of
+    /// them (`show united k` → United Kingdom of …), replacing them all.
+    static func wholeNames(_ given: [Word], _ request: CompletionRequest,
+                           _ names: (CompletionRequest) -> [CompletionCandidate]) -> [CompletionCandidate] {
+        guard let (whole, replacing) = request.continuing(given) else { return names(request) }
+        return names(whole).map { candidate in
+            var candidate = candidate
+            candidate.replacing = replacing
+            return candidate
+        }
+    }
+
     /// Stations serving the direction whose names start with the fragment (`trip from Каз`).
     static func stations(serving direction: Directions, _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
         guard let stations = session.catalog.dataset("stations"), let index = NameIndex.ifReady(stations) else { return [] }
@@ -82,22 +94,24 @@ enum CompletionSources {
         return candidates
     }
 
-    /// The next part of a filter's condition, read as the parser reads it: a field, an
-    /// operator, a value of that field, or the word that joins another condition.
+    /// The next part of a filter's condition, read as the parser reads it: a field or a
+    /// function, an operator, a value of that field, or the word that joins another condition.
     static func condition(_ words: [Word], _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        if words.isEmpty { return fields(request, in: session) }
-        let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
+        if words.isEmpty || ExpressionCompletion.split(request.fragment).kept != "" { return ExpressionCompletion.names(request, in: session) }
+        let tokens = ExpressionTokens.tokens(words.map { ($0.text, $0.isQuoted) })
         guard let last = tokens.last else { return [] }
-        if !last.isQuoted, FilterExpression.Operator(rawValue: last.text) != nil, tokens.count >= 2 {
-            return values(of: tokens[tokens.count - 2].text, request, in: session)
+        let comparisons = FilterExpression.Operator.allCases.map(\.rawValue) + ["=~"]
+        if last.isSymbol, ExpressionTokens.comparisonSymbols.contains(last.text), tokens.count >= 2 {
+            return tokens[tokens.count - 2].kind == .word ? values(of: tokens[tokens.count - 2].text, request, in: session) : []
         }
-        if !last.isQuoted, ["and", "or", "not", "("].contains(last.text.lowercased()) {
-            return fields(request, in: session)
+        if last.isSymbol || [.open, .comma].contains(last.kind) || ["and", "or", "not"].contains(last.text.lowercased()) && last.kind == .word {
+            return ExpressionCompletion.names(request, in: session)
         }
-        if tokens.count >= 3, FilterExpression.Operator(rawValue: tokens[tokens.count - 2].text) != nil {
+        if tokens.count >= 2, tokens[tokens.count - 2].isSymbol, ExpressionTokens.comparisonSymbols.contains(tokens[tokens.count - 2].text) {
             return request.matching(["and", "or"])
         }
-        if tokens.count % 3 == 1 { return request.matching(FilterExpression.Operator.allCases.map(\.rawValue)) }
+        if last.isKeyword("is") { return request.matching(["not", "null"]) }
+        if last.kind == .word || last.kind == .close { return request.matching(comparisons + ["is"]) }
         return []
     }
 }

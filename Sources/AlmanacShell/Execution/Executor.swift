@@ -13,8 +13,13 @@ public struct SourceLocation: Sendable, Equatable {
 /// Runs lines: tokenizes, finds each statement's command, runs it, reports what failed.
 public struct Executor {
     public let session: Session
+    /// In a script, where shaping commands' listings wait to be the last (nil at the prompt).
+    public let scriptAnswer: ScriptAnswer?
 
-    public init(session: Session) { self.session = session }
+    public init(session: Session, scriptAnswer: ScriptAnswer? = nil) {
+        self.session = session
+        self.scriptAnswer = scriptAnswer
+    }
 
     /// Runs every statement of `line`; a failing statement skips the rest of its line.
     /// Returns false when something failed.
@@ -32,9 +37,21 @@ public struct Executor {
             guard !session.shouldQuit else { break }
             let started = ContinuousClock.now
             do {
+                // Any command but quit, even one that fails, ends the wait of a held listing.
+                scriptAnswer?.commandStarts(session.commands.lookup(statement.words[0].text)?.spec.role)
                 let command = try session.commands.resolve(statement.words[0].text)
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
-                try session.run(command, Arguments(Array(statement.words.dropFirst()), spec: command.spec))
+                let arguments = Arguments(Array(statement.words.dropFirst()), spec: command.spec)
+                let afterGroups = session.lastGroups != nil
+                let result = try session.perform(command, arguments)
+                session.commandLog.record(command, arguments.words, afterGroups: afterGroups, undoable: session.undoable.count)
+                if let result {
+                    if let scriptAnswer {
+                        scriptAnswer.deliver(result, role: command.spec.role, words: arguments.words.count, in: session)
+                    } else {
+                        session.render(result)
+                    }
+                }
                 session.output.endCommand()
                 reportTime(since: started)
             } catch {
@@ -48,6 +65,7 @@ public struct Executor {
 
     /// An unknown field, from whichever command named it, pointed at where the line names it.
     static func pointed(_ error: any Error, in statement: Statement) -> any Error {
+        if error is ExpressionError { return ExpressionWords.pointed(error, in: Array(statement.words.dropFirst())) }
         guard case let .unknownField(field, _)? = error as? QueryError else { return error }
         let tokens = Arguments.tokens(Array(statement.words.dropFirst()))
         guard let word = tokens.first(where: { !$0.isComma && $0.word.text == field })?.word else { return error }

@@ -1,12 +1,12 @@
 /// What the command line asked for, already parsed (the executable uses ArgumentParser).
 public struct LaunchOptions: Sendable, Equatable {
-    /// `-c`: commands to run, in order.
-    public var commands: [String] = []
-    /// `-f`: script files to run after the commands.
-    public var files: [String] = []
+    /// `-c` and `-f`, run in the order given (as psql runs them).
+    public var scripts: [ScriptSource] = []
     public var format: OutputFormat?
     public var dataDirectory: String?
     public var bail = false
+    /// `--echo`: every shaping command's listing in a script, not only the last command's.
+    public var echo = false
     public var interactive = false
     public var noColor = false
     public var noStartupFile = false
@@ -14,4 +14,10 @@ public struct LaunchOptions: Sendable, Equatable {
     public var verbose = false
 
     public init() {}
+}
+
+/// One `-c COMMANDS` or `-f FILE` of the command line.
+public enum ScriptSource: Sendable, Equatable {
+    case command(String)
+    case file(String)
 }

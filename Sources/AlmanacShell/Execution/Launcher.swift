@@ -22,7 +22,7 @@ public enum Launcher {
             variables, dataDirectory: options.dataDirectory,
             fallbacks: [(InstallLayout.dataFolder, .installed), (checkoutDataDirectory, .checkout)])
         let stdinIsTerminal = isatty(0) == 1
-        let hasScripts = !options.commands.isEmpty || !options.files.isEmpty
+        let hasScripts = !options.scripts.isEmpty
         let interactive = stdinIsTerminal && (!hasScripts || options.interactive)
         // SIGTERM and SIGHUP (and Ctrl-C in a script) end the process within a fifth of a
         // second whatever it is doing: the main thread normally stops at its next check;
@@ -42,6 +42,7 @@ public enum Launcher {
         let colorWanted = !options.noColor && variables["NO_COLOR"].map(\.isEmpty) ?? true && variables["TERM"] != "dumb"
         var settings = Settings(color: interactive && colorWanted && output.terminal.isTerminal)
         if let format = options.format { settings.format = format }
+        settings.echo = options.echo
 
         let catalog = Catalog(preparesIndexes: interactive)
         let session = Session(output: output, settings: settings, environment: environment, isInteractive: interactive,
@@ -62,7 +63,9 @@ public enum Launcher {
         // the loading threads do not slow the drawing of the prompt itself). A script starts
         // only the datasets it names, as soon as it names them.
         for request in DefaultDatasets.requests(in: environment.dataDirectory) { catalog.register(request) }
-        let executor = Executor(session: session)
+        // A script's shaping commands are quiet unless last: see ScriptAnswer.
+        let answer = ScriptAnswer()
+        let executor = Executor(session: session, scriptAnswer: answer)
         let runner = ScriptRunner(executor: executor, bail: options.bail)
         var succeeded = true
 
@@ -75,20 +78,33 @@ public enum Launcher {
         if !options.noStartupFile, access(environment.startupFilePath, F_OK) == 0 {
             keepGoing = finish(runFile(environment.startupFilePath, runner: runner, session: session))
         }
-        if keepGoing, !options.commands.isEmpty {
-            // Errors name the option by its position: `-c:2:` is the second -c.
-            keepGoing = finish(runner.run(options.commands, source: "-c"))
-        }
-        if keepGoing {
-            for file in options.files where keepGoing {
-                keepGoing = finish(runFile(file, runner: runner, session: session))
+        // -c and -f in the order given; errors name a -c by its position: `-c:2:` is the second.
+        var commandsRun = 0
+        var remaining = options.scripts[...]
+        while keepGoing, let first = remaining.first {
+            if case let .file(path) = first {
+                keepGoing = finish(runFile(path, runner: runner, session: session))
+                remaining = remaining.dropFirst()
+                continue
             }
+            let commands = remaining.prefix { if case .command = $0 { true } else { false } }
+                .compactMap { if case let .command(text) = $0 { text } else { nil } }
+            keepGoing = finish(runner.run(commands, source: "-c", firstLine: commandsRun + 1))
+            commandsRun += commands.count
+            remaining = remaining.dropFirst(commands.count)
+        }
+        func finishScript() {
+            if !session.interruption.terminationRequested { answer.finish(in: session) }
         }
         if keepGoing, interactive {
+            finishScript()
             // A session at the prompt ends with 0 (Ctrl-D, quit); earlier script errors were shown.
             succeeded = InteractiveShell(session: session, notifier: notifier).run() == 0
         } else if keepGoing, !hasScripts || options.interactive {
             keepGoing = finish(runner.run(DescriptorLines(descriptor: 0, notifier: notifier), source: "stdin"))
+            finishScript()
+        } else {
+            finishScript()
         }
         for message in notifier.takeMessages() where options.verbose { output.message(SafeText.escapeLines(message)) }
         output.flush()

@@ -125,7 +125,7 @@ extension Session {
         guard let name = source.datasetNames.first, !page.results.spansDatasets else { return ([], false) }
         let chosen = chosenColumns[name]
         var fields = chosen ?? page.defaultColumns
-        for field in source.fieldsInUse where !fields.contains(field) { fields.append(field) }
+        for field in source.fieldsInUse where !ComputedField.isAmong(fields, field) { fields.append(field) }
         return (fields, chosen != nil)
     }
 }

@@ -14,14 +14,15 @@ public struct ScriptRunner {
         self.bail = bail
     }
 
-    /// Runs `lines` named `source` (each checked against the length bound).
-    public func run(_ lines: some Sequence<String>, source: String) -> Bool {
-        run(lines.lazy.map(ScriptLine.init), source: source)
+    /// Runs `lines` named `source` (each checked against the length bound), the first
+    /// numbered `firstLine`.
+    public func run(_ lines: some Sequence<String>, source: String, firstLine: Int = 1) -> Bool {
+        run(lines.lazy.map(ScriptLine.init), source: source, firstLine: firstLine)
     }
 
     /// Runs `lines` named `source`. Returns whether every line succeeded; stops early on
     /// `quit`, on Ctrl-C or a termination signal, and with `bail` on the first failure.
-    public func run(_ lines: some Sequence<ScriptLine>, source: String) -> Bool {
+    public func run(_ lines: some Sequence<ScriptLine>, source: String, firstLine: Int = 1) -> Bool {
         var succeeded = true
         let interruption = executor.session.interruption
         let interruptsAtStart = interruption.interruptCount
@@ -32,7 +33,8 @@ public struct ScriptRunner {
         }
         // One line, one command: a script's errors keep their line numbers (a trailing `\` is an
         // error on its line; only the prompt and the editor's file continue lines).
-        for (index, line) in lines.enumerated() {
+        for (offset, line) in lines.enumerated() {
+            let index = offset + firstLine - 1
             if executor.session.shouldQuit || interruption.terminationRequested { return succeeded }
             if interruption.interruptCount != interruptsAtStart { return false }
             switch line {

@@ -32,6 +32,8 @@ public final class Session {
     public var chosenColumns: [String: [String]] = [:]
     /// What `back` undoes, the last change last.
     public var undoable: [Undoable] = []
+    /// The lines that built the current results, for `save`.
+    public var commandLog = CommandLog()
     /// Whether the note that `back` forgets the oldest changes was given.
     var saidUndoIsBounded = false
     /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
@@ -75,13 +77,18 @@ public final class Session {
 
     /// Runs one command with a fresh cancellation, and writes its answer in the format set.
     func run(_ command: any Command.Type, _ arguments: Arguments) throws {
+        if let result = try perform(command, arguments) { render(result) }
+    }
+
+    /// Runs one command with a fresh cancellation and returns its answer, unwritten.
+    func perform(_ command: any Command.Type, _ arguments: Arguments) throws -> CommandResult? {
         // A script loads only what it uses (`dataset(_:)` starts each on demand); a person at
         // the prompt gets every dataset loading in the background.
         if isInteractive { startPendingLoads() }
         cancellation = interruption.cancellationFromNow()
         output.beginCommand(cancellation: cancellation)
         defer { cancellation = .never }
-        if let result = try command.run(arguments, in: self) { render(result) }
+        return try command.run(arguments, in: self)
     }
 
     /// Writes a result in the format set, to standard output.

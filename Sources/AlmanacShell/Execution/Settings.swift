@@ -17,6 +17,8 @@ public struct Settings: Sendable, Equatable {
     public var expanded: ExpandedMode = .off
     /// After each command, how long it took, on standard error.
     public var timer = false
+    /// In a script, every shaping command's listing too, not only the last command's (`ScriptAnswer`).
+    public var echo = false
 
     public init(color: Bool) { self.color = color }
 

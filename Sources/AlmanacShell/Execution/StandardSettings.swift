@@ -51,6 +51,7 @@ extension SettingTable {
             .choice("expanded", \.expanded,
                     help: "on: one line per field for each record; off; auto: expanded when a table is wider than the terminal."),
             .onOff("timer", \.timer, help: "each command's time on standard error."),
+            .onOff("echo", \.echo, help: "in a script, the results listed after every command that shapes them, not only the last (--echo)."),
         ])
     }
 }

@@ -6,6 +6,8 @@ public enum WordRole: Sendable, Equatable {
     case command, unknownCommand
     case dataset, unknownDataset
     case field, unknownField
+    /// A name followed by `(` that is no function.
+    case unknownFunction
     /// A word the command knows (`asc`, `clear`, a setting's value) or a filter's `and`, `(`.
     case keyword
     case `operator`
@@ -19,7 +21,7 @@ public enum WordRole: Sendable, Equatable {
         switch self {
         case .plain: nil
         case .command: "32"
-        case .unknownCommand, .unknownDataset, .unknownField, .unclosedQuote: "31"
+        case .unknownCommand, .unknownDataset, .unknownField, .unknownFunction, .unclosedQuote: "31"
         case .dataset: "34"
         case .field: "36"
         case .keyword, .operator: "1"

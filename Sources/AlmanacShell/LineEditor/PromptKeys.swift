@@ -11,8 +11,11 @@ public enum PromptKeys {
         Key(keys: "TAB", meaning: """
             Complete the word before the cursor: a command, dataset name, field, field value, record \
             name or file path. A second TAB lists the candidates; a list longer than the screen asks \
-            first, then shows a screenful at a time. When no name starts with the word, the names with \
-            a word that does, else those one or two typos away (show norwya: Norway).
+            first, then shows a screenful at a time. A name typed as several words without quotes \
+            completes whole (show united k: "United Kingdom of …"). When no name starts with the word, \
+            the names with a word that does, else the other names search looks at (show Герм: Германия), \
+            else those one or two typos away (show norwya: Norway); fields likewise (sort popluation: \
+            population).
             """),
         Key(keys: "Up, Down", meaning: "Recall earlier lines from the history."),
         Key(keys: "Ctrl-R", meaning: """

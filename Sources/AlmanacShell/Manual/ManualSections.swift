@@ -1,13 +1,16 @@
+import AlmanacCore
+
 /// The sections almanac.1 adds to what swift-argument-parser generates from the command line:
 /// the command language (from the command table, so the page says what `help` says), the
 /// keys at the prompt, the environment, files, exit status and examples.
 enum ManualSections {
     /// Their titles, in order: the page is rebuilt by replacing exactly these.
-    static let titles = ["COMMANDS", "KEYS AT THE PROMPT", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
+    static let titles = ["COMMANDS", "KEYS AT THE PROMPT", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO", "AUTHORS"]
 
     static func all(commands: CommandTable, settings: SettingTable = .standard) -> [(title: String, body: String)] {
         let bodies = [
-            self.commands(commands, settings: settings), keys, environment, files, exitStatus, examples, seeAlso,
+            self.commands(commands, settings: settings) + "\n.Ss Expressions\n" + ExpressionHelp.manual, keys, environment, files, exitStatus,
+            examples, seeAlso, authors,
         ]
         return Array(zip(titles, bodies)).map { (title: $0.0, body: $0.1) }
     }
@@ -205,4 +208,7 @@ enum ManualSections {
     The formats, sources, licences and messy parts of the data:
     .Pa PREFIX/share/almanac/data/README.md .
     """#
+
+    /// From AlmanacVersion, as `about` and `--version` say it.
+    static var authors: String { "almanac \(AlmanacVersion.current) is written by \(AlmanacVersion.author)." }
 }

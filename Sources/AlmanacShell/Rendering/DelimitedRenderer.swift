@@ -20,7 +20,7 @@ final class DelimitedRows: RowRenderer {
         if let records = table.records, !table.columnsChosen {
             let keys = SourceKeys(records, rows: rows)
             self.keys = keys
-            write(dataset + keys.names)
+            write(dataset + keys.names + ComputedFields.names(records))
         } else {
             write(dataset + table.columns.map(\.name))
         }
@@ -29,7 +29,7 @@ final class DelimitedRows: RowRenderer {
     func row(_ table: ResultTable, _ row: Int) {
         let section = table.section(of: row).map { [$0] } ?? []
         if let keys, let records = table.records {
-            write(section + keys.values(of: records.record(row)).map(ResultText.plain))
+            write(section + (keys.values(of: records.record(row)) + ComputedFields.cells(records, row: row)).map(ResultText.plain))
         } else {
             write(section + table.row(row).map(ResultText.plain))
         }

@@ -8,7 +8,7 @@ enum FileExport {
     static func write(_ source: any ResultsSource, format: OutputFormat, to path: String, force: Bool, in session: Session) throws -> Int {
         var total = 0
         try AtomicFile.write(to: path, overwrite: force, cancellation: session.cancellation) { append in
-            let sink = ByteSink()
+            let sink = ByteSink(cancellation: session.cancellation)
             guard let renderer = format.rowRenderer(to: sink) else { return }
             var started = false
             var whole = false
@@ -25,7 +25,11 @@ enum FileExport {
                 }
                 if !started { renderer.header(table, rows: 0..<table.count) }
                 started = true
-                for row in 0..<table.count { renderer.row(table, row) }
+                // In memory the results are one batch: Ctrl-C stops between rows, not at its end.
+                for row in 0..<table.count {
+                    if row & 0x3FF == 0 { try session.cancellation.checkpoint() }
+                    renderer.row(table, row)
+                }
                 try append(sink.take())
             }
             if !started {
@@ -44,8 +48,12 @@ enum FileExport {
 /// Lines as the bytes of a file, taken a batch at a time.
 private final class ByteSink: LineSink {
     private var bytes: [UInt8] = []
-    /// The cursor and the file check the cancellation between batches.
-    var isCut: Bool { false }
+    private let cancellation: Cancellation
+
+    init(cancellation: Cancellation) { self.cancellation = cancellation }
+
+    /// A renderer writing a whole document (results across datasets) stops on Ctrl-C too.
+    var isCut: Bool { cancellation.isCancelled }
 
     func line(_ text: String) {
         bytes += text.utf8

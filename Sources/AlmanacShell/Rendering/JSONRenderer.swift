@@ -96,7 +96,7 @@ enum JSONRow {
             let record = records.record(row)
             var writer = JSONWriter(pretty: pretty)
             writer.write(record.document, record.index, indent: indent)
-            return String(decoding: writer.bytes, as: UTF8.self)
+            return ComputedFields.appended(to: String(decoding: writer.bytes, as: UTF8.self), records, row: row, indent: indent, pretty: pretty)
         }
         var compact = JSONWriter()
         compact.append("{")

@@ -26,10 +26,12 @@ enum Listing {
         let total = try source.count(fresh: false, cancellation: session.cancellation)
         let size = pageSize(of: source, total: total, in: session)
         let start = min(total, (page - 1) * size)
+        if let name = source.datasetNames.first { source.showing((session.chosenColumns[name] ?? []) + source.fieldsInUse) }
         let fetched = try source.page(start: start, size: size, cancellation: session.cancellation)
         let (fields, chosen) = session.listingFields(for: fetched, of: source)
         var table = RecordListing.table(fetched.results, range: fetched.range, fields: fields, chosen: chosen)
         table.firstNumber = start + 1
+        table.cutLast(source.sortFields)
         var notes: [String] = []
         let end = start + fetched.range.count
         let paged = session.output.terminal.isTerminal || session.settings.pageSize != nil

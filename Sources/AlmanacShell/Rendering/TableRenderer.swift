@@ -1,8 +1,8 @@
 import AlmanacCore
 
-/// The `table` format: columns sized by display width, numbers right-aligned, the widest text
-/// column cut with `…` until the table fits the terminal (or, under `set expanded auto`, one
-/// record per block instead); nothing is cut into a pipe.
+/// The `table` format: columns sized by display width, numbers right-aligned, long text cut
+/// with `…` until the table fits the terminal (TableFitting; under `set expanded auto`, or when
+/// a column that must stay whole cannot, one record per block instead); nothing is cut into a pipe.
 enum TableRenderer: ResultRenderer {
     static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
         if let prose = result.prose {
@@ -12,7 +12,8 @@ enum TableRenderer: ResultRenderer {
             return
         } else {
             let grid = TableGrid(result.table, context: context)
-            if context.expanded == .on || (context.expanded == .auto && context.width.map { grid.naturalWidth > $0 } ?? false) {
+            if context.expanded == .on || (context.expanded == .auto && context.width.map { grid.naturalWidth > $0 } ?? false)
+                || context.width.map({ !grid.keepsWholeColumns(in: $0) }) ?? false {
                 ExpandedRenderer.writeRows(result.table, to: sink, context: context)
             } else {
                 grid.write(to: sink, context: context)
@@ -26,11 +27,13 @@ enum TableRenderer: ResultRenderer {
 struct TableGrid {
     let table: ResultTable
     let titles: [String]
-    private(set) var widths: [Int]
+    var widths: [Int]
     private(set) var alignRight: [Bool]
     /// The first text column of the result (a record's name, a field's path): what says which
-    /// row is which, so it is narrowed last.
-    private var leading: Int?
+    /// row is which, so it is narrowed after other text.
+    var leading: Int?
+    /// Each column's fitting (the row number and dataset columns are free).
+    let fitting: [ResultColumn.Fitting]
     /// The cells' text when the table is small enough to keep (else they are made again to write).
     private var kept: [[String]]?
     private let limit: Int?
@@ -68,6 +71,7 @@ struct TableGrid {
         }
         alignRight = numeric
         leading = (fixed..<titles.count).first { !numeric[$0] }
+        fitting = [ResultColumn.Fitting](repeating: .free, count: fixed) + table.columns.map(\.fitting)
         self.kept = kept
     }
 
@@ -83,21 +87,6 @@ struct TableGrid {
     }
 
     var naturalWidth: Int { widths.reduce(0, +) + Self.separator * max(0, widths.count - 1) }
-
-    /// Narrows the widest text column (then any column) a cell at a time until the table fits;
-    /// the leading column only when the other text columns are down to the floor.
-    mutating func fit(to width: Int) {
-        let floor = 6
-        var total = naturalWidth
-        while total > width {
-            var text = widths.indices.filter { !alignRight[$0] && widths[$0] > floor && $0 != leading }
-            if text.isEmpty, let leading, widths[leading] > floor { text = [leading] }
-            let candidates = text.isEmpty ? widths.indices.filter { widths[$0] > floor } : text
-            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
-            widths[widest] -= 1
-            total -= 1
-        }
-    }
 
     func write(to sink: any LineSink, context: RenderContext) {
         var grid = self

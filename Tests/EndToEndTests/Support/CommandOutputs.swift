@@ -26,7 +26,8 @@ enum CommandOutputs {
         HarnessSetup.once
         let process = Process()
         process.executableURL = URL(fileURLWithPath: AlmanacBinary.path)
-        process.arguments = arguments + ["-c", "set timer on"] + commands.flatMap { ["-c", $0] }
+        // --echo: every command's output, a shaping command's listing too.
+        process.arguments = arguments + ["--echo", "-c", "set timer on"] + commands.flatMap { ["-c", $0] }
         process.environment = environment.variables
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let pipe = Pipe()

@@ -7,6 +7,17 @@ import PostgresCluster
 enum Database {
     static func cluster() throws -> TestCluster { try TestCluster.shared() }
 
+    /// A bundled dataset exported by almanac into a JSON file in `home` and into `table`: the
+    /// same records to load in memory and to attach (file, URL), for a differential test.
+    static func exported(_ dataset: String, as table: String, in home: TemporaryHome) throws -> (file: String, url: String) {
+        let url = try url(table)
+        let file = home.root + "/\(dataset).json"
+        let exported = try PipeRun.run(["--no-rc", "-c", "use \(dataset)", "-c", "export \(file)", "-c", "export \(url) --force"],
+                                       environment: home.environment(), directory: home.root)
+        guard exported.status == 0 else { throw HarnessError("exporting \(dataset) failed: \(exported)") }
+        return (file, url)
+    }
+
     /// `postgresql://postgres@127.0.0.1:PORT/almanac?table=TABLE[&extra]`.
     static func url(_ table: String, user: String = "postgres", password: String? = nil, extra: String? = nil) throws -> String {
         try cluster().url(table: table, user: user, password: password) + (extra.map { "&" + $0 } ?? "")

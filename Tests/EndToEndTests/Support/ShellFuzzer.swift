@@ -33,7 +33,8 @@ struct ShellVocabulary: Sendable {
     /// Commands the fuzz never generates: leaving (`quit` ends the script early), `load`
     /// (reports its outcome on stderr in a line of its own, and reads files), `export`
     /// (generated separately, only into the test's folder).
-    static let excluded: Set<String> = ["quit", "exit", "load", "export"]
+    /// `watch` runs until Ctrl-C at the prompt; `save` writes where it is told.
+    static let excluded: Set<String> = ["quit", "exit", "load", "export", "watch", "save"]
 
     /// Fields with few distinct values: `group` over these stays cheap.
     static let cheapGroupFields = ["region", "subregion", "classification", "designation", "language", "countryTitle",

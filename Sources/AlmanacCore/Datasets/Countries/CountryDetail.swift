@@ -1,7 +1,7 @@
 import Foundation
 
 extension CountryModel {
-    /// The country browser's detail screen: names and codes, spellings, capital, region,
+    /// The country browser's detail screen: names and codes, the flag's URL, spellings, capital, region,
     /// population, coordinates, area, Gini, demonym, timezones, borders, currencies, languages,
     /// translations, regional blocs, calling codes, stations.
     public static func detail(of dataset: Dataset, row: Int, links: Links) -> RecordDetail {
@@ -23,6 +23,7 @@ extension CountryModel {
                 Row("Numeric", country.numericCode), Row("Top-level domains", country.topLevelDomain.joined(separator: ", ")),
                 Row("CIOC", country.cioc),
             ]),
+            Section("Flag", rows: [Row("Flag", country.flag)]),
             Section("Alternative spellings", rows: [Row("Spellings", country.altSpellings.joined(separator: ", "))]),
             Section("Capital", rows: [Row("Capital", country.capital)]),
             Section("Region", rows: [Row("Region", country.region), Row("Subregion", country.subregion)]),
@@ -65,10 +66,6 @@ public enum Coordinates {
 
     /// Great-circle distance in kilometres (haversine, mean Earth radius).
     public static func distance(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371.0088 * 2 * atan2(sqrt(a), sqrt(1 - a))
+        Haversine.kilometres(lat1, lon1, lat2, lon2)
     }
 }

@@ -1,0 +1,109 @@
+import AlmanacCore
+import Synchronization
+
+/// The expression language's type of each field of a table, as memory reads it: numbers,
+/// booleans, dates for date and timestamp columns; for text (and JSON) the values decide —
+/// (nearly) all numbers written as text are numbers, all ISO dates are dates — read from the
+/// first rows once, in one statement, and remembered.
+final class ColumnTypes: Sendable {
+    let connection: PostgresConnection?
+    let schema: TableSchema
+    private let known = Mutex<[String: ValueType]>([:])
+    private let containers = Mutex<[String: Bool]>([:])
+
+    /// Rows read to decide a text or JSON field's type.
+    static let sampleRows = 20_000
+
+    init(connection: PostgresConnection?, schema: TableSchema) {
+        self.connection = connection
+        self.schema = schema
+    }
+
+    /// The field's type (a list's for arrays and JSON paths that reach several values).
+    func type(of reference: FieldReference) -> ValueType {
+        if let type = known.withLock({ $0[reference.field] }) { return type }
+        let type = decide(reference)
+        known.withLock { $0[reference.field] = type }
+        return type
+    }
+
+    /// Whether the field is an object (or a list of objects) in JSON: then `is null` asks about
+    /// it, not about the values inside it, as memory does.
+    func isContainer(_ reference: FieldReference) -> Bool {
+        guard reference.column.kind == .json, !reference.column.isArray, let connection else { return false }
+        if let known = containers.withLock({ $0[reference.field] }) { return known }
+        var sql = SQL("SELECT coalesce(bool_or(jsonb_typeof(v) = 'object' OR (jsonb_typeof(v) = 'array' AND jsonb_path_exists(v, ")
+        sql.append("'$[*] ? (@.type() == \"object\")'))), false) FROM (SELECT t.\(reference.column.quoted)::jsonb #> ")
+        sql.bind("{" + reference.path.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}", as: "text[]")
+        sql.append(" AS v FROM (SELECT * FROM \(schema.quotedName) LIMIT \(Self.sampleRows)) AS t) AS s")
+        let answer = (try? connection.query(sql, timeout: 5))?.value(0, 0) == "t"
+        containers.withLock { $0[reference.field] = answer }
+        return answer
+    }
+
+    private func decide(_ reference: FieldReference) -> ValueType {
+        let column = reference.column
+        let list = column.isArray
+        func shaped(_ element: ValueType) -> ValueType { list ? .list(element) : element }
+        switch column.kind {
+        case .number: return shaped(.number)
+        case .boolean: return shaped(.boolean)
+        case .other: return shaped(QueryBuilder.isDate(column.typeName) ? .date : .text)
+        case .text, .json: break
+        }
+        guard let connection else { return shaped(.text) }
+        var aliases = Aliases()
+        let source = reference.source(aliases: &aliases)
+        let jsonType: SQL
+        let text: SQL
+        var from = SQL("(SELECT * FROM \(schema.quotedName) LIMIT \(Self.sampleRows)) AS t")
+        switch source {
+        case let .scalar(value, kind, _):
+            jsonType = kind == .json ? SQL("jsonb_typeof(") + value + ")" : "'string'"
+            text = kind == .json ? SQL("(") + value + " #>> '{}')" : value
+        case let .set(set, _):
+            jsonType = set.kind == .json ? SQL("jsonb_typeof(") + set.value + ")" : "'string'"
+            text = set.kind == .json ? SQL("(") + set.value + " #>> '{}')" : set.value
+            from.append(SQL(" CROSS JOIN LATERAL (SELECT ") + set.value + " AS value" + set.fromWhere(nil) + ") AS v")
+        }
+        let value: SQL
+        if case let .set(set, _) = source { value = set.kind == .json ? SQL("(v.value #>> '{}')") : SQL("v.value") } else { value = text }
+        let kind: SQL
+        if case let .set(set, _) = source { kind = set.kind == .json ? SQL("jsonb_typeof(v.value)") : "'string'" } else { kind = jsonType }
+        let present = QueryBuilder.present(value)
+        let number = SQL("replace(btrim(") + value + ", E' \\t'), ',', '') ~ '" + QueryBuilder.numericPattern + "'"
+        let date = value + " ~ '" + Self.datePattern + "'"
+        var sql = SQL("SELECT count(*) FILTER (WHERE ") + kind + " = 'number'), count(*) FILTER (WHERE " + kind + " IN ('boolean')), "
+        sql.append(SQL("count(*) FILTER (WHERE ") + kind + " = 'string' AND " + present + " IS NOT NULL AND " + number + "), ")
+        sql.append(SQL("count(*) FILTER (WHERE ") + kind + " = 'string' AND " + present + " IS NOT NULL AND NOT (" + number + ") AND " + date + "), ")
+        sql.append(SQL("count(*) FILTER (WHERE ") + kind + " = 'string' AND " + present + " IS NOT NULL AND NOT (" + number + ") AND NOT (" + date + ")), ")
+        sql.append("0 FROM ")
+        sql.append(from)
+        guard let result = try? connection.query(sql, timeout: 5), result.rowCount == 1 else { return shaped(.text) }
+        let count = { (column: Int) in Int(result.value(0, column) ?? "0") ?? 0 }
+        let (numbers, booleans, numericText, dates, others) = (count(0), count(1), count(2), count(3), count(4))
+        // A JSON path that gives some row more than one value is a list.
+        var isList = list
+        if !list, case let .set(set, _) = source {
+            let most = SQL("SELECT max((SELECT count(*)") + set.fromWhere(nil) + ")) FROM (SELECT * FROM \(schema.quotedName) LIMIT \(Self.sampleRows)) AS t"
+            isList = (try? connection.query(most, timeout: 5)).flatMap { $0.value(0, 0) }.flatMap { Int($0) }.map { $0 > 1 } ?? false
+        }
+        let element: ValueType
+        if numericText + dates + others == 0, booleans == 0, numbers > 0 {
+            element = .number
+        } else if numericText + dates + others == 0, numbers == 0, booleans > 0 {
+            element = .boolean
+        } else if dates > 0, numbers + numericText + others + booleans == 0 {
+            element = .date
+        } else if numbers + numericText > 0, (others + booleans) * 4 <= numbers + numericText, dates == 0 {
+            element = .number
+        } else {
+            element = .text
+        }
+        return isList ? .list(element) : element
+    }
+
+    /// ISO 8601 dates as `CalendarDate` reads them.
+    static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$"
+}

@@ -1,0 +1,100 @@
+import AlmanacCore
+import Foundation
+
+/// What near, within, outside, reach and path share: finding a country by any name, the
+/// outlines, the checks before a question, and results written as GeoJSON under json.
+enum GeoAnswer {
+    /// The country `text` names (a name, a code, any name search knows, a row `#3` of
+    /// countries), and the countries dataset; an unknown one points at `words`.
+    static func country(_ text: String, words: [Word], in session: Session) throws -> (countries: Dataset, row: Int) {
+        let countries = try session.dataset("countries")
+        let target = try MapCommand.pointed(at: words) {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            // A row of the listing only when that listing is of countries.
+            if trimmed.hasPrefix("#"), let results = try? session.currentResults(), !results.datasets.contains(where: { $0 === countries }) {
+                throw ShellError.invalid("#\(trimmed.dropFirst()) is a row of the listing, and the listing is not of countries — name the country")
+            }
+            do {
+                return try RecordTarget.resolve(text, in: session, datasets: [countries])
+            } catch let error as ShellError {
+                guard case let .invalid(message) = error, !message.contains("\n") else { throw error }
+                throw ShellError.invalid(message.replacingOccurrences(of: "nothing called", with: "no country called"))
+            }
+        }
+        guard target.dataset === countries else {
+            throw ShellError.invalid("\(SafeText.escape(text)) is not a country").pointing(at: words)
+        }
+        return (countries, target.row)
+    }
+
+    /// The bundled outlines as areas, or why there are none.
+    static func areas(in session: Session) throws -> WorldAreas {
+        let (outlines, problem) = MapCommand.outlines(in: session)
+        guard let outlines else { throw ShellError.invalid(problem ?? "no country outlines") }
+        return WorldAreas.shared(outlines)
+    }
+
+    /// The index of a country's outline; a country without one says so.
+    static func outline(ofCountry row: Int, in countries: Dataset, areas: WorldAreas, words: [Word]) throws -> Int {
+        let name = countries.name(of: row)
+        let code = countries.values(of: countries.compile(FieldPath("alpha3Code")), row: row).first.map { countries.text(of: $0) } ?? ""
+        guard let index = areas.outlines.outline(code: code, name: name) else {
+            throw ShellError.invalid("\(SafeText.escape(name)) has no outline in world.geojson (Natural Earth 1:110m draws "
+                + "\(areas.outlines.outlines.count) countries; small islands and territories have none)").pointing(at: words)
+        }
+        return index
+    }
+
+    /// Fails when the results in use are an attached table's: these questions read every record.
+    static func requireMemory(_ command: String, in session: Session) throws {
+        let source = try session.results()
+        guard source.inMemory == nil else { return }
+        throw ShellError.invalid("\(command) reads every record into memory, and \(source.datasetNames.joined(separator: ", ")) is a table in "
+            + "a database — export it to a file and load that, or narrow it first and export FILE")
+    }
+
+    /// The datasets in scope, in memory and with coordinates (for `command`).
+    static func datasetsWithCoordinates(for command: String, in session: Session) throws -> [Dataset] {
+        try requireMemory(command, in: session)
+        let datasets = try session.datasetsInScope()
+        guard datasets.contains(where: { GeoLocator(dataset: $0).source != nil }) else {
+            let names = datasets.map(\.name).joined(separator: ", ")
+            throw ShellError.invalid("\(names) \(datasets.count == 1 ? "has" : "have") no coordinates — \(command) reads fields named "
+                + "lat/latitude and lon/lng/longitude, a [lat, lon] list named latlng, or a GeoJSON point")
+        }
+        return datasets
+    }
+
+    /// Applies a geographic step: the listing, and for json and ndjson the results as GeoJSON
+    /// (one FeatureCollection, or one Feature a line), as map writes them. A table's rows are
+    /// written as its listing is (records with their distance).
+    static func apply(_ step: QueryStep, in session: Session) throws -> CommandResult? {
+        let listing = try session.apply(step)
+        guard let results = try session.results().inMemory else { return listing }
+        return listing.with(document: MapCommand.geoJSON(results, outlines: MapCommand.outlines(in: session).0,
+                                                         cancellation: session.cancellation))
+    }
+
+    /// `50`, `50 km`, `50km`, `2.5`: kilometres, not negative.
+    static func kilometres(_ words: [Word]) throws -> Double {
+        var text = words.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasSuffix("km") { text = String(text.dropLast(2)).trimmingCharacters(in: .whitespaces) }
+        guard let value = Double(text), value.isFinite else {
+            throw ShellError.invalid("expected a distance in km after within (within 50 km), not '\(SafeText.escape(words.map(\.text).joined(separator: " ")))'")
+                .pointing(at: words)
+        }
+        guard value >= 0 else { throw ShellError.invalid("a distance cannot be negative: \(SafeText.escape(text)) km").pointing(at: words) }
+        return value
+    }
+
+    /// `55.75, 37.62` or `55.75 37.62` as a point; nil when the text is not two numbers.
+    static func point(_ text: String) throws -> GeoPoint? {
+        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
+        let point = GeoPoint(latitude: latitude, longitude: longitude)
+        guard point.isValid else {
+            throw ShellError.invalid("\(SafeText.escape(text)) is not a place: latitude goes from -90 to 90 and longitude from -180 to 180")
+        }
+        return point
+    }
+}

@@ -1,0 +1,71 @@
+import AlmanacCore
+
+/// `near REF within N km`: the records within N km of a record or a place, nearest first,
+/// with their distance.
+public enum NearCommand: Command {
+    static let reference = Parameter("REF", .text(.recordName), .words)
+    static let radius = Parameter("N km", .text(.words(["km"])), .words, after: "within")
+
+    public static let spec = CommandSpec(
+        name: "near",
+        summary: "The records within N km of a record or of LAT, LON, nearest first",
+        parameters: [reference, radius],
+        examples: ["near 9362 within 50 km", "near #3 within 10 km", "near \"55.75, 37.62\" within 20 km", "near Norway within 1000 km"],
+        discussion: """
+        REF is what show accepts — a row of the listing (#3), an id, a name — or a place as \
+        latitude and longitude (55.75, 37.62); a country's name measures from its latlng when the \
+        datasets in use have no record by that name (stations near Austria). Every record of the datasets in use with coordinates \
+        is measured (as search, near starts afresh; filter and sort narrow its results after), \
+        stations by their point and countries by their latlng, along the great circle (haversine, \
+        mean Earth radius 6,371 km). The record REF names is left out. The results carry a \
+        distance column (km, one decimal) that columns, sort, filter (distance < 10) and export read; under --format json \
+        they are a GeoJSON FeatureCollection with the distance among each Feature's properties. \
+        back undoes it. On an attached PostgreSQL table the database answers it: the haversine \
+        formula in SQL with the point and N as parameters (WHERE distance <= N ORDER BY distance), \
+        the distance written into each row.
+
+          countries> near Austria within 400 km
+          #  name            alpha3Code  capital    region  population  distance
+          ─  ──────────────  ──────────  ─────────  ──────  ──────────  ────────
+          1  Slovenia        SVN         Ljubljana  Europe   2,100,126     176.3
+          2  Liechtenstein   LIE         Vaduz      Europe      38,137     286.6
+          3  Croatia         HRV         Zagreb     Europe   4,047,200     292.9
+          4  Czech Republic  CZE         Prague     Europe  10,698,896     312.5
+        """
+    ).role(.shapes())
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let parsed = try arguments.parse()
+        let refWords = parsed[Self.reference].map(\.word)
+        let kilometres = try GeoAnswer.kilometres(parsed[Self.radius].map(\.word))
+        // An attached table answers in SQL; datasets in memory must have coordinates.
+        let inMemory = try session.results().inMemory != nil
+        let datasets = inMemory ? try GeoAnswer.datasetsWithCoordinates(for: "near", in: session) : []
+        let text = parsed.text(Self.reference)
+        if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
+            return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session)
+        }
+        let target = try MapCommand.pointed(at: refWords) { try record(text, among: datasets, in: session) }
+        guard case let .point(point) = GeoLocator(dataset: target.dataset).locate(row: target.row) else {
+            throw ShellError.invalid("\(SafeText.escape(target.dataset.name(of: target.row))) has no coordinates to measure from")
+                .pointing(at: refWords)
+        }
+        let excluded = datasets.firstIndex { $0 === target.dataset }.map { ResultSet.Item(dataset: $0, row: target.row) }
+        return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres, excluding: excluded,
+                                                  excludedRecord: inMemory ? nil : target)), in: session)
+    }
+
+    /// The record REF names in the datasets in use; else a country by that name (stations near
+    /// Austria are measured from its latlng).
+    static func record(_ text: String, among datasets: [Dataset], in session: Session) throws -> RecordTarget {
+        do {
+            return try RecordTarget.resolve(text, in: session)
+        } catch let error as ShellError {
+            guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("#"), !datasets.isEmpty,
+                  !datasets.contains(where: { $0.name == "countries" }),
+                  session.catalog.contains("countries"), let countries = try? session.dataset("countries"),
+                  let country = try? RecordTarget.resolve(text, in: session, datasets: [countries]) else { throw error }
+            return country
+        }
+    }
+}

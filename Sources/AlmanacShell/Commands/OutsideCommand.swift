@@ -1,0 +1,40 @@
+import AlmanacCore
+
+/// `outside`: the records whose point lies outside the outline of their own country — a check
+/// of the data's coordinates against its country field.
+public enum OutsideCommand: Command {
+    public static let spec = CommandSpec(
+        name: "outside",
+        summary: "The records whose coordinates lie outside their own country's outline, farthest first",
+        parameters: [],
+        examples: ["use stations; outside", "outside; map", "outside; group countryTitle"],
+        discussion: """
+        Each record's country is its countryTitle (or country) field, read as show reads a \
+        station's country (Россия is Russia); its point is compared with that country's outline \
+        in world.geojson (Natural Earth 1:110m, so a station on the coast may lie a few km out at \
+        sea). The results carry a distance column: km from the point to the outline, one decimal, \
+        farthest first. Records whose country is unknown or has no outline are not judged. Under \
+        --format json the results are a GeoJSON FeatureCollection; map draws them. back undoes it.
+        """
+    ).role(.shapes())
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        _ = try arguments.parse()
+        let datasets = try GeoAnswer.datasetsWithCoordinates(for: "outside", in: session)
+        let field = try countryField(datasets, in: session)
+        let countries = try session.dataset("countries")
+        let areas = try GeoAnswer.areas(in: session)
+        return try GeoAnswer.apply(.outside(OutsideSpec(field: field, countries: countries, areas: areas)), in: session)
+    }
+
+    /// The field naming each record's country: countryTitle, else country.
+    static func countryField(_ datasets: [Dataset], in session: Session) throws -> String {
+        for field in ["countryTitle", "country"] {
+            for dataset in datasets where FieldLookup.field(field, in: try dataset.fields(cancellation: session.cancellation)) != nil {
+                return field
+            }
+        }
+        throw ShellError.invalid("outside compares each record's coordinates with the outline of its own country, named by a "
+            + "countryTitle or country field, and \(datasets.map(\.name).joined(separator: ", ")) has neither")
+    }
+}

@@ -1,0 +1,62 @@
+import AlmanacCore
+
+/// `path A B [--map]`: a shortest chain of land borders from one country to another.
+public enum PathCommand: Command {
+    static let from = Parameter("FROM", .text(.countries))
+    static let to = Parameter("TO", .text(.countries))
+    static let map = Parameter.flag("--map")
+
+    public static let spec = CommandSpec(
+        name: "path",
+        summary: "A shortest chain of land borders from one country to another",
+        parameters: [from, to, map],
+        examples: ["path Portugal China", "path \"United Kingdom\" France", "path ESP RUS --map", "path Norway Italy"],
+        discussion: """
+        FROM and TO are countries by name (quoted when it has spaces), code or any name search \
+        knows. The chain is listed country by country, each with the number of borders crossed \
+        to reach it; of chains equally short, the one whose countries come first by name. A border \
+        counts when either country names it. Without a land route it says so, and what each \
+        side's land component (the countries reachable over land) is. --map draws the chain's \
+        countries and the line through their centres (latlng); under --format json it is a \
+        GeoJSON FeatureCollection of those countries.
+        """
+    )
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let parsed = try arguments.parse()
+        let (countries, start) = try GeoAnswer.country(parsed.text(Self.from), words: parsed[Self.from].map(\.word), in: session)
+        let (_, end) = try GeoAnswer.country(parsed.text(Self.to), words: parsed[Self.to].map(\.word), in: session)
+        let graph = BorderGraph.of(countries)
+        let columns = [ResultColumn("step", .integer), ResultColumn("name"), ResultColumn("alpha3Code"), ResultColumn("region")]
+        guard let chain = graph.path(from: start, to: end) else {
+            let lines = ["no land route from \(SafeText.escape(countries.name(of: start))) to \(SafeText.escape(countries.name(of: end)))",
+                         component(of: start, graph: graph, countries: countries), component(of: end, graph: graph, countries: countries)]
+            return CommandResult(ResultTable(columns: columns, rows: []), prose: .lines(lines))
+        }
+        let code = countries.compile(FieldPath("alpha3Code"))
+        let region = countries.compile(FieldPath("region"))
+        func text(_ path: Dataset.CompiledPath, _ row: Int) -> ResultValue {
+            countries.values(of: path, row: row).first.map { .text(countries.text(of: $0)) } ?? .absent
+        }
+        let rows = chain.enumerated().map { step, row -> [ResultValue] in
+            [.integer(step), .text(countries.name(of: row)), text(code, row), text(region, row)]
+        }
+        var table = ResultTable(columns: columns, rows: rows)
+        table.showsHeader = true
+        let borders = chain.count - 1
+        let summary = "\(borders.grouped) border\(borders == 1 ? "" : "s") from \(SafeText.escape(countries.name(of: start))) to "
+            + "\(SafeText.escape(countries.name(of: end))) over land"
+        guard parsed.has(Self.map) else { return CommandResult(table, notes: [summary]) }
+        return try PathMap.result(chain, countries: countries, table: table, summary: summary, in: session)
+    }
+
+    /// `United Kingdom's land component: 2 countries (Ireland, United Kingdom)`.
+    static func component(of row: Int, graph: BorderGraph, countries: Dataset) -> String {
+        let members = graph.members(ofComponentOf: row)
+        let name = SafeText.escape(countries.name(of: row))
+        guard members.count > 1 else { return "\(name) borders no country over land" }
+        let shown = members.prefix(8).map { SafeText.escape(countries.name(of: $0)) }
+        let more = members.count > shown.count ? ", … \((members.count - shown.count).grouped) more" : ""
+        return "\(name)'s land component: \(members.count.grouped) countries (\(shown.joined(separator: ", "))\(more))"
+    }
+}

@@ -1,0 +1,45 @@
+import AlmanacCore
+
+/// `reach COUNTRY N`: the countries within N land borders of one, with how many borders away.
+public enum ReachCommand: Command {
+    static let country = Parameter("COUNTRY", .text(.countries))
+    static let borders = Parameter("N", .number(1...250, or: []))
+
+    public static let spec = CommandSpec(
+        name: "reach",
+        summary: "The countries within N land borders of a country",
+        parameters: [country, borders],
+        examples: ["reach Germany 1", "reach Spain 2", "reach \"United Kingdom\" 3", "reach CHN 2; group region"],
+        discussion: """
+        COUNTRY is a name (quoted when it has spaces), a code or any name search knows. The results \
+        are countries (not COUNTRY itself), nearest first, then by name, with a distance column: how \
+        many borders away each is (1 for a neighbour). A border counts when either country names \
+        it (the data lists a few on one side only). They are results like any other: columns, \
+        sort, group, map and export work on them; back undoes it.
+
+          countries> reach Austria 1
+          #  name            alpha3Code  capital     region  population  distance
+          ─  ──────────────  ──────────  ──────────  ──────  ──────────  ────────
+          1  Czech Republic  CZE         Prague      Europe  10,698,896         1
+          2  Germany         DEU         Berlin      Europe  83,240,525         1
+          3  Hungary         HUN         Budapest    Europe   9,749,763         1
+          4  Italy           ITA         Rome        Europe  59,554,023         1
+          5  Liechtenstein   LIE         Vaduz       Europe      38,137         1
+          6  Slovakia        SVK         Bratislava  Europe   5,458,827         1
+          7  Slovenia        SVN         Ljubljana   Europe   2,100,126         1
+          8  Switzerland     CHE         Bern        Europe   8,636,896         1
+        """
+    ).role(.shapes())
+
+    public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
+        let parsed = try arguments.parse()
+        guard let borders = parsed[Self.borders].first?.number else { throw arguments.usageError("missing N") }
+        try GeoAnswer.requireMemory("reach", in: session)
+        let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: parsed[Self.country].map(\.word), in: session)
+        guard try session.datasetsInScope().contains(where: { $0 === countries }) else {
+            throw ShellError.invalid("reach answers with countries, and the dataset in use is \(session.scopeNames.joined(separator: ", ")) — "
+                + "'use countries' first")
+        }
+        return try session.apply(.reach(ReachSpec(dataset: countries.name, row: row, borders: borders)))
+    }
+}

@@ -1,0 +1,92 @@
+import AlmanacCore
+
+/// The session's working commands, as `save` writes them: the lines that built the current
+/// results (VisiData's command log). Kept as commands succeed: `load`s and `link`s; the last `use` and
+/// the search, filter, sort, limit and drill-down steps since it; `columns` changes; the last
+/// value of each setting. A step `back` undoes is taken out again, as is a line that failed
+/// (never added). Lines are kept as the tokenizer read them, quoted again where needed, and
+/// with URLs' passwords left out.
+public struct CommandLog: Sendable {
+    enum Kind: Equatable {
+        /// load (and link): datasets that exist from then on.
+        case load
+        case use
+        case setting(String)
+        /// search, filter, sort, limit, show #N: a step of the query, undone by back.
+        case step
+        /// columns: a choice for one dataset, undone by back until the next use.
+        case columns
+    }
+
+    struct Entry: Sendable {
+        let id: Int
+        let kind: Kind
+        let lines: [String]
+    }
+
+    private var entries: [Entry] = []
+    /// The entries behind each of the session's `undoable` changes, in the same order.
+    private var undoable: [Int] = []
+    private var nextID = 0
+    /// The last `group` line: a drill-down (`show #N`) is replayed after it.
+    private var lastGroup: String?
+    /// Whether a password was left out of a line.
+    public private(set) var leftOutPassword = false
+
+    public init() {}
+
+    /// The lines to save, in order.
+    public var lines: [String] { entries.flatMap(\.lines) }
+
+    /// Notes a statement that succeeded: `words` after the command's name; whether a group
+    /// listing was the last listing before it (then `show #N` drills into a group); how many
+    /// changes `back` can undo after it (the session keeps a bounded number).
+    mutating func record(_ command: any Command.Type, _ words: [Word], afterGroups: Bool, undoable: Int) {
+        defer { if self.undoable.count > undoable { self.undoable.removeFirst(self.undoable.count - undoable) } }
+        let name = command.spec.name
+        let line = Self.line(name, words)
+        if name == "back" {
+            if let id = self.undoable.popLast() { entries.removeAll { $0.id == id } }
+            return
+        }
+        if name == "group" { lastGroup = line }
+        var kind: Kind?
+        var lines = [line]
+        switch name {
+        case "load" where !words.isEmpty, "link" where !words.isEmpty: kind = .load
+        case "use" where !words.isEmpty:
+            entries.removeAll { $0.kind == .use || $0.kind == .step }
+            self.undoable = []
+            kind = .use
+        case "set" where words.count >= 2:
+            let setting = Kind.setting(words[0].text.lowercased())
+            entries.removeAll { $0.kind == setting }
+            kind = setting
+        case "columns" where !words.isEmpty: kind = .columns
+        case "show" where afterGroups && words.first?.text.hasPrefix("#") == true:
+            // A drill-down into a group listing: the group first, then its number.
+            if let lastGroup { lines = [lastGroup, line] }
+            kind = .step
+        case _ where command.spec.role.shapes(given: words.count): kind = .step
+        default: break
+        }
+        guard let kind else { return }
+        nextID += 1
+        entries.append(Entry(id: nextID, kind: kind, lines: lines.map { redacted($0) }))
+        if kind == .step || kind == .columns { self.undoable.append(nextID) }
+    }
+
+    private mutating func redacted(_ line: String) -> String {
+        let redacted = PasswordRedaction.line(line)
+        if redacted != line { leftOutPassword = true }
+        return redacted
+    }
+
+    /// The statement as a line that reads back as the same words.
+    static func line(_ name: String, _ words: [Word]) -> String {
+        ([name] + words.map { word in
+            guard word.isQuoted || word.text.isEmpty else { return word.text }
+            return "\"" + word.text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+@testable import AlmanacShell
+
+/// Expressions at the prompt: function names complete with their parenthesis, a field inside a
+/// function completes, an unknown function is coloured as an error, and carets point at the operand.
+@Suite struct ExpressionShellTests {
+    let shell = ShellHarness(load: ["countries"])
+
+    func texts(_ line: String) -> [String] { Completer().complete(line, in: shell.session).candidates.map(\.text) }
+
+    @Test func functionsAndFieldsInsideThemComplete() {
+        _ = shell.output("use countries")
+        _ = shell.output("count")
+        #expect(texts("sort lo").contains("log10("))
+        #expect(texts("sort lo").contains("lower("))
+        #expect(texts("sort length(na") == ["length(name", "length(nativeName"])
+        #expect(texts("filter log10(population/ar") == ["log10(population/area"])
+        #expect(texts("filter count(bor").contains("count(borders"))
+        #expect(texts("columns name, population / ar") == ["area"])
+        #expect(texts("filter region = ") == ["Africa", "Americas", "Asia", "Europe", "Oceania", "Polar"])
+        #expect(texts("filter name ").contains("=~"))
+    }
+
+    @Test func anUnknownFunctionIsAnErrorsColour() {
+        _ = shell.output("use countries")
+        _ = shell.output("count")
+        let roles = { (words: [String]) in ExpressionCompletion.roles(of: words.map { Word($0) }).map(\.role) }
+        #expect(roles(["lenght(name)", ">", "3"]) == [.unknownFunction, .keyword, .field, .keyword, .operator, .number])
+        #expect(roles(["length(name)", ">", "3"]) == [.keyword, .keyword, .field, .keyword, .operator, .number])
+        #expect(roles(["region", "=", "Europe"]) == [.field, .operator, .plain])
+        #expect(roles(["population", "/", "area", "as", "density", "desc"]) == [.field, .operator, .field, .keyword, .plain, .keyword])
+        let spans = Highlighter().spans(of: "sort lenght(name)", cursor: 17, in: shell.session)
+        #expect(spans.contains { $0.role == .unknownFunction && $0.characters == 5..<11 })
+    }
+
+    @Test func errorsNameTheOperand() {
+        _ = shell.output("use countries")
+        #expect(shell.output("sort name / 2").err.contains("'name' is text; '/' needs numbers"))
+        #expect(shell.output("filter lenght(name) > 3").err.contains("unknown function 'lenght' — did you mean length?"))
+        #expect(shell.output("group region avg(population / area) as density").ok)
+        #expect(shell.output("histogram log10(population / area) 8").ok)
+    }
+}
