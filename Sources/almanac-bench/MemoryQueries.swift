@@ -12,7 +12,8 @@ enum MemoryQueries {
     }
 
     /// `--repeat` ids, in the order bench/peers races them.
-    static let ids = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "distinct", "describe"]
+    static let ids = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "filter-computed-count",
+                      "distinct", "describe"]
 
     /// `sort point.latitude desc` and its first page: the 25 northernmost stations.
     static let northernmost = [SortKey("point.latitude", descending: true)]
@@ -28,6 +29,7 @@ enum MemoryQueries {
          "sort-page": "sort point.latitude desc, first page of \(pageSize)",
          "filter-number": "filter \(Queries.latitude), count",
          "filter-equal": "filter \(Queries.country), count",
+         "filter-computed-count": "filter \(Queries.computedFilter), count",
          "distinct": "describe \(distinctField): distinct values",
          "describe": "describe (every field)"]
     }
@@ -61,8 +63,9 @@ enum MemoryQueries {
                 }
                 return Answer(count: try sorted.count(fresh: false, cancellation: .never), detail: latitudes)
             }
-        case "filter-number", "filter-equal":
-            let expression = try Queries.filter(id == "filter-number" ? Queries.latitude : Queries.country)
+        case "filter-number", "filter-equal", "filter-computed-count":
+            let text = id == "filter-number" ? Queries.latitude : id == "filter-equal" ? Queries.country : Queries.computedFilter
+            let expression = try Queries.filter(text)
             return {
                 var filtered = try source.applying(.filter(expression), cancellation: .never)
                 return Answer(count: try filtered.count(fresh: false, cancellation: .never))

@@ -13,7 +13,8 @@ SQLITE_COUNT = "sqlite3 json_each count"
 # The in-memory race against DuckDB (bench/peers' last phase): almanac-bench's MemoryQueries by
 # `--repeat` id, with issue 33's limit on almanac ÷ DuckDB (None: shown, not judged).
 MEMORY_PHASE = "almanac, same phase"
-MEMORY_QUERIES = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "distinct", "describe"]
+MEMORY_QUERIES = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "filter-computed-count",
+                  "distinct", "describe"]
 MEMORY_TITLES = {
     "group-country": ("group by country with an aggregate", "`group countryTitle avg point.latitude`",
                       "`SELECT count(*), countryTitle, avg(latitude) … GROUP BY countryTitle ORDER BY 1 DESC, 2`", 1.5),
@@ -24,6 +25,8 @@ MEMORY_TITLES = {
     "filter-number": ("filter + count (number)", "`filter point.latitude > 55`, count", "`SELECT count(*) … WHERE latitude > 55`", 1.5),
     "filter-equal": ("filter + count (text)", "`filter countryTitle = Россия`, count",
                      "`SELECT count(*) … WHERE countryTitle = 'Россия'`", 1.5),
+    "filter-computed-count": ("filter + count (computed)", "`filter point.latitude - point.longitude > 20`, count",
+                              "`SELECT count(*) … WHERE latitude - longitude > 20`", 1.5),
     "distinct": ("distinct count of a text field", "`describe cityTitle` (distinct)", "`SELECT count(DISTINCT cityTitle) …`", 1.5),
     "describe": ("describe every field vs SUMMARIZE", "`describe`", "`SUMMARIZE stations`", 1.0),
 }

@@ -52,6 +52,7 @@ MEMORY_SQL = {
                  "ORDER BY latitude DESC LIMIT 25;",
     "filter-number": "SELECT count(*) FROM stations WHERE latitude > 55;",
     "filter-equal": "SELECT count(*) FROM stations WHERE countryTitle = 'Россия';",
+    "filter-computed-count": "SELECT count(*) FROM stations WHERE latitude - longitude > 20;",
     "distinct": "SELECT count(DISTINCT cityTitle) FROM stations WHERE cityTitle <> '';",
     "describe": "SUMMARIZE stations;",
 }
