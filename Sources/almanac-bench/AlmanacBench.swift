@@ -29,6 +29,7 @@ struct AlmanacBench {
         """
 
     static func main() {
+        FreedMemory.keepWorkingBuffers()  // as almanac's main does
         do {
             try run(Array(CommandLine.arguments.dropFirst()))
         } catch {

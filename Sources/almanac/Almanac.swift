@@ -125,6 +125,7 @@ struct Almanac: ParsableCommand {
 
     /// Bad usage exits 2, as shells do; ArgumentParser's own default would be 64.
     static func main() {
+        FreedMemory.keepWorkingBuffers()
         // The usual command lines (plain `almanac`, `-c …`, `--version`) are read without the
         // parser, which is most of the start-up's instructions (see QuickCommandLine).
         switch QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
