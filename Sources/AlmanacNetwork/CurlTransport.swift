@@ -17,7 +17,7 @@ public struct CurlTransport: HTTPTransport {
     public func get(_ url: URL, limits: HTTPLimits, cancellation: Cancellation) throws(LoadFailure) -> HTTPOutcome {
         var body = Data()
         let outcome = try stream(url, limits: limits, cancellation: cancellation, response: { _, declared in
-            if let declared, declared <= limits.maximumBytes { body.reserveCapacity(declared) }
+            if let declared, declared <= limits.maximumBytes { body.reserveCapacity(min(declared, HTTPLimits.reservedAtMost)) }
         }, body: { piece in
             body.append(contentsOf: piece)
         })

@@ -58,15 +58,6 @@ public final class PostgresTable: Sendable {
     /// Where the rows live, for `datasets`: the URL with its password replaced.
     public var source: String { url.shown }
 
-    /// Whether `table` at `url` names this table (same server and database as written in the
-    /// URLs, same schema when one is given, same name as PostgreSQL folds it).
-    func isSameTable(as table: TableName, at url: PostgresURL) throws -> Bool {
-        guard url.server == self.url.server else { return false }
-        let name = table.foldsCase ? table.name.lowercased() : table.name
-        let schemaName = table.schema.map { table.schemaFoldsCase ? $0.lowercased() : $0 }
-        return name == schema.name.name && (schemaName == nil || schemaName == schema.name.schema)
-    }
-
     /// The same table attached again: the catalog read anew, a new connection.
 
     // MARK: - Operations
@@ -112,7 +103,8 @@ public final class PostgresTable: Sendable {
                      numbers: (0..<spec.fields.count).map { result.value(row, $0 * 2 + 1) == "true" },
                      count: Int(result.value(row, columns) ?? "0") ?? 0,
                      percent: Double(result.value(row, columns + 1) ?? "0") ?? 0,
-                     aggregates: (0..<spec.aggregates.count).map { result.value(row, columns + 2 + $0) })
+                     aggregates: (0..<spec.aggregates.count).map { result.value(row, columns + 2 + $0) },
+                     groups: limit == nil ? nil : result.value(row, columns + 2 + spec.aggregates.count).flatMap { Int($0) })
         }
     }
 
@@ -157,6 +149,7 @@ public final class PostgresTable: Sendable {
                 minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
                 quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [], isDate: isDate)
             if numeric, !isDate, count(13) > 0 { profile.notation = .galacticYear }
+            profile.nonFinite = numeric ? count(14) : 0
             if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
                 // The bins memory's describe draws, counted by the database.
                 let bins = isDate ? Histogram.dateBins(from: minimum, to: maximum, count: Describe.distributionBins)
@@ -277,8 +270,8 @@ public final class PostgresTable: Sendable {
     public func export(_ query: TableQuery = TableQuery(), batch: Int = 1000, cancellation: Cancellation = .never,
                        _ body: (Dataset) throws -> Void) throws -> Int {
         let rows = try builder.rows(query)
-        return try connection.session { session in
-            try session.query("BEGIN READ ONLY")
+        return try connection.session(cancellation: cancellation) { session in
+            try session.query("BEGIN READ ONLY", cancellation: cancellation)
             do {
                 try session.query(SQL("DECLARE almanac_export NO SCROLL CURSOR FOR ") + rows, cancellation: cancellation)
                 var total = 0
@@ -289,10 +282,10 @@ public final class PostgresTable: Sendable {
                     total += fetched.rowCount
                     try body(try RowDocument.dataset(fetched, name: name, layout: schema.layout, source: source, started: started))
                 }
-                try session.query("COMMIT")
+                try session.query("COMMIT", cancellation: cancellation)
                 return total
             } catch {
-                if session.isUsable { _ = try? session.query("ROLLBACK") }
+                if session.isUsable { _ = try? session.query("ROLLBACK", timeout: PostgresConnection.rollbackTimeout) }
                 throw error
             }
         }

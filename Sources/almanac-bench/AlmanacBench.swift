@@ -11,7 +11,7 @@ struct AlmanacBench {
     static let usage = """
         usage: almanac-bench [--quick] [--scales 1,10,100] [--json FILE] [--data-dir DIR] [--source FILE] [--no-cancel]
                almanac-bench --generate [--quick | --scales LIST] [--data-dir DIR] [--source FILE]
-               almanac-bench --load-once FILE | --decode-once FILE
+               almanac-bench --load-once FILE | --decode-once FILE | --csv-parse FILE ROWS
                almanac-bench [--answer] --repeat OPERATION FILE N
 
           (default)        generate what is missing, then measure 1×, 10× and 100×
@@ -24,6 +24,7 @@ struct AlmanacBench {
           --generate       only make the scaled files; print their descriptions as JSON
           --load-once F    load F with almanac in this process and print time and memory as JSON
           --decode-once F  the same with JSONDecoder
+          --csv-parse F N  CSV's parse of F (N rows) from memory, seven runs
           --repeat OP F N  load F, then time OP N times (for perf; OP: group, sort, describe, sort-page, … )
           --answer         with --repeat: first print the answer as JSON (bench/peers checks it against DuckDB's)
         """
@@ -67,6 +68,12 @@ struct AlmanacBench {
             case "--generate": generateOnly = true
             case "--load-once": return try LoadOnce.run(path: value(argument), decoder: false)
             case "--decode-once": return try LoadOnce.run(path: value(argument), decoder: true)
+            case "--csv-parse":
+                let path = try value(argument)
+                let rows = Int(try value(argument)) ?? 0
+                let (stats, bytes) = try CSVBench.measureParse(path: path, expectedRows: rows, runs: 7)
+                print(String(format: "CSV parse: median %.2f ms (min %.2f ms), %.0f MB/s", stats.median, stats.min, Double(bytes) / 1e6 / (stats.median / 1000)))
+                return
             case "--answer": printAnswer = true
             case "--repeat":
                 return try Repeat.run(operation: value(argument), path: value(argument), times: Int(value(argument)) ?? 10, printAnswer: printAnswer)
@@ -87,6 +94,8 @@ struct AlmanacBench {
         var files: [ScaledFile] = []
         for scale in scales {
             files.append(try Generator.ensure(scale: scale, source: sourcePath, dataDirectory: data, log: log))
+            // The same stations as CSV beside it (bench/peers races DuckDB's read_csv on it).
+            _ = try CSVBench.ensure(files[files.count - 1], log: log)
         }
         if generateOnly {
             let encoder = JSONEncoder()

@@ -23,7 +23,9 @@ enum LoadOnce {
             keep = loaded
         } else {
             let dataset = try DatasetLoader().load(
-                LoadRequest(name: "stations", source: .file(path: path), model: StationModel.self),
+                // The stations flattened to CSV are generic records.
+                LoadRequest(name: "stations", source: .file(path: path),
+                            model: LoadOptions.Format.byExtension(path)?.isDelimited == true ? GenericModel.self : StationModel.self),
                 progress: LoadProgress(), cancellation: .never)
             records = dataset.count
             keep = dataset

@@ -117,6 +117,17 @@ enum Report {
                                       measured: String(format: "%.2f× (%@ for %@)", ratio, mb(load.resident), mb(largest.file.bytes)),
                                       pass: ratio <= 1.5, scale: scale))
         }
+        if let parse = largest.step("csv.parse"), let rate = parse.mbPerSecond {
+            checks.append(TargetCheck(target: "CSV parse (in process) ≥ 500 MB/s", measured: String(format: "%.0f MB/s", rate),
+                                      pass: rate >= 500, scale: scale))
+        }
+        if let load = largest.processLoads.first(where: { $0.tool == "almanac CSV" }),
+           let bytes = try? FileManager.default.attributesOfItem(atPath: largest.file.directory + "/stations.csv")[.size] as? Int {
+            let ratio = Double(load.peak) / Double(bytes)
+            checks.append(TargetCheck(target: "CSV load: peak memory ≤ 1.25× the file",
+                                      measured: String(format: "%.2f× (%@ for %@)", ratio, mb(load.peak), mb(bytes)),
+                                      pass: ratio <= 1.25, scale: scale))
+        }
         for query in Queries.search {
             add("search \(query) ≤ 3 ms", median(largest, "search:\(query)"), 3, scale: scale)
         }

@@ -116,6 +116,19 @@ struct ScaleRunner {
             record(part.id, part.title, part.stats, bytes: part.id == "load.parse" ? file.bytes : nil)
         }
 
+        // The same stations as CSV: a whole load, and the parse alone from memory.
+        let csvPath = try CSVBench.ensure(file, log: log)
+        let csvRequest = LoadRequest(name: "stations", source: .file(path: csvPath), model: GenericModel.self)
+        let (csvLoadStats, csvDataset) = try measure(warmups: 1, runs: isLarge ? 3 : 5) {
+            try DatasetLoader().load(csvRequest, progress: LoadProgress(), cancellation: .never)
+        } check: { dataset in
+            try expect(dataset.count, file.distinctStations, "CSV rows loaded")
+        }
+        let csvBytes = Int((try? FileManager.default.attributesOfItem(atPath: csvPath)[.size] as? Int) ?? 0)
+        record("csv.load", "CSV load: DatasetLoader, stations.csv → records", csvLoadStats, count: csvDataset.count, bytes: csvBytes)
+        let csvParse = try CSVBench.measureParse(path: csvPath, expectedRows: file.distinctStations, runs: isLarge ? 3 : 5)
+        record("csv.parse", "  CSV load, parse alone: CSVParser.parse (from memory)", csvParse.stats, bytes: csvParse.bytes)
+
         // The lazy work after a load, each on a fresh copy of the dataset (same document, empty caches).
         func freshCopy() -> Dataset {
             Dataset(name: dataset.name, model: dataset.model, document: dataset.document,
@@ -286,6 +299,7 @@ struct ScaleRunner {
         var processLoads: [ProcessLoad] = []
         processLoads.append(try processLoad(tool: "almanac", flag: "--load-once", runs: isLarge ? 3 : 5))
         processLoads.append(try processLoad(tool: "JSONDecoder", flag: "--decode-once", runs: 1))
+        processLoads.append(try processLoad(tool: "almanac CSV", flag: "--load-once", runs: isLarge ? 3 : 5, path: file.directory + "/stations.csv"))
 
         // Ctrl-C.
         var cancellation: [CancelProbe.Result] = []
@@ -297,13 +311,13 @@ struct ScaleRunner {
                            documentNodes: dataset.document.nodes.count, documentArenaBytes: dataset.document.arena.count)
     }
 
-    private func processLoad(tool: String, flag: String, runs: Int) throws -> ProcessLoad {
+    private func processLoad(tool: String, flag: String, runs: Int, path: String? = nil) throws -> ProcessLoad {
         var walls: [Double] = []
         var inside: [Double] = []
         var resident = 0, trimmed = 0, peak = 0, records = 0
         for _ in 0..<runs {
             let started = Clock.now()
-            let output = try Child.run(executable, [flag, file.path])
+            let output = try Child.run(executable, [flag, path ?? file.path])
             walls.append(Clock.milliseconds(since: started))
             let report = try JSONDecoder().decode(LoadOnce.Report.self, from: Data(output.utf8))
             inside.append(report.milliseconds)
@@ -315,7 +329,8 @@ struct ScaleRunner {
         try expect(records, file.distinctStations, "\(tool) in a child process")
         let load = ProcessLoad(tool: tool, wall: Stats(runs: walls, warmups: 0), inProcess: Stats(runs: inside, warmups: 0),
                                resident: resident, residentTrimmed: trimmed, peak: peak, records: records)
-        log("  " + Report.processLine(load, fileBytes: file.bytes))
+        let bytes = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int } ?? file.bytes
+        log("  " + Report.processLine(load, fileBytes: bytes))
         return load
     }
 

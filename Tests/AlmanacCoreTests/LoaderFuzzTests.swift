@@ -95,6 +95,80 @@ struct SplitMix64: RandomNumberGenerator {
         #expect(failures > 0)
     }
 
+    static let csvFragments: [String] = [
+        "\"", "\"\"", ",", ";", "\t", "|", "\n", "\r", "\r\n", "\u{FEFF}", "\u{0}", "\\", "\\n", "NULL", "1,5", "+7", "007",
+        "true", "TRUE", "1e999", String(repeating: "9", count: 400), "\"a\nb\"", "é", "😀", "\u{1B}[2J",
+    ]
+
+    /// A CSV file of quoted text, numbers, booleans and empty cells, made up here.
+    static func sampleCSV(rows: Int, delimiter: String) -> String {
+        var random = SplitMix64(seed: 7)
+        var text = ["id", "name", "note", "score", "flag", "when"].joined(separator: delimiter) + "\n"
+        for row in 0..<rows {
+            // TSV has no quoting: its line breaks and tabs are escaped.
+            let notes = delimiter == "\t" ? ["plain", "with \"quotes\"", "two\\nlines", "a\\tb", ""]
+                : ["plain", "\"with \"\"quotes\"\"\"", "\"two\nlines\"", "\"a\(delimiter)b\"", ""]
+            let note = notes.randomElement(using: &random)!
+            let cells = ["\(row)", "name \(row) ü", note, ["1.5", "2", "", "NA"].randomElement(using: &random)!,
+                         ["true", "false"].randomElement(using: &random)!, "2026-11-\(10 + row % 18)"]
+            text += cells.joined(separator: delimiter) + (row % 3 == 0 ? "\r\n" : "\n")
+        }
+        return text
+    }
+
+    static func mutateCSV(_ original: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+        var bytes = original
+        let position = Int.random(in: 0..<max(1, bytes.count), using: &random)
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: bytes.removeSubrange(position...)
+        case 1:
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
+            }
+        case 2: bytes.removeSubrange(position..<min(bytes.count, position + Int.random(in: 1...80, using: &random)))
+        case 3:
+            let end = min(bytes.count, position + Int.random(in: 1...300, using: &random))
+            bytes.insert(contentsOf: bytes[position..<end], at: end)
+        default: bytes.insert(contentsOf: Array(csvFragments.randomElement(using: &random)!.utf8), at: position)
+        }
+        return bytes
+    }
+
+    /// Malformed CSV and TSV: each mutant loads (leniently typed) or fails with the file's
+    /// name, a line and a column; a failure keeps the previous contents.
+    @Test(arguments: [("data.csv", ","), ("data.csv", ";"), ("data.tsv", "\t")])
+    func mutatedCSVNeverCrashesAndSaysWhere(file: String, delimiter: String) throws {
+        let scratch = Scratch()
+        let original = Array(Self.sampleCSV(rows: 400, delimiter: delimiter).utf8)
+        let catalog = Catalog()
+        let good = try catalog.loadAndWait(LoadRequest(name: "things", source: .file(path: scratch.file(file, bytes: original)), model: GenericModel.self))
+        #expect(good.count == 400)
+        var random = SplitMix64(seed: Self.seed ^ UInt64(delimiter.utf8.first ?? 0))
+        var failures = 0
+        var current = good.count
+        for run in 0..<Self.mutationsPerFile {
+            let name = "mutant-\(run)-" + file
+            let path = scratch.file(name, bytes: Self.mutateCSV(original, &random))
+            let load = catalog.load(LoadRequest(name: "things", source: .file(path: path), model: GenericModel.self))
+            load.wait()
+            switch load.result {
+            case .failure(let failure)?:
+                failures += 1
+                let text = failure.description
+                #expect(text.hasPrefix(path + ": line ") && text.contains(", column "), "seed \(Self.seed) run \(run): \(text)")
+                #expect(catalog.dataset("things")?.count == current, "seed \(Self.seed) run \(run): old contents lost")
+            case .success(let dataset)?:
+                current = dataset.count
+                // Every record is an object of the header's columns, whatever was typed.
+                #expect(dataset.records.allSatisfy { dataset.document.kind(at: $0) == .object })
+            case nil:
+                Issue.record("load did not finish")
+            }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        #expect(failures > 0)
+    }
+
     @Test func hostileShapes() throws {
         let scratch = Scratch()
         let catalog = Catalog()

@@ -77,3 +77,16 @@ import Testing
             """).scalar ?? ""
     }
 }
+
+/// U+0001 marks a parameter in a statement being built; the program's own text holding it (a
+/// quoted column named with it) stays itself (issue 31: such a column blocked attaching).
+@Suite struct MarkerTests {
+    @Test func aLiteralMarkerIsNotAParameter() {
+        var sql = SQL("SELECT \"a\u{1}b\" FROM t WHERE x = ")
+        sql.bind("v")
+        sql.append(" AND \"\u{1}\" = ")
+        sql.bind("w", as: "int")
+        #expect(sql.text == "SELECT \"a\u{1}b\" FROM t WHERE x = $1::text AND \"\u{1}\" = $2::int")
+        #expect(sql.parameters == ["v", "w"])
+    }
+}

@@ -6,6 +6,16 @@ import Testing
         try Tokenizer.statements(in: line).map { $0.words.map(\.text) }
     }
 
+    /// `describe 'quoted field', other`: a comma after a closing quote that ends the word is
+    /// punctuation, not part of the quoted text (issue 31); inside quotes, or followed by more
+    /// of the word, it stays.
+    @Test func aCommaAfterAClosingQuoteSeparates() throws {
+        #expect(try words("describe 'quoted field', other") == [["describe", "quoted field", ",", "other"]])
+        #expect(try words(#"group "a b","c d""#) == [["group", "a b,c d"]])
+        #expect(try words("filter name = 'a,b'") == [["filter", "name", "=", "a,b"]])
+        #expect(try words("describe 'x',") == [["describe", "x", ","]])
+    }
+
     @Test func splitsOnWhitespace() throws {
         #expect(try words("search  united   kingdom") == [["search", "united", "kingdom"]])
     }

@@ -64,7 +64,7 @@ struct DeclaredCaretTests {
     func filesMapsLoadsAndTrips() throws {
         let export = "usage: export PATH|postgresql://…?table=NEW [--force]"
         let map = "usage: map [world] [--size COLUMNSxROWS]"
-        let load = "usage: load [NAME] [from SOURCE]"
+        let load = "usage: load [NAME] [from SOURCE] [as json|ndjson|csv|tsv] [at PATH] [key FIELD]"
         try expectCarets([
             Case(line: "export out.csv more.csv", word: "more.csv", message: "unexpected 'more.csv' — " + export),
             Case(line: "export out.xyz --force", word: "out.xyz",
@@ -91,7 +91,7 @@ struct DeclaredCaretTests {
     @Test("filter, columns and group point at the wrong word")
     func conditionsColumnsAndGroups() throws {
         let filter = "usage: filter FIELD OP VALUE [and|or ...] | clear"
-        let group = "usage: group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]]"
+        let group = "usage: group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]] [--all]"
         try expectCarets([
             Case(line: "filter region = Europe nope", word: "nope", message: "unexpected 'nope' — join conditions with and, or — " + filter),
             Case(line: "filter region Europe", word: "Europe",

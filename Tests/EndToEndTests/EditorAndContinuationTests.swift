@@ -48,6 +48,13 @@ struct EditorAndContinuationTests {
     }
 
     static let prompt = PseudoTerminalSession.prompt
+
+    /// VmHWM of `pid`, in bytes.
+    static func peak(of pid: pid_t) -> Int {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+    }
     static let ctrlXCtrlE = "\u{18}\u{05}"
 
     // MARK: - Ctrl-X Ctrl-E
@@ -115,6 +122,28 @@ struct EditorAndContinuationTests {
         #expect(home.read(received) == "set pagesize 8\n")
         try leave(session)
         #expect(historyLines() == ["set pagesize 8", "edit", "set pagesize 31", "set pagesize"])
+    }
+
+    @Test("a saved line over 1 MiB runs nothing, is neither echoed nor kept in history, and costs no more than a few times the file")
+    func hugeEditedLine() throws {
+        // A 40 MB line (the issue's editor wrote 300 MB: 924 MB peak, all of it echoed and kept).
+        let script = try home.write("""
+            #!/bin/sh
+            { printf 'set pagesize 31\\n'; head -c 40000000 /dev/zero | tr '\\0' x; printf '\\nset pagesize 5\\n'; } > "$1"
+            """, to: "huge-editor.sh")
+        chmod(script, 0o755)
+        let session = try start(editor: script)
+        try session.enter("set pagesize 8")
+        let answer = try session.enter("edit", timeout: .seconds(60))
+        #expect(answer.contains("line 2 of what you saved is longer than 1 MiB, the limit for a command line — nothing was run"),
+                "\(answer.visible.suffix(400))")
+        #expect(answer.utf8.count < 10_000, "nothing of it echoed: \(answer.utf8.count) bytes")
+        #expect(try session.enter("set pagesize").contains("8"), "nothing ran")
+        let peak = Self.peak(of: session.pid)
+        #expect(peak < 150 << 20, "peak \(peak >> 20) MB")
+        ReliabilityLog.record("edit of a 40 MB line, peak", "\(peak >> 20) MB")
+        try leave(session)
+        #expect(historyLines() == ["set pagesize 8", "edit", "set pagesize"], "\(historyLines().map { $0.prefix(40) })")
     }
 
     @Test("`edit` in a script is an error")

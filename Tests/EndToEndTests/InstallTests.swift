@@ -109,6 +109,63 @@ struct InstallTests {
         #expect(!FileManager.default.fileExists(atPath: home.root + "/fresh"))
     }
 
+    @Test("make uninstall removes only what it installed under PREFIX: never a path outside it, never through a link, never a changed file")
+    func uninstallStaysInsideThePrefix() throws {
+        let home = try TemporaryHome()
+        let prefix = home.root + "/usr-local"
+        let install = try Installation(home: home, prefix: prefix)
+        // A manifest line naming a file outside the prefix, and one climbing out of it.
+        let outside = try home.write("a user's file\n", to: home.root + "/precious.txt")
+        let climbing = try home.write("another user's file\n", to: home.root + "/climbing.txt")
+        let manifest = prefix + "/share/almanac/installed"
+        let record = (home.read(manifest) ?? "") + "file \(outside)\nfile \(prefix)/../climbing.txt\n"
+        try home.write(record, to: manifest)
+        // The data folder replaced by a link to a user's folder holding files of the same names.
+        let userData = try home.makeFolder("my-data")
+        for name in dataFiles { try home.write("mine\n", to: userData + "/" + name) }
+        try FileManager.default.removeItem(atPath: prefix + "/share/almanac/data")
+        try FileManager.default.createSymbolicLink(atPath: prefix + "/share/almanac/data", withDestinationPath: userData)
+        // A file changed since it was installed is someone else's now.
+        try home.write("edited by hand\n", to: prefix + "/share/fish/vendor_completions.d/almanac.fish")
+        let uninstall = try install.make("uninstall")
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(home.read(outside) == "a user's file\n" && home.read(climbing) == "another user's file\n")
+        #expect(FolderTree.files(userData) == dataFiles, "nothing deleted through the link")
+        #expect(home.read(prefix + "/share/fish/vendor_completions.d/almanac.fish") == "edited by hand\n")
+        #expect(uninstall.stdout.contains("kept") || uninstall.stderr.contains("kept"), "\(uninstall.stdout)\(uninstall.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/almanac"))
+    }
+
+    @Test("a manifest others can write is not trusted, and the suggested uninstall command is quoted")
+    func manifestChecks() throws {
+        let home = try TemporaryHome()
+        let prefix = home.root + "/with space/usr"
+        let install = try Installation(home: home, prefix: prefix)
+        let manifest = prefix + "/share/almanac/installed"
+        let victim = try home.write("keep me\n", to: home.root + "/victim.txt")
+        try home.write((home.read(manifest) ?? "") + "file \(victim)\n", to: manifest)
+        chmod(manifest, 0o666)
+        let uninstall = try install.make("uninstall")
+        #expect(uninstall.stderr.contains("not trusted"), "\(uninstall.stderr)")
+        #expect(home.read(victim) == "keep me\n")
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/almanac"), "almanac's own files still go")
+
+        let again = try install.make("install-files", "BUILT=" + Installation.builtFolder)
+        #expect(again.stdout.contains("make uninstall PREFIX='\(prefix)'"), "\(again.stdout)")
+    }
+
+    @Test("a man page or completion another package installed is neither overwritten nor removed")
+    func othersPagesStay() throws {
+        let home = try TemporaryHome()
+        let prefix = home.root + "/usr"
+        let page = try home.write(".TH ALMANAC 1 \"another almanac\"\n", to: prefix + "/share/man/man1/almanac.1")
+        let install = try Installation(home: home, prefix: prefix)
+        #expect(home.read(page) == ".TH ALMANAC 1 \"another almanac\"\n")
+        #expect(!(home.read(prefix + "/share/almanac/installed") ?? "").contains("man1/almanac.1"))
+        #expect(try install.make("uninstall").status == 0)
+        #expect(home.read(page) == ".TH ALMANAC 1 \"another almanac\"\n")
+    }
+
     @Test("make install DESTDIR=… PREFIX=/usr stages every file under DESTDIR, and the staged almanac runs")
     func stagedInstall() throws {
         let home = try TemporaryHome()
@@ -128,9 +185,9 @@ struct InstallTests {
                     "\(installed) is not a copy of \(source)")
         }
         #expect(FileManager.default.isExecutableFile(atPath: stage + "/usr/libexec/almanac/almanac-fetch"))
-        // The record names the final paths, without DESTDIR.
+        // The record names the final paths, without DESTDIR (each file with its SHA-256).
         let record = home.read(stage + "/usr/share/almanac/installed") ?? ""
-        #expect(record.lines.contains("file /usr/bin/almanac") && !record.contains(stage), "\(record)")
+        #expect(record.lines.contains { $0.hasPrefix("file /usr/bin/almanac ") } && !record.contains(stage), "\(record)")
 
         let count = try install.run(["-c", "use countries", "-c", "count"], in: home.root)
         #expect(count.stdout == "\(try recordCount("countries"))\n", "\(count.stderr)")

@@ -94,6 +94,17 @@ struct NetworkSafetyTests {
                 + "the response is larger than the 1 GiB limit (it declares 10,737,418,240 bytes)", "\(declared)")
     }
 
+    @Test("a declared length past what the machine holds is refused at once, whatever maxbytes allows")
+    func declaredLengthPastTheMachine() throws {
+        let server = try SWAPIServer.get()
+        let url = server.url("/declared-length/?bytes=900000000000")
+        let result = try run(["set maxbytes 1024G", "load x from \(url)", "use countries", "count"])
+        // Reserving the declared 900 GB up front killed the shell (issue 31).
+        #expect(result.status == 1 && result.stdout == "250\n", "\(result)")
+        #expect(result.stderr.lines.first?.hasPrefix("x: load failed: \(url): the response is larger than this machine can hold "
+            + "(it declares 900,000,000,000 bytes, over ") == true, "\(result)")
+    }
+
     @Test("credentials in a URL are never printed: errors, datasets, reloads, verbose summaries")
     func credentialsOnPipes() throws {
         let server = try SWAPIServer.get()

@@ -140,6 +140,36 @@ struct PostgresDifferentialTests {
         #expect(lines(database.stdout).contains("53"), "Europe, group #3, has 53 countries: \(database.stdout)")
     }
 
+    @Test("nested objects group and describe by their name, alike in memory and in jsonb columns")
+    func nestedObjectsAlike() throws {
+        let url = try Database.url("differential_github_issues")
+        let generated = Process()
+        generated.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generated.arguments = ["python3", OwnDataTests.fixtures + "/github_issues.py", "200"]
+        let output = Pipe()
+        generated.standardOutput = output
+        try generated.run()
+        let file = try home.write(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), to: "issues.json")
+        generated.waitUntilExit()
+        #expect(try run(["load gh from \(file)", "use gh", "export \(url) --force"]).status == 0)
+        let script = ["set pagesize 10", "use d", "group milestone", "group assignee count comments, sum comments", "show #2", "count", "back",
+                      "group labels", "group user, state", "describe milestone, assignee, user", "show 1000013",
+                      "columns title, user, labels", "page"]
+        let memory = try run(["load d from \(file)"] + script)
+        // Nine statements over jsonb, each JIT-compiled on a busy machine: more than the usual time.
+        let database = try PipeRun.run(["--no-rc", "--echo", "--format", "json"], input: (["load d from \(url)"] + script).joined(separator: "\n") + "\n",
+                                       environment: home.environment(), directory: home.root, timeout: .seconds(120))
+        #expect(memory.status == 0 && database.status == 0 && memory.stderr == database.stderr, "memory: \(memory)\ndatabase: \(database)")
+        // A table's column is typed by the catalog (jsonb reads `json`), a file's field by its values.
+        let untyped = { (text: String) in text.replacingOccurrences(of: #""type":"(object or null|object|json)""#, with: "", options: .regularExpression) }
+        let expected = try JSONDocuments.split(memory.stdout).map(Self.canonical).map(untyped)
+        let answered = try JSONDocuments.split(database.stdout).map(Self.canonical).map(untyped)
+        #expect(expected.count == answered.count && expected.count >= 7, "\(expected.count) answers from memory, \(answered.count) from the database")
+        for (index, (want, got)) in zip(expected, answered).enumerated() where want != got {
+            Issue.record("answer \(index + 1) differs:\nmemory:   \(want.prefix(1500))\ndatabase: \(got.prefix(1500))")
+        }
+    }
+
     /// A JSON value as text with objects' keys sorted and null members dropped.
     static func canonical(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: dropNulls(value), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])

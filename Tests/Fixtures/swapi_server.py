@@ -15,6 +15,7 @@ does: {"count", "next", "previous", "results"}. Behaviours are chosen by the pat
   /trickle/                 sends one byte a second
   /endless/                 a body without a length that never ends (delimited by closing)
   /huge-length/             declares a 10 GB Content-Length, then sends bytes until cut off
+  /declared-length/?bytes=N declares an N-byte Content-Length, then sends bytes until cut off
   /endless-pages/           every page links to a new next page, for ever
   /count-wrong/             pages of 10 whose `count` says 82
   /results-object/          a page whose `results` is an object (`/results-null/`: null)
@@ -79,11 +80,13 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Location", parse_qs(url.query)["location"][0])
             self.end_headers()
             return
-        if kind in ("endless", "huge-length"):
+        if kind in ("endless", "huge-length", "declared-length"):
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             if kind == "huge-length":
                 self.send_header("Content-Length", str(10 * 1024 ** 3))
+            if kind == "declared-length":
+                self.send_header("Content-Length", parse_qs(url.query)["bytes"][0])
             self.end_headers()
             piece = b'{"results": [' + b'{"name": "more"}, ' * 4096
             try:

@@ -47,6 +47,29 @@ public final class TestCluster: Sendable {
         }
     }()
 
+    /// A cluster of the caller's own, for a test that stops its processes (SIGSTOP) and so
+    /// must not share them: `stop()` ends it (else the test process's end does).
+    public static func startPrivate() throws -> TestCluster { try TestCluster() }
+
+    /// Stops the server and removes its folder (the script waits for its input to close).
+    public func stop() {
+        try? lifeline.fileHandleForWriting.close()
+        supervisor.waitUntilExit()
+    }
+
+    /// The server's processes: the postmaster and every process it started.
+    public func serverProcesses() -> [pid_t] {
+        guard let text = try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8),
+              let postmaster = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }) else { return [] }
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[1]) == postmaster ? pid : nil
+        }
+        return [postmaster] + children
+    }
+
     private init() throws {
         port = try Self.freePort()
         supervisor = Process()

@@ -1,7 +1,9 @@
-"""DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search, the
-in-memory race (one session that makes a table of the stations once, then runs the SQL of each
-of almanac's in-memory questions; each query timed by DuckDB's own profiler), and a computed
-filter on the 10× file, whole process against whole process (issue 26: almanac ≤ 0.25× DuckDB)."""
+"""DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search (each
+query timed by DuckDB's own profiler), the in-memory race (one session that makes a table of the
+stations once, then runs the SQL of each of almanac's in-memory questions), a computed filter on
+the 10× file, whole process against whole process (issue 26: almanac ≤ 0.25× DuckDB), and
+read_csv against almanac's CSV load (issue 28: the stations flattened to CSV, `stations.csv`
+beside each scaled file, counted in a fresh process; almanac's whole run ≤ 0.5× DuckDB's)."""
 
 import json
 import os
@@ -194,6 +196,9 @@ class DuckDB(Peer):
         return {"DuckDB in memory": results}
 
     def comparisons(self, context):
+        return self.computed_comparison(context) + self.csv_comparisons(context)
+
+    def computed_comparison(self, context):
         """A computed filter on the 10× file: almanac loads it, filters by an expression and
         counts; DuckDB reads the same JSON and counts the same stations."""
         file = next((f for f in context.files if f["scale"] == 10), None)
@@ -206,6 +211,25 @@ class DuckDB(Peer):
         theirs = Command([binary(), "-list", "-noheader", "-c", COMPUTED.format(path=file["path"])], last_count)
         return [Comparison("duckdb.computed", f"10×: filter {COMPUTED_FILTER}, count (DuckDB read_json)", ours, theirs,
                            limit=0.25, runs=5)]
+
+
+    def csv_comparisons(self, context):
+        """almanac loading the flattened stations CSV and counting its rows, against DuckDB's
+        `SELECT count(*) FROM read_csv(…)`, whole processes, at 10× and larger."""
+        home = tempfile.mkdtemp(prefix="almanac-bench-csv-")
+        environment = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        races = []
+        for file in context.files:
+            path = os.path.join(file["directory"], "stations.csv")
+            if file["scale"] < 10 or not os.path.exists(path):
+                continue
+            ours = Command([context.almanac, "--no-rc", "-c", f"load s from {path}", "-c", "use s", "-c", "count"],
+                           parse=last_count, env=environment)
+            theirs = Command([binary(), "-list", "-noheader", "-c", f"SELECT count(*) FROM read_csv('{path}');"], parse=last_count)
+            races.append(Comparison(f"csv-count-x{file['scale']}", f"{file['scale']}× stations as CSV: load and count",
+                                    ours, theirs, limit=0.5))
+        return races
+
 
 
 PEER = DuckDB()

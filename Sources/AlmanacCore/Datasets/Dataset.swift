@@ -118,11 +118,24 @@ public final class Dataset: Sendable {
         let index = cached(.identities) {
             var index: [String: Int] = [:]
             for row in 0..<count {
-                for key in model.identities(of: record(row)) where index[key] == nil { index[key] = row }
+                for key in identities(of: row) where index[key] == nil { index[key] = row }
             }
             return index
         }
         return index[identity.uppercased()]
+    }
+
+    /// What `show` finds the record at `row` by, upper-cased: its model's identities (`NOR`,
+    /// `NO`), and the value of the layout's key field (a file's `id`, or `load … key FIELD`).
+    public func identities(of row: Int) -> [String] {
+        var identities = model.identities(of: record(row))
+        if let field = layout.identityField, let value = document.member(field, of: records[row]) {
+            switch document.kind(at: value) {
+            case .string, .number: identities.append(document.string(at: value).uppercased())
+            default: break
+            }
+        }
+        return identities
     }
 
     /// Anything computed once per dataset (indexes, lookups), by whoever needs it first.
@@ -242,7 +255,22 @@ public final class Dataset: Sendable {
             for value in derived.values(self, row) { body(value) }
             return
         }
-        visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, body)
+        visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, wholeObjects: false, body)
+    }
+
+    /// Calls `body` with each whole value `path` reaches in the record at `row`: as
+    /// `forEachValue`, but an object at the end is one value (its node), not its members'
+    /// values, and a list of objects gives each object. What `group`, `describe` and
+    /// listings read, so a record with an object counts once (see `ObjectIdentity`).
+    public func forEachWholeValue(of path: CompiledPath, row: Int, _ body: (FieldValue) -> Void) {
+        if path.derived != nil { return forEachValue(of: path, row: row, body) }
+        visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, wholeObjects: true, body)
+    }
+
+    public func wholeValues(of path: CompiledPath, row: Int) -> [FieldValue] {
+        var result: [FieldValue] = []
+        forEachWholeValue(of: path, row: row) { result.append($0) }
+        return result
     }
 
     public func values(of path: CompiledPath, row: Int) -> [FieldValue] {
@@ -251,25 +279,28 @@ public final class Dataset: Sendable {
         return result
     }
 
-    /// `keys`: per component, the spellings to look for (usually one).
-    private func visit(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], _ body: (FieldValue) -> Void) {
+    /// `keys`: per component, the spellings to look for (usually one). `wholeObjects`: an
+    /// object at the end is one value rather than its members' values.
+    private func visit(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], wholeObjects: Bool, _ body: (FieldValue) -> Void) {
         switch document.kind(at: node) {
         case .object:
             if depth < keys.count {
                 for key in keys[depth] {
-                    if let value = document.member(key, of: node) { visit(value, depth: depth + 1, keys: keys, body) }
+                    if let value = document.member(key, of: node) { visit(value, depth: depth + 1, keys: keys, wholeObjects: wholeObjects, body) }
                 }
+            } else if wholeObjects {
+                body(.node(node))
             } else {
                 var child = node + 2
                 for _ in 0..<document.count(at: node) {
-                    visit(child + 1, depth: depth, keys: keys, body)
+                    visit(child + 1, depth: depth, keys: keys, wholeObjects: wholeObjects, body)
                     child = document.end(of: child + 1)
                 }
             }
         case .array:
             var child = node + 2
             for _ in 0..<document.count(at: node) {
-                visit(child, depth: depth, keys: keys, body)
+                visit(child, depth: depth, keys: keys, wholeObjects: wholeObjects, body)
                 child = document.end(of: child)
             }
         default:
@@ -327,6 +358,10 @@ public struct LoadOrigin: Sendable, Equatable {
     public var source: String
     public var bytes: Int
     public var seconds: Double
+    /// Where in an object document the records were (`data.items`).
+    public var recordsAt: String?
+    /// A delimited text's dialect and columns (`CSV (;), 7 columns`); nil for JSON.
+    public var format: String?
 
     public init(source: String, bytes: Int, seconds: Double) {
         self.source = source

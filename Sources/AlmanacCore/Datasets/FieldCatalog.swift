@@ -194,7 +194,11 @@ public struct FieldCatalog: Sendable {
             let kind = document.kind(at: node)
             switch kind {
             case .object:
-                if path >= 0 { markContainer(path) }
+                if path >= 0 {
+                    markContainer(path)
+                    if inList { markList(path) }
+                    noteObject(path, node: node)
+                }
                 var child = node + 2
                 for _ in 0..<document.count(at: node) {
                     let id = pathID(parent: path, keyNode: child)
@@ -212,6 +216,21 @@ public struct FieldCatalog: Sendable {
             default:
                 guard path >= 0 else { return }
                 note(path, kind: kind, node: node, inList: inList)
+            }
+        }
+
+        /// An object is a value of its field: the field is an object, present in this record
+        /// (unless empty), and named by its identity in the example.
+        mutating func noteObject(_ path: Int, node: Int) {
+            paths[path].kinds.insert(.object)
+            paths[path].tooMany = true
+            guard document.count(at: node) > 0 else { return }
+            if paths[path].lastRecord != record {
+                paths[path].lastRecord = record
+                paths[path].count += 1
+            }
+            if paths[path].example == nil, let text = ObjectIdentity.text(of: node, in: document) {
+                paths[path].example = FieldCatalog.glimpse(of: text)
             }
         }
 

@@ -2,9 +2,17 @@
 /// holds a list of objects.
 public enum RecordExtraction {
     /// Records of an array of objects, of API pages (`results`), or of NDJSON lines (several roots).
-    public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String,
+    /// `path`: where the records are in an object document (`data.items`), as `load … at` says;
+    /// without it, an object's largest array of objects a few levels down (`RecordsLocation`).
+    public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String, at path: String? = nil,
                                cancellation: Cancellation = .never) throws(LoadFailure) -> Extraction {
-        let candidates = try candidateRecords(in: document, source: source, expecting: model.plural)
+        let candidates: [Int]
+        let location: String?
+        if let path {
+            (candidates, location) = (try RecordsLocation.records(at: path, in: document, source: source), path)
+        } else {
+            (candidates, location) = try candidateRecords(in: document, source: source, expecting: model.plural)
+        }
         var records: [Int] = []
         records.reserveCapacity(candidates.count)
         var warnings: [LoadWarning] = []
@@ -21,26 +29,32 @@ public enum RecordExtraction {
                 records.append(index)
             }
         }
-        return Extraction(records: records, warnings: warnings)
+        var extraction = Extraction(records: records, warnings: warnings)
+        extraction.recordsAt = location
+        return extraction
     }
 
-    /// The values that should be records, before checking.
-    static func candidateRecords(in document: JSONDocument, source: String, expecting plural: String) throws(LoadFailure) -> [Int] {
-        if document.roots.count > 1 { return document.roots.flatMap { pageRecords(document, $0) ?? [$0] } }
-        guard let root = document.roots.first else { return [] }
+    /// The values that should be records, before checking, and the path to them when they
+    /// were found under a key of an object.
+    static func candidateRecords(in document: JSONDocument, source: String, expecting plural: String) throws(LoadFailure) -> ([Int], String?) {
+        if document.roots.count > 1 { return (document.roots.flatMap { pageRecords(document, $0) ?? [$0] }, nil) }
+        guard let root = document.roots.first else { return ([], nil) }
         switch document.kind(at: root) {
         case .array:
-            return document.elements(of: root)
+            return (document.elements(of: root), nil)
         case .object:
-            if let records = pageRecords(document, root) { return records }
+            if let records = pageRecords(document, root) { return (records, nil) }
             // A GeoJSON FeatureCollection: its features are the records (map draws their geometry).
             if let type = document.member("type", of: root), document.kind(at: type) == .string,
                document.string(at: type) == "FeatureCollection", let features = document.member("features", of: root),
                document.kind(at: features) == .array {
-                return document.elements(of: features)
+                return (document.elements(of: features), nil)
             }
             if let results = document.member("results", of: root) {
                 throw .shape(source: source, message: "'results' should be a list of \(plural); found \(document.kind(at: results).typeDescription)")
+            }
+            if let found = RecordsLocation.largestArrayOfObjects(in: document, under: root) {
+                return (document.elements(of: found.node), found.path)
             }
             let keys = document.members(of: root).prefix(6).map { document.string(at: $0.key) }
             throw .shape(source: source, message: "expected an array of \(plural), API pages with 'results', a GeoJSON FeatureCollection, or one object per line; "

@@ -45,11 +45,15 @@ public struct Layout: Sendable, Equatable {
     public var listFields: [String]
     /// Where search and `show` look after the name (dotted paths).
     public var otherNameFields: [String]
+    /// A top-level field whose value `show ID` finds a record by (a file's `id`), besides the
+    /// model's own identities.
+    public var identityField: String?
 
-    public init(nameField: String, listFields: [String], otherNameFields: [String] = []) {
+    public init(nameField: String, listFields: [String], otherNameFields: [String] = [], identityField: String? = nil) {
         self.nameField = nameField
         self.listFields = listFields
         self.otherNameFields = otherNameFields
+        self.identityField = identityField
     }
 }
 
@@ -85,6 +89,8 @@ public struct Extraction: Sendable {
     public var warnings: [LoadWarning]
     /// Model-specific data computed while extracting (the stations' directions and cities).
     public var extras: ModelExtras
+    /// Where in an object document the records were (`data.items`); nil for an array, pages or lines.
+    public var recordsAt: String?
 
     public init(records: [Int], warnings: [LoadWarning] = [], extras: ModelExtras = ModelExtras()) {
         self.records = records

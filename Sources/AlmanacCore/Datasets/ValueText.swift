@@ -147,6 +147,7 @@ extension Dataset {
     public func displayText(of value: FieldValue, in path: FieldPath) -> String? {
         let field = path.components.last ?? ""
         switch value {
+        case let .node(index) where document.kind(at: index) == .object: return ObjectIdentity.text(of: index, in: document)
         case let .node(index): return ValueText.text(of: document.value(at: index), field: field)
         case let .text(text): return ValueText.isAbsent(text) ? nil : text
         case let .number(number): return ValueText.number(number, field: field)
@@ -171,7 +172,7 @@ extension Dataset {
     /// commas; nil when none is present.
     public func displayText(of path: CompiledPath, row: Int) -> String? {
         var texts: [String] = []
-        forEachValue(of: path, row: row) { value in
+        forEachWholeValue(of: path, row: row) { value in
             if let text = displayText(of: value, in: path.path) { texts.append(text) }
         }
         return texts.isEmpty ? nil : texts.joined(separator: ", ")

@@ -63,7 +63,8 @@ public struct MemoryResults: ResultsSource {
     public func group(_ spec: GroupSpec, cancellation: Cancellation) throws -> GroupAnswer {
         let results = try current(cancellation)
         let groups = try Group.run(results, by: spec, cancellation: cancellation)
-        return GroupAnswer(spec: spec, count: groups.count, total: results.count) { groups[$0] }
+        return GroupAnswer(spec: spec, count: min(groups.count, spec.limit ?? groups.count), total: results.count,
+                           groups: groups.count) { groups[$0] }
     }
 
     public func describe(_ fields: [String], cancellation: Cancellation) throws -> DescribeAnswer {

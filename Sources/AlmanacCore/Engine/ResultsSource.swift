@@ -108,12 +108,15 @@ public struct GroupAnswer: Sendable {
     public let spec: GroupSpec
     public let count: Int
     public let total: Int
+    /// How many groups there are in all: more than `count` when `spec.limit` cut the list.
+    public let groups: Int
     private let rows: @Sendable (Int) -> Group.Row
 
-    public init(spec: GroupSpec, count: Int, total: Int, rows: @escaping @Sendable (Int) -> Group.Row) {
+    public init(spec: GroupSpec, count: Int, total: Int, groups: Int? = nil, rows: @escaping @Sendable (Int) -> Group.Row) {
         self.spec = spec
         self.count = count
         self.total = total
+        self.groups = max(count, groups ?? count)
         self.rows = rows
     }
 

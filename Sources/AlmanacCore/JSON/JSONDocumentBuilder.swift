@@ -33,6 +33,9 @@ public struct JSONDocumentBuilder: JSONNodes {
         var slot: Int
     }
     private static let maximumPending = 4
+    /// How many values may wait for their probe (see `appendStringLookingUp`); CSV lets more
+    /// wait (`waitingProbes`), its probes having little other work to hide behind.
+    var pendingLimit = JSONDocumentBuilder.maximumPending
     /// The key guesses' slot for the next key: the last key's ordinal + 1; in a new object,
     /// the slot after half of them for the key before the object (an object's first key
     /// depends on what holds it: a station's, or its point's).
@@ -63,7 +66,7 @@ public struct JSONDocumentBuilder: JSONNodes {
         self.detached = detached
         keyGuesses = InternGuesses(remembers: guessing)
         valueGuesses = InternGuesses(remembers: guessing)
-        pending.reserveCapacity(Self.maximumPending)
+        pending.reserveCapacity(Self.maximumPending * 4)
     }
 
     /// The document, in the storage written (not a copy of it). The builder may go on
@@ -125,8 +128,9 @@ public struct JSONDocumentBuilder: JSONNodes {
         appendKey(entry)
     }
 
+    /// Appends an interned key (CSV columns intern theirs once).
     @inline(__always)
-    private mutating func appendKey(_ entry: (payload: UInt64, ordinal: Int)) {
+    mutating func appendKey(_ entry: (payload: UInt64, ordinal: Int)) {
         lastKeyOrdinal = entry.ordinal
         keySlot = (entry.ordinal + 1) & (InternGuesses.slotCount / 2 - 1)
         nodeWords.append(detached ? Self.ordinalTag | Self.keyFlag | UInt64(entry.ordinal) : Self.stringTag | entry.payload)
@@ -164,7 +168,7 @@ public struct JSONDocumentBuilder: JSONNodes {
             valueGuesses.remember(entry, at: slot)
             return appendValue(entry)
         }
-        if pending.count == Self.maximumPending { resolvePendingValues() }
+        if pending.count >= pendingLimit { resolvePendingValues() }
         let hash = InternTable.hash(bytes)
         values.prefetch(hash: hash)
         pending.append(PendingValue(node: nodeWords.count, bytes: bytes, hash: hash, slot: slot))
@@ -202,6 +206,15 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// the ordinal in the key or value table.
     static let ordinalTag: UInt64 = 4 << JSONDocument.tagShift
     static let keyFlag: UInt64 = 1 << 40
+
+    /// Appends a number without first making the probes of the values waiting (which
+    /// `appendNumber` makes, to keep the arena as without waiting): a CSV row's numbers come
+    /// between its new strings, and a probe made at each would have no time to arrive.
+    mutating func appendNumberLeavingProbes(_ literal: UnsafeBufferPointer<UInt8>, value: Double) {
+        let payload = UInt64(arenaBytes.count) << JSONDocument.lengthBits | UInt64(literal.count)
+        arenaBytes.append(literal)
+        nodeWords.append(UInt64(JSONDocument.Kind.number.rawValue) << JSONDocument.tagShift | payload, value.bitPattern)
+    }
 
     mutating func appendNumber(_ literal: UnsafeBufferPointer<UInt8>, value: Double) {
         let payload = appendRaw(literal)

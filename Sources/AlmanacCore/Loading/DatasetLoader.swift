@@ -7,12 +7,19 @@ public struct LoadRequest: Sendable {
     public var model: any RecordModel.Type
     /// How much a load from http(s) may read.
     public var bounds: FetchBounds
+    /// Whether a dataset of this name holds records now: a source with none in it does not
+    /// replace them, whatever the model (a new generic dataset may be empty).
+    public var replacesRecords = false
+    /// `as FORMAT`, `at PATH`, `key FIELD`.
+    public var options: LoadOptions
 
-    public init(name: String, source: LoadSource, model: any RecordModel.Type, bounds: FetchBounds = FetchBounds()) {
+    public init(name: String, source: LoadSource, model: any RecordModel.Type, bounds: FetchBounds = FetchBounds(),
+                options: LoadOptions = LoadOptions()) {
         self.name = name
         self.source = source
         self.model = model
         self.bounds = bounds
+        self.options = options
     }
 }
 
@@ -28,26 +35,39 @@ public struct DatasetLoader: Sendable {
 
     public func load(_ request: LoadRequest, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> Dataset {
         let start = Date()
-        let (document, bytes, sourceWarnings) = try parse(request.source, bounds: request.bounds, progress: progress, cancellation: cancellation)
+        let parsed = try parseSource(request.source, options: request.options, bounds: request.bounds, progress: progress, cancellation: cancellation)
+        let (document, bytes, sourceWarnings) = (parsed.document, parsed.bytes, parsed.warnings)
         if cancellation.isCancelled { throw .cancelled }
         let model = Self.model(for: request.model, shape: document)
-        var extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
+        var extraction: Extraction
+        if let path = request.options.recordsAt {
+            guard model != StationModel.self else {
+                throw .shape(source: request.source.displayName, message: "'at \(path)' is for files of records; the stations file is read as it is")
+            }
+            extraction = try RecordExtraction.records(of: model, in: document, source: request.source.displayName, at: path, cancellation: cancellation)
+        } else {
+            extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
+        }
         extraction.warnings.insert(contentsOf: sourceWarnings, at: 0)
         // Models that find records their own way did not say which records repeated a key.
         if !document.repeatedKeys.isEmpty, !extraction.warnings.contains(where: { $0.message.hasSuffix(RepeatedKey.ending) }) {
             extraction.warnings.append(RepeatedKey.sourceWarning(document.repeatedKeys))
         }
-        // Countries, species, stations…: a source with none of them in it is not a new version
-        // of the dataset, whatever it holds.
-        if model != GenericModel.self, extraction.records.isEmpty {
+        // Countries, species, stations… — or any records that are there now: a source with none
+        // of them in it is not a new version of the dataset, whatever it holds.
+        if model != GenericModel.self || request.replacesRecords, extraction.records.isEmpty {
             let why = extraction.warnings.first { $0.record != nil }.map { "every record was skipped (\($0))" } ?? "the list is empty"
             throw .shape(source: request.source.displayName, message: "no \(model.plural) in it: \(why)")
         }
         // A large load leaves tens of MB of freed temporaries (the parse's second half, the
         // extraction's scans) inside malloc's heaps.
         if bytes >= Self.trimAfter { FreedMemory.giveBack() }
-        let origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
-        return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin)
+        var origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
+        origin.recordsAt = extraction.recordsAt
+        origin.format = parsed.csv.map { "\($0.dialect), \($0.columns.count) column\($0.columns.count == 1 ? "" : "s")" }
+        let layout = try RecordKey.layout(of: model, document: document, records: extraction.records, key: request.options.key,
+                                          source: request.source.displayName)
+        return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin, layout: layout)
     }
 
     /// A new name means the generic model, unless the source is unmistakably a stations object,
@@ -62,27 +82,75 @@ public struct DatasetLoader: Sendable {
     /// The parsed document, how many bytes it took, and warnings about the source as a whole.
     func parse(_ source: LoadSource, bounds: FetchBounds = FetchBounds(), progress: LoadProgress,
                cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int, [LoadWarning]) {
+        let parsed = try parseSource(source, options: LoadOptions(), bounds: bounds, progress: progress, cancellation: cancellation)
+        return (parsed.document, parsed.bytes, parsed.warnings)
+    }
+
+    /// A source parsed: its document, its size, warnings about it as a whole, and what a CSV
+    /// or TSV parse found (its dialect, its columns).
+    struct ParsedSource {
+        var document: JSONDocument
+        var bytes: Int
+        var warnings: [LoadWarning] = []
+        var csv: CSVParser.Summary?
+    }
+
+    func parseSource(_ source: LoadSource, options: LoadOptions, bounds: FetchBounds, progress: LoadProgress,
+                     cancellation: Cancellation) throws(LoadFailure) -> ParsedSource {
         switch source {
         case let .file(path):
             let before = FileStamp(path: path)
+            let format = options.format ?? LoadOptions.Format.byExtension(path) ?? LoadOptions.Format.byContent(ofFile: path)
             do throws(LoadFailure) {
-                let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: true)
-                return (document, bytes, [])
+                return try readFile(at: path, source: source, format: format, progress: progress, cancellation: cancellation, firstAttempt: true)
             } catch .cancelled {
                 throw .cancelled
             } catch .retry {
                 // The file changed while it was parsed, or the two halves did not fit together:
                 // read it again, whole, and parse it on one thread before believing the error.
                 do throws(LoadFailure) {
-                    let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation, firstAttempt: false)
-                    return (document, bytes, [])
+                    return try readFile(at: path, source: source, format: format, progress: progress, cancellation: cancellation, firstAttempt: false)
                 } catch {
                     throw Self.changedWhileLoading(error, path: path, name: source.displayName, before: before)
                 }
             }
         case let .url(url):
-            return try http.fetchPages(from: url, bounds: bounds, progress: progress, cancellation: cancellation)
+            let (document, bytes, warnings) = try http.fetchPages(from: url, bounds: bounds, progress: progress, cancellation: cancellation)
+            return ParsedSource(document: document, bytes: bytes, warnings: warnings)
         }
+    }
+
+    /// A file in `format` (nil: a pipe or a device, read as JSON unless `as` says otherwise:
+    /// its bytes are checked as they come, so /dev/zero stops at once).
+    func readFile(at path: String, source: LoadSource, format: LoadOptions.Format?, progress: LoadProgress, cancellation: Cancellation,
+                  firstAttempt: Bool) throws(LoadFailure) -> ParsedSource {
+        let format = format ?? .json
+        guard format.isDelimited else {
+            let (document, bytes) = try parseFile(at: path, source: source, progress: progress, cancellation: cancellation,
+                                                  firstAttempt: firstAttempt, lines: format == .ndjson)
+            return ParsedSource(document: document, bytes: bytes)
+        }
+        return try FileContents.withBytes(of: path, name: source.displayName, progress: progress, cancellation: cancellation,
+                                          lines: LineTracker(), mapped: firstAttempt, streamCheck: .none) { bytes, access throws(LoadFailure) in
+            do throws(LoadFailure) {
+                return try Self.parseDelimited(bytes, name: source.displayName, tsv: format == .tsv, progress: progress,
+                                               cancellation: cancellation, access: access)
+            } catch {
+                if error != .cancelled, firstAttempt, !access.complete() { throw .retry }
+                throw error
+            }
+        }
+    }
+
+    /// CSV or TSV: the dialect sniffed from the first 64 KiB, then one pass.
+    static func parseDelimited(_ bytes: UnsafeBufferPointer<UInt8>, name: String, tsv: Bool, progress: LoadProgress, cancellation: Cancellation,
+                               access: FileContents.Access) throws(LoadFailure) -> ParsedSource {
+        let (document, summary) = try DelimitedText.document(of: bytes, source: name, tsv: tsv, progress: { consumed throws(CancelledError) in
+            access.release(consumed)
+            try cancellation.checkpoint()
+        }, parsed: { progress.setBytes(done: $0) })
+        progress.setBytes(done: bytes.count)
+        return ParsedSource(document: document, bytes: bytes.count, csv: summary)
     }
 
     /// An error about a file that another program changed while it loaded says so: "the text
@@ -100,10 +168,11 @@ public struct DatasetLoader: Sendable {
 
     /// `firstAttempt`: the file is mapped, and a large one parsed on two cores (with `split`,
     /// or a split of its own); otherwise it is read whole and parsed on one.
+    /// `lines`: NDJSON whatever the extension says (`as ndjson`).
     func parseFile(at path: String, source: LoadSource, progress: LoadProgress, cancellation: Cancellation,
-                   firstAttempt: Bool, split: JSONSplit? = nil) throws(LoadFailure) -> (JSONDocument, Int) {
+                   firstAttempt: Bool, split: JSONSplit? = nil, lines isLines: Bool = false) throws(LoadFailure) -> (JSONDocument, Int) {
         let lines = LineTracker()
-        let split = firstAttempt && !Self.isLines(path) ? split ?? JSONSplit() : nil
+        let split = firstAttempt && !isLines && !Self.isLines(path) ? split ?? JSONSplit() : nil
         let secondHalf: FileContents.SecondHalfWork? = split.map { split in
             { bytes, middle, release, shouldStop in
                 split.parseRest(of: bytes, from: middle, source: source.displayName, release: release, shouldStop: shouldStop)
@@ -118,7 +187,8 @@ public struct DatasetLoader: Sendable {
                 try cancellation.checkpoint()
             }
             do throws(LoadFailure) {
-                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines, split: split)
+                try Self.parseFile(bytes, name: source.displayName, path: path, into: &builder, progress: report, lines: lines, split: split,
+                                   asLines: isLines)
             } catch {
                 if error != .cancelled, firstAttempt, !access.complete() { throw .retry }
                 throw error
@@ -132,9 +202,9 @@ public struct DatasetLoader: Sendable {
     /// second value follows the first on a new line).
     static func parseFile(
         _ bytes: UnsafeBufferPointer<UInt8>, name: String, path: String, into builder: inout JSONDocumentBuilder,
-        progress: @escaping JSONParser.Progress, lines: LineTracker = LineTracker(), split: JSONSplit? = nil
+        progress: @escaping JSONParser.Progress, lines: LineTracker = LineTracker(), split: JSONSplit? = nil, asLines: Bool = false
     ) throws(LoadFailure) {
-        if isLines(path) {
+        if asLines || isLines(path) {
             _ = try JSONParser.parseLines(bytes, source: name, into: &builder, progress: progress, lines: lines)
             return
         }

@@ -176,7 +176,7 @@ public enum FetchResponse {
 }
 
 /// The shell's side of `FetchResponse`: reads the helper's output as it comes, keeping the body
-/// once (room reserved for a declared length) and never more than the limit.
+/// once (room reserved for a small declared length) and never more than the limit.
 struct FetchStream {
     let limit: Int
     private(set) var outcome: HTTPOutcome?
@@ -219,7 +219,9 @@ struct FetchStream {
         switch parts.first.map(String.init) ?? "" {
         case "status" where numbers.count == 2:
             status = numbers[0]
-            if numbers[1] > 0, numbers[1] <= limit { body.reserveCapacity(numbers[1]) }
+            // A declared length is a promise, not bytes: room for a few megabytes of it at
+            // most; the rest grows as bytes arrive.
+            if numbers[1] > 0, numbers[1] <= limit { body.reserveCapacity(min(numbers[1], HTTPLimits.reservedAtMost)) }
         case "data" where numbers.count == 1 && numbers[0] >= 0:
             remaining = numbers[0]
         case "end": outcome = .response(status: status, data: body)

@@ -43,10 +43,14 @@ enum FileContents {
     typealias SecondHalfWork = (_ bytes: UnsafeBufferPointer<UInt8>, _ middle: Int, _ release: @escaping (Range<Int>) -> Void,
                                 _ shouldStop: @escaping () -> Bool) -> Void
 
+    /// What a pipe's bytes are checked for as they come: JSON (stopping at the first byte that
+    /// cannot be), or text (CSV: stopping at a NUL byte).
+    enum StreamCheck { case json, none }
+
     /// `mapped`: false to read the file into memory instead, whole, before `body` runs.
     static func withBytes<Result>(
         of path: String, name: String, progress: LoadProgress, cancellation: Cancellation, lines: LineTracker,
-        mapped: Bool = true, secondHalf: SecondHalfWork? = nil,
+        mapped: Bool = true, secondHalf: SecondHalfWork? = nil, streamCheck: StreamCheck = .json,
         _ body: (UnsafeBufferPointer<UInt8>, Access) throws(LoadFailure) -> Result
     ) throws(LoadFailure) -> Result {
         let descriptor = SystemCalls.retryingInterrupts { SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
@@ -83,7 +87,7 @@ enum FileContents {
             let bytes = UnsafeBufferPointer(start: UnsafePointer(base), count: filled)
             return try body(bytes, Access(release: releaser(memory, bytes, lines: lines), complete: { true }))
         }
-        return try streamed(descriptor, name: name, progress: progress, cancellation: cancellation, body)
+        return try streamed(descriptor, name: name, progress: progress, cancellation: cancellation, check: streamCheck, body)
     }
 
     /// A pipe, a device, a FIFO, a file of /proc: read as it comes, checking for cancellation
@@ -91,12 +95,13 @@ enum FileContents {
     /// `/dev/zero` or `/dev/urandom` stop at once. What was read up to the first bad byte is
     /// parsed, for the parser's own error message.
     private static func streamed<Result>(
-        _ descriptor: Int32, name: String, progress: LoadProgress, cancellation: Cancellation,
+        _ descriptor: Int32, name: String, progress: LoadProgress, cancellation: Cancellation, check checking: StreamCheck,
         _ body: (UnsafeBufferPointer<UInt8>, Access) throws(LoadFailure) -> Result
     ) throws(LoadFailure) -> Result {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var check = JSONStreamCheck()
+        let checksJSON = checking == .json
         var stoppedAt: Int?
         reading: while true {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -110,6 +115,17 @@ enum FileContents {
             }
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<count])
+            guard checksJSON else {
+                // CSV has no NUL bytes: /dev/zero or /dev/urandom stop at once.
+                if let zero = chunk[0..<count].firstIndex(of: 0) {
+                    data.removeSubrange((data.count - count + zero)...)
+                    stoppedAt = data.count
+                    break reading
+                }
+                guard data.count <= maximumBytes else { throw .unreadable(path: name, reason: "larger than the \(limitText) limit (half the memory)") }
+                progress.setBytes(done: data.count)
+                continue
+            }
             switch chunk.withUnsafeBufferPointer({ check.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }) {
             case nil:
                 break
@@ -132,7 +148,9 @@ enum FileContents {
         }
         // The parser took what the check refused: never expected, but what was read is not
         // the whole text, so it is no dataset.
-        if let stoppedAt { throw .unreadable(path: name, reason: "reading stopped at byte \(stoppedAt), which cannot be JSON there") }
+        if let stoppedAt {
+            throw .unreadable(path: name, reason: "reading stopped at byte \(stoppedAt), which cannot be \(checksJSON ? "JSON" : "text (a NUL byte)") there")
+        }
         return result
     }
 

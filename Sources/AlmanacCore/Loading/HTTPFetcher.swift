@@ -103,8 +103,10 @@ public struct HTTPFetcher: Sendable {
         let shown = Redaction.redacted(url.absoluteString)
         var delay = firstBackoff
         for attempt in 1...maximumTries {
+            // Never more than the machine can hold, whatever `set maxbytes` allows (up to 1024G).
+            let allowed = min(max(0, bounds.maximumBytes - readBefore), FileContents.maximumBytes)
             let limits = HTTPLimits(idleTimeout: idleTimeout, responseDeadline: responseDeadline,
-                                    maximumBytes: max(0, bounds.maximumBytes - readBefore), maximumRedirects: Self.maximumRedirects)
+                                    maximumBytes: allowed, maximumRedirects: Self.maximumRedirects)
             let outcome = try transport.get(url, limits: limits, cancellation: cancellation)
             let retryable: String
             switch outcome {
@@ -116,6 +118,10 @@ public struct HTTPFetcher: Sendable {
                 throw .network(source: shown, message: "HTTP \(status) for \(shown)")
             case let .refused(message):
                 throw .network(source: shown, message: message)
+            case let .tooLarge(declared) where bounds.maximumBytes - readBefore > FileContents.maximumBytes:
+                let said = declared.map { "it declares \($0.grouped) bytes, " } ?? ""
+                throw .network(source: shown, message: "the response is larger than this machine can hold (\(said)over "
+                    + "\(FileContents.limitText), half its memory; set maxbytes allows \(ByteSize.text(bounds.maximumBytes)))")
             case let .tooLarge(declared):
                 let limit = ByteSize.text(bounds.maximumBytes)
                 let said = declared.map { " (it declares \($0.grouped) bytes)" } ?? ""

@@ -12,6 +12,8 @@ public struct HTTPLimits: Sendable, Equatable, Codable {
     /// What this response may hold: the load's bound less what earlier pages took.
     public var maximumBytes: Int
     public var maximumRedirects: Int
+    /// Room reserved up front for a declared length: a server's promise is not memory to take.
+    public static let reservedAtMost = 16 << 20
 
     public init(idleTimeout: TimeInterval, responseDeadline: TimeInterval, maximumBytes: Int, maximumRedirects: Int) {
         self.idleTimeout = idleTimeout

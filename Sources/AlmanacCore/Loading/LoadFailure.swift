@@ -2,6 +2,8 @@
 public enum LoadFailure: Error, Equatable, CustomStringConvertible {
     /// The text is not JSON, with where.
     case json(JSONError)
+    /// The text is not CSV or TSV as its dialect says, with where.
+    case csv(CSVError)
     /// The user stopped it (Ctrl-C) or a newer load replaced it.
     case cancelled
     /// The file could not be opened or read.
@@ -19,6 +21,7 @@ public enum LoadFailure: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .json(error): error.description
+        case let .csv(error): error.description
         case .cancelled: "cancelled"
         case let .unreadable(path, reason): "\(path): \(reason)"
         case let .shape(source, message): "\(source): \(message)"

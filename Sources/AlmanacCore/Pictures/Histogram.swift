@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,7 +40,10 @@ public struct Histogram: Sendable, Equatable {
     /// A bound as a person reads it.
     public func text(_ bound: Double) -> String {
         switch scale {
-        case let .number(decimals): notation.text(bound, decimals: decimals == 0 ? nil : decimals) ?? NumberFormat.grouped(bound, decimals: decimals)
+        // Past 10²¹ six significant digits (`3.33333e+307`): bin bounds, not values to copy.
+        case let .number(decimals):
+            abs(bound) >= 1e21 ? String(format: "%.6g", bound)
+                : notation.text(bound, decimals: decimals == 0 ? nil : decimals) ?? NumberFormat.grouped(bound, decimals: decimals)
         case let .date(unit): CalendarDate.text(bound, unit: unit)
         }
     }
@@ -64,8 +68,14 @@ public struct Histogram: Sendable, Equatable {
         }
         if range == 0 { return numbers(values, bins: 1) }
         let sturges = Int(log2(Double(values.count)).rounded(.up)) + 1
+        guard roundWidthsFit(minimum, maximum, bins: maximumDefaultBins) else {
+            return counted(values, edges: equalParts(minimum, maximum, min(maximumDefaultBins, sturges)), uniform: false,
+                           scale: .number(decimals: 0))
+        }
         let interquartile = quantile(&values, 0.75) - quantile(&values, 0.25)
-        let freedmanDiaconis = interquartile > 0 ? Int((range / (2 * interquartile / cbrt(Double(values.count)))).rounded(.up)) : 0
+        // As a Double first: a tiny interquartile range under a wide one gives more bins than an Int holds.
+        let freedmanDiaconis = interquartile > 0
+            ? Int(min(Double(maximumDefaultBins), (range / (2 * interquartile / cbrt(Double(values.count)))).rounded(.up))) : 0
         let target = min(maximumDefaultBins, max(sturges, freedmanDiaconis))
         // The smallest round width whose bins, starting on a multiple of it, cover the values
         // in at most `target` bins.
@@ -85,7 +95,12 @@ public struct Histogram: Sendable, Equatable {
         let range = maximum - minimum
         if range == 0 {
             let width = integers ? 1.0 : max(abs(minimum) * 1e-6, 1e-9)
-            return ((0...target).map { minimum + Double($0) * width }, .number(decimals: integers ? 0 : decimals(for: width)))
+            // Near the largest Double the bins lie below the value (the last bin holds it).
+            let start = (minimum + Double(target) * width).isFinite ? minimum : minimum - Double(target) * width
+            return ((0...target).map { start + Double($0) * width }, .number(decimals: integers ? 0 : decimals(for: width)))
+        }
+        guard roundWidthsFit(minimum, maximum, bins: target) else {
+            return (equalParts(minimum, maximum, target), .number(decimals: 0))
         }
         func edges(_ width: RoundWidth, _ bins: Int) -> (edges: [Double], scale: Scale) {
             let first = width.first(for: minimum)
@@ -115,6 +130,24 @@ public struct Histogram: Sendable, Equatable {
         var equal = (0...target).map { minimum + Double($0) * exact }
         equal[target] = maximum
         return (equal, .number(decimals: decimals(for: exact)))
+    }
+
+    /// Whether round widths can bin `minimum...maximum`: its range is a finite Double, neither
+    /// vanishingly small (subnormal) nor so large against the bounds that the bounds' multiples
+    /// of a width leave an Int's exact range. Else the bins are equal parts (`equalParts`).
+    static func roundWidthsFit(_ minimum: Double, _ maximum: Double, bins: Int) -> Bool {
+        let width = (maximum - minimum) / Double(max(1, bins))
+        guard width.isFinite, width >= 1e-300 else { return false }
+        return abs(minimum) / width < 1e15 && abs(maximum) / width < 1e15
+    }
+
+    /// `count` equal parts of `minimum...maximum`, computed without the range itself (which
+    /// may overflow: `-1e308...1e308`).
+    static func equalParts(_ minimum: Double, _ maximum: Double, _ count: Int) -> [Double] {
+        let count = max(1, count)
+        var edges = (0...count).map { FiniteArithmetic.between(minimum, maximum, Double($0) / Double(count)) }
+        edges[count] = maximum
+        return edges
     }
 
     /// A width of 1, 2, (2.5,) 5 × 10ᵏ, with edges on its multiples computed so that each is
@@ -310,8 +343,9 @@ public struct Histogram: Sendable, Equatable {
             counts.withUnsafeMutableBufferPointer { counts in
                 for value in values {
                     var bin: Int
-                    if uniform, width > 0 {
-                        bin = min(binCount - 1, max(0, Int(((value - start) / width).rounded(.down))))
+                    if uniform, width > 0, width.isFinite {
+                        let place = ((value - start) / width).rounded(.down)
+                        bin = place.isFinite ? Int(min(Double(binCount - 1), max(0, place))) : 0
                         while bin > 0, value < edges[bin] { bin -= 1 }
                         while bin < binCount - 1, value >= edges[bin + 1] { bin += 1 }
                     } else {

@@ -121,7 +121,7 @@ struct Aggregation: Sendable {
             }
             readings.removeAll(keepingCapacity: true)
             let dataset = results.datasets[item.dataset]
-            dataset.forEachValue(of: paths[item.dataset], row: item.row) { value in
+            dataset.forEachWholeValue(of: paths[item.dataset], row: item.row) { value in
                 let identity = values.number(for: value, in: dataset, datasetIndex: item.dataset)
                 guard identity != values.empty else { return }
                 let number = dataset.number(of: value) ?? (function == .count || function == .distinct ? .nan : number(of: identity))

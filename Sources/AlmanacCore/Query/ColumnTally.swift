@@ -13,6 +13,8 @@ struct ColumnTally {
     var numbers: [Double] = []
     /// Rows with a value (a number, or a value that is not a word for none).
     var present = 0
+    /// Numbers past 2⁵³ by their literals, as `describe` keeps them (`ExactNumber`).
+    var exact: Set<ExactNumber> = []
 
     /// Counts `rows` of `column` into `values` (empty when given); nil when the arena is too
     /// large for a word and a row's place to share 64 bits, or two long strings' hashes
@@ -45,7 +47,12 @@ struct ColumnTally {
                         let word = words[row]
                         if kind == number {
                             tally.present += 1
-                            tally.numbers.append(Double(bitPattern: word))
+                            let value = Double(bitPattern: word)
+                            tally.numbers.append(value)
+                            if ExactNumber.isAmbiguous(value), case let .node(node) = dataset.scalar(of: path, row: row),
+                               let exact = ExactNumber(document.string(at: node)) {
+                                tally.exact.insert(exact)
+                            }
                         } else if kind == string {
                             let range = JSONDocument.textRange(ofWord: word)
                             let key = range.count <= JSONDocumentBuilder.internLimit

@@ -48,6 +48,8 @@ public enum Describe {
         var counts: [Int] = [0]
         var numbers: [Double] = []
         var present = 0
+        /// Numbers past 2⁵³ by their literals: one Double may be several of them (`ExactNumber`).
+        var exact: Set<ExactNumber> = []
 
         mutating func take(_ number: Int32) {
             let index = Int(number)
@@ -66,6 +68,7 @@ public enum Describe {
             var numbers = self.numbers
             self.numbers = []
             var galactic = self.galactic
+            var exact = self.exact
             let (counts, values) = (self.counts, self.values)
             values.forEachText { number, bytes in
                 let count = Int(number) < counts.count ? counts[Int(number)] : 0
@@ -77,11 +80,14 @@ public enum Describe {
                 case let .number(value):
                     numbers.append(contentsOf: repeatElement(value, count: count))
                     if !galactic, !isNumber { galactic = NumericText.isGalacticYear(utf8: bytes) }
+                    if ExactNumber.isAmbiguous(value), let literal = ExactNumber(String(decoding: bytes, as: UTF8.self)) {
+                        exact.insert(literal)
+                    }
                 case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
                 case .text: texts += count
                 }
             }
-            self.numbers = numbers
+            (self.numbers, self.galactic, self.exact) = (numbers, galactic, exact)
             return (readings, dates, texts)
         }
     }
@@ -94,7 +100,7 @@ public enum Describe {
         var tally = Tally()
         if let column, let counted = try ColumnTally.count(column, rows: rows, in: dataset, path: path, into: &tally.values,
                                                              cancellation: cancellation) {
-            (tally.counts, tally.numbers, tally.present) = (counted.counts, counted.numbers, counted.present)
+            (tally.counts, tally.numbers, tally.present, tally.exact) = (counted.counts, counted.numbers, counted.present, counted.exact)
         } else if let column {
             // Numbers need no names: they are told apart once sorted.
             tally.numbers.reserveCapacity(rows.count)
@@ -105,7 +111,12 @@ public enum Describe {
                         let kind = kinds[row]
                         if kind == JSONDocument.Kind.number.rawValue {
                             tally.present += 1
-                            tally.numbers.append(Double(bitPattern: words[row]))
+                            let value = Double(bitPattern: words[row])
+                            tally.numbers.append(value)
+                            if ExactNumber.isAmbiguous(value), case let .node(node) = dataset.scalar(of: path, row: row),
+                               let exact = ExactNumber(document.string(at: node)) {
+                                tally.exact.insert(exact)
+                            }
                             continue
                         }
                         let number = tally.values.number(kind: kind, word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: 0)
@@ -120,14 +131,16 @@ public enum Describe {
             for (position, row) in rows.enumerated() {
                 if position & 0xFFFF == 0 { try cancellation.checkpoint() }
                 var hasValue = false
-                dataset.forEachValue(of: path, row: row) { value in
+                dataset.forEachWholeValue(of: path, row: row) { value in
                     if case let .number(number) = value {
                         hasValue = true
                         return tally.numbers.append(number)
                     }
                     if case let .node(node) = value, document.kind(at: node) == .number {
                         hasValue = true
-                        return tally.numbers.append(document.number(at: node))
+                        let number = document.number(at: node)
+                        if ExactNumber.isAmbiguous(number), let exact = ExactNumber(document.string(at: node)) { tally.exact.insert(exact) }
+                        return tally.numbers.append(number)
                     }
                     let number = tally.values.number(for: value, in: dataset, datasetIndex: 0)
                     guard number != tally.values.empty else { return }
@@ -141,7 +154,7 @@ public enum Describe {
         let galactic = tally.galactic
         let (readings, texts) = (distinct.readings, distinct.texts)
         var dates = distinct.dates
-        let (counts, values, present) = (tally.counts, tally.values, tally.present)
+        let (counts, values, present, exact) = (tally.counts, tally.values, tally.present, tally.exact)
         var numbers = tally.numbers
         tally = Tally()
         var distinctOthers = 0
@@ -166,8 +179,18 @@ public enum Describe {
             numbers.sortNumbers()
             profile.common = mostCommon(counts, values, limit: common)
         }
-        // Sorted by now: each number unlike the one before it is another value.
-        profile.distinct += numbers.indices.reduce(0) { $0 + ($1 == 0 || numbers[$1] != numbers[$1 - 1] ? 1 : 0) }
+        // Sorted by now: each number unlike the one before it is another value — past 2⁵³ each
+        // literal that differs exactly.
+        profile.distinct += numbers.indices.reduce(0) { count, index in
+            let number = numbers[index]
+            let new = index == 0 || number != numbers[index - 1]
+            return count + (new && !(ExactNumber.isAmbiguous(number) && !exact.isEmpty) ? 1 : 0)
+        }
+        if !exact.isEmpty {
+            // Doubles past 2⁵³ whose literals were read count by those; any other (a computed value) by its bits.
+            let ambiguous = Set(numbers.filter { ExactNumber.isAmbiguous($0) })
+            profile.distinct += max(exact.count, ambiguous.count)
+        }
         return profile
     }
 
@@ -218,18 +241,21 @@ public enum Describe {
     /// distribution in bins as `histogram FIELD 12` counts them.
     private static func fillStatistics(_ profile: inout FieldProfile, _ values: inout [Double], kind: FieldMeasurements.Kind) {
         values.sortNumbers()
-        guard let first = values.first, let last = values.last else { return }
+        // NaN and ±infinity are counted apart: statistics over them would be NaN or a trap.
+        let finite = values.filter(\.isFinite)
+        profile.nonFinite = values.count - finite.count
+        guard let first = finite.first, let last = finite.last else { return }
         profile.minimum = first
         profile.maximum = last
-        profile.mean = values.reduce(0, +) / Double(values.count)
+        profile.mean = FiniteArithmetic.mean(finite)
         profile.quartiles = [0.25, 0.5, 0.75].map { fraction in
-            let position = fraction * Double(values.count - 1)
+            let position = fraction * Double(finite.count - 1)
             let low = Int(position.rounded(.down))
-            let high = min(low + 1, values.count - 1)
-            return values[low] + (values[high] - values[low]) * (position - Double(low))
+            let high = min(low + 1, finite.count - 1)
+            return FiniteArithmetic.between(finite[low], finite[high], position - Double(low))
         }
-        let measured = FieldMeasurements(field: profile.field, kind: kind, values: values, records: values.count,
-                                         recordsWithValue: values.count, otherValues: [])
+        let measured = FieldMeasurements(field: profile.field, kind: kind, values: finite, records: finite.count,
+                                         recordsWithValue: finite.count, otherValues: [])
         profile.distribution = measured.histogram(bins: distributionBins).bins.map(\.count)
     }
 

@@ -176,7 +176,9 @@ struct CompiledFilter {
             var comparison = Comparison(dataset: dataset, path: path, op: op, value: value)
             // Containment in a number's text needs the literal, which columns do not keep; a
             // column holds one spelling of a key spelt two ways (`first_name`, `first-name`).
-            let needsLiteral = (op == .contains || op == .notContains) && (fields.field(field)?.kinds.contains(.number) ?? false)
+            // So does a number past 2⁵³, which only its literal tells apart from its neighbours.
+            let needsLiteral = (op == .contains || op == .notContains || comparison.exactValue != nil)
+                && (fields.field(field)?.kinds.contains(.number) ?? false)
             if let column = fields.column(field), !needsLiteral, !path.hasTwinSpellings {
                 return try comparison.run(rows, column: column, cancellation: cancellation)
             }
@@ -195,6 +197,8 @@ private struct Comparison {
     let negated: Bool
     let foldedValue: [UInt8]
     let numberValue: Double?
+    /// The value exactly, when a Double cannot tell it from its neighbours (`ExactNumber`).
+    let exactValue: ExactNumber?
     private var cache = ResultCache()
     private var scratch: [UInt8] = []
 
@@ -207,6 +211,7 @@ private struct Comparison {
         self.foldedValue = Array(Folding.fold(value).utf8)
         // `100BBY` and `1,000` are numbers as the data's text is (NumericText).
         self.numberValue = NumericText.literal(value)
+        self.exactValue = numberValue.flatMap { ExactNumber.isAmbiguous($0) ? ExactNumber(value) : nil }
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {
@@ -317,12 +322,20 @@ private struct Comparison {
         guard let wanted = numberValue, op != .contains else {
             return Self.compareBytes(Array(Folding.fold(String(decoding: text(), as: UTF8.self)).utf8), foldedValue, op)
         }
+        if number == wanted, let exactValue, let exact = ExactNumber(String(decoding: text(), as: UTF8.self)) {
+            // One Double, maybe two numbers: the literals decide.
+            return Self.compare(exact, exactValue, op)
+        }
+        return Self.compare(number, wanted, op)
+    }
+
+    private static func compare<Value: Comparable>(_ value: Value, _ wanted: Value, _ op: FilterExpression.Operator) -> Bool {
         switch op {
-        case .equal: return number == wanted
-        case .less: return number < wanted
-        case .lessOrEqual: return number <= wanted
-        case .greater: return number > wanted
-        case .greaterOrEqual: return number >= wanted
+        case .equal: return value == wanted
+        case .less: return value < wanted
+        case .lessOrEqual: return value <= wanted
+        case .greater: return value > wanted
+        case .greaterOrEqual: return value >= wanted
         default: return false
         }
     }
@@ -332,8 +345,9 @@ private struct Comparison {
         // Against a number, text orders only when it reads as one ("200" > 100, as SWAPI writes
         // numbers); words like "unknown" are neither more nor less than a number.
         if op.isOrdering, numberValue != nil {
-            guard let number = NumericText.value(of: original()) else { return false }
-            return compareNumber(number) { [] }
+            let text = original()
+            guard let number = NumericText.value(of: text) else { return false }
+            return compareNumber(number) { Array(text.utf8) }
         }
         return Self.compareBytes(scratch, foldedValue, op)
     }

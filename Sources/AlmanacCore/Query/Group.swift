@@ -152,7 +152,7 @@ public enum Group {
             return [values.number(for: .node(node), in: dataset, datasetIndex: item.dataset)]
         case .several:
             var found: [Int32] = []
-            dataset.forEachValue(of: path, row: item.row) { value in
+            dataset.forEachWholeValue(of: path, row: item.row) { value in
                 let number = values.number(for: value, in: dataset, datasetIndex: item.dataset)
                 if !found.contains(number) { found.append(number) }
             }

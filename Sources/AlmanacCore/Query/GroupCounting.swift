@@ -170,12 +170,21 @@ struct ValueNumbering: Sendable {
             return number(stringWord: word, in: dataset.document, datasetIndex: datasetIndex)
         case JSONDocument.Kind.number.rawValue:
             let key = NumberKey(dataset: datasetIndex, field: field, bits: word)
-            if let known = numberNames[key] { return known }
+            let ambiguous = ExactNumber.isAmbiguous(Double(bitPattern: word))
+            if !ambiguous, let known = numberNames[key] { return known }
             let literal: String
             if case let .node(node) = dataset.scalar(of: path, row: row), dataset.document.kind(at: node) == .number {
                 literal = dataset.document.string(at: node)
             } else {
                 literal = NumberFormat.plain(Double(bitPattern: word))
+            }
+            if ambiguous, let exact = ExactNumber(literal) {
+                // Past 2⁵³ one Double is many numbers: named by their exact value, not the bits.
+                let exactKey = ExactKey(field: field, value: exact)
+                if let known = exactNames[exactKey] { return known }
+                let number = number(forText: literal, isNumber: true)
+                exactNames[exactKey] = number
+                return number
             }
             let number = number(forText: literal, isNumber: true)
             numberNames[key] = number
@@ -194,6 +203,15 @@ struct ValueNumbering: Sendable {
             case .string: return number(stringWord: dataset.document.node(node), in: dataset.document, datasetIndex: datasetIndex)
             case .number: return number(forText: dataset.document.string(at: node), isNumber: true)
             case .null: return empty
+            case .object:
+                // An object is one value, known by the member that names it.
+                let document = dataset.document
+                guard let member = ObjectIdentity.member(of: node, in: document) else {
+                    return ObjectIdentity.text(of: node, in: document).map { number(forText: $0) } ?? empty
+                }
+                return document.kind(at: member) == .string
+                    ? number(stringWord: document.node(member), in: document, datasetIndex: datasetIndex)
+                    : number(forText: document.string(at: member), isNumber: true)
             default: return number(forText: dataset.text(of: value))
             }
         case let .text(text): return ValueText.isAbsent(text) ? empty : number(forText: text)
@@ -207,6 +225,11 @@ struct ValueNumbering: Sendable {
         var bits: UInt64
     }
     private var numberNames: [NumberKey: Int32] = [:]
+    private struct ExactKey: Hashable {
+        var field: Int
+        var value: ExactNumber
+    }
+    private var exactNames: [ExactKey: Int32] = [:]
 
     /// The number of a string by its node word (`number(kind:…)` for a string).
     mutating func number(stringWord word: UInt64, in document: JSONDocument, datasetIndex: Int) -> Int32 {
@@ -271,10 +294,12 @@ struct ValueNumbering: Sendable {
         var texts: [Entry] = []
         texts.reserveCapacity(count)
         var numbers: [(value: Double, number: Int32)] = []
+        var exact: [Int32: ExactNumber] = [:]
         for number in 1..<max(1, count) {
             withBytes(of: Int32(number)) { bytes in
                 if isNumeric[number], let value = Double(String(decoding: bytes, as: UTF8.self)) {
                     numbers.append((value, Int32(number)))
+                    if ExactNumber.isAmbiguous(value) { exact[Int32(number)] = ExactNumber(String(decoding: bytes, as: UTF8.self)) }
                     return
                 }
                 let start = buffer.count
@@ -293,7 +318,11 @@ struct ValueNumbering: Sendable {
                 texts.append(Entry(words: words, start: start, length: Int32(length), number: Int32(number)))
             }
         }
-        numbers.sort { $0.value != $1.value ? $0.value < $1.value : $0.number < $1.number }
+        numbers.sort { a, b in
+            if a.value != b.value { return a.value < b.value }
+            if let first = exact[a.number], let second = exact[b.number], first != second { return first < second }
+            return a.number < b.number
+        }
         buffer.withUnsafeBufferPointer { buffer in
             texts.sort { a, b in
                 if a.words.0 != b.words.0 { return a.words.0 < b.words.0 }

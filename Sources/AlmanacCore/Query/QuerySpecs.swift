@@ -20,6 +20,9 @@ public struct SortKey: Sendable, Equatable, CustomStringConvertible {
 public struct GroupSpec: Sendable, Equatable {
     public var fields: [String]
     public var aggregates: [Aggregate]
+    /// At most this many groups, largest first (nil: every group): `group` lists 10,000 unless
+    /// asked for all, so millions of distinct values cost neither memory nor a flooded pipe.
+    public var limit: Int?
 
     public init(fields: [String], aggregates: [Aggregate] = []) {
         self.fields = fields
@@ -80,6 +83,8 @@ public struct FieldProfile: Sendable, Equatable {
     public var distribution: [Int]?
     /// How the field writes its numbers: statistics of galactic years show as `896BBY`.
     public var notation: NumberNotation = .plain
+    /// Values left out of the statistics: NaN, ±infinity, numbers beyond a Double.
+    public var nonFinite = 0
 
     public init(field: String, type: String, present: Int, absent: Int, distinct: Int, minimum: Double? = nil,
                 maximum: Double? = nil, mean: Double? = nil, quartiles: [Double]? = nil,
@@ -101,7 +106,7 @@ public struct FieldProfile: Sendable, Equatable {
         left.field == right.field && left.type == right.type && left.present == right.present && left.absent == right.absent
             && left.distinct == right.distinct && left.minimum == right.minimum && left.maximum == right.maximum
             && left.mean == right.mean && left.quartiles == right.quartiles && left.isDate == right.isDate
-            && left.distribution == right.distribution && left.notation == right.notation
+            && left.distribution == right.distribution && left.notation == right.notation && left.nonFinite == right.nonFinite
             && left.common.map(\.value) == right.common.map(\.value) && left.common.map(\.count) == right.common.map(\.count)
     }
 }

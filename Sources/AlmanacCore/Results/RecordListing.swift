@@ -31,10 +31,11 @@ public enum RecordListing {
             }
             table = ResultTable(columns: columns, count: range.count) { row in
                 let item = results.items[range.lowerBound + row]
+                // A nested object is one value (shown by its name, written whole), not its members'.
                 return paths.indices.map { index in
                     if let column = stepColumns[index] { return column.cell(of: item) }
                     if let values = computed[index] { return values(row, item.row) }
-                    return ResultValue(dataset.values(of: paths[index], row: item.row), in: dataset)
+                    return ResultValue(dataset.wholeValues(of: paths[index], row: item.row), in: dataset)
                 }
             }
             table.columnsChosen = chosen

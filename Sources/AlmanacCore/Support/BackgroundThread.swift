@@ -8,12 +8,12 @@ import Glibc
 /// not block it; the line editor's handlers must run on the thread that owns the terminal
 /// (libedit's handler reads its editor through a global that is cleared as the prompt
 /// returns, so a hang-up landing on another thread at that moment crashed the shell).
-enum BackgroundThread {
+public enum BackgroundThread {
     /// Signals that stay with the main thread.
     static let shellSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGQUIT, SIGTSTP, SIGCONT]
 
     /// Starts `body` on a new thread; `stackSize` for work that recurses (parsing nests).
-    static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+    public static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)
         if let stackSize { thread.stackSize = stackSize }
         thread.name = name

@@ -10,7 +10,8 @@ public enum NumberFormat {
 
     /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits.
     public static func grouped(_ value: Double, decimals: Int = 2) -> String {
-        guard value.isFinite else { return "\(value)" }
+        // Past 21 digits the shortest exact form (`1e+308`), not 309 digits.
+        guard value.isFinite, abs(value) < 1e21 else { return "\(value)" }
         if value == value.rounded(), abs(value) < 1e15 { return Int(value).grouped }
         let fixed = String(format: "%.\(decimals)f", value)
         let parts = fixed.split(separator: ".", maxSplits: 1)

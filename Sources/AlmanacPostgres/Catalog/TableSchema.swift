@@ -153,9 +153,11 @@ public struct TableSchema: Sendable {
         let folding = try TextFolding.detect(on: connection, cancellation: cancellation)
         let quotedName = try connection.quote(schema) + "." + connection.quote(relation)
         let short = try shortTextColumns(columns, in: quotedName, on: connection, cancellation: cancellation)
-        let layout = GenericModel.layout(keys: columns.enumerated().map { index, column in
+        var layout = GenericModel.layout(keys: columns.enumerated().map { index, column in
             (column.name, column.kind == .text, short.contains(index) || column.kind != .text)
         })
+        // Without a primary key, show finds a row by an id/key/uuid column, as a file's record by its field.
+        if primaryKey.isEmpty { layout.identityField = RecordKey.conventionalField(among: columns.filter { !$0.isArray && $0.kind != .json }.map(\.name)) }
         return TableSchema(name: TableName(schema: schema, name: relation), quotedName: quotedName, kind: kind,
                            columns: columns, primaryKey: primaryKey, trigramIndexed: trigramIndexed,
                            layout: layout, folding: folding, estimatedRows: estimated)

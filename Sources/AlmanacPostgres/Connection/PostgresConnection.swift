@@ -11,9 +11,12 @@ import Glibc
 /// Sessions are read-only (`default_transaction_read_only`) unless opened for writing, and
 /// every statement has a `statement_timeout`. A running statement stops when its
 /// `Cancellation` says so or when `cancel()` is called from another thread: PQcancel asks the
-/// server to stop it, and control returns within a fraction of a second even if the server
-/// does not answer (the connection is then given up). A connection that breaks gives a
-/// `connectionLost` error and is opened again by the next statement.
+/// server to stop it — on a thread of its own, since PQcancel has no timeout and a server that
+/// stopped answering would hold it forever — and control returns within a fraction of a second
+/// even if the server does not answer (the connection is then given up). Every statement also
+/// has a deadline of its own, a little past the server's `statement_timeout`, so a server that
+/// stops answering never holds the shell. A connection that breaks gives a `connectionLost`
+/// error and is opened again by the next statement.
 public final class PostgresConnection: @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         /// `default_transaction_read_only`: nothing can change the database through it.
@@ -37,14 +40,19 @@ public final class PostgresConnection: @unchecked Sendable {
     private let statementLock = NSLock()
     /// The PGconn; used only while holding `statementLock`.
     private var connection: OpaquePointer?
-    /// The PGcancel of the open connection, reachable from any thread.
-    private let cancelHandle = Mutex<CancelHandle>(CancelHandle())
-    /// Set by `cancel()`; cleared when a statement starts.
+    /// Set by `cancel()`; cleared when a statement starts. The waiting statement sees it.
     let cancelRequested = Atomic<Bool>(false)
 
-    private struct CancelHandle: @unchecked Sendable {
-        var pointer: OpaquePointer?
+    /// A PGcancel handed to the thread that sends it, which frees it.
+    private struct CancelRequest: @unchecked Sendable {
+        let pointer: OpaquePointer
     }
+    /// How long past the server's `statement_timeout` the client waits before giving up a
+    /// statement itself (a stopped server enforces no timeout).
+    public static let clientDeadlineGrace: Double = 2
+    /// How long a ROLLBACK after a failure may take: the transaction ends with the
+    /// connection anyway.
+    public static let rollbackTimeout: Double = 2
 
     /// After asking the server to cancel, how long to wait for it before giving up the connection.
     static let cancelGrace: Double = 0.15
@@ -58,10 +66,6 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     deinit {
-        cancelHandle.withLock { handle in
-            if let pointer = handle.pointer { PQfreeCancel(pointer) }
-            handle.pointer = nil
-        }
         if let connection { PQfinish(connection) }
     }
 
@@ -94,17 +98,17 @@ public final class PostgresConnection: @unchecked Sendable {
         statementLock.withLock { drop() }
     }
 
-    /// Asks the server to stop the statement running now, from any thread.
+    /// Asks the server to stop the statement running now, from any thread: the statement's
+    /// wait sees the request within `pollMilliseconds` and sends it.
     public func cancel() {
         cancelRequested.store(true, ordering: .releasing)
-        sendCancel()
     }
 
-    /// `name` quoted as an identifier by libpq (PQescapeIdentifier).
+    /// `name` quoted as an identifier by libpq (PQescapeIdentifier), whatever it holds: a
+    /// column named with a control character is quoted like any other (refusing it refused
+    /// the whole table). Whoever shows the name escapes it (SafeText).
     public func quote(_ name: String) throws -> String {
-        guard !name.contains(where: { $0.asciiValue.map { $0 < 0x20 } ?? false }) else {
-            throw PostgresError.invalid("a name with control characters cannot be used: \(name.debugDescription)")
-        }
+        guard !name.contains("\0") else { throw PostgresError.invalid("a name cannot hold a NUL byte: \(name.debugDescription)") }
         return try statementLock.withLock {
             let connection = try opened(cancellation: .never)
             guard let quoted = PQescapeIdentifier(connection, name, name.utf8.count) else {
@@ -122,16 +126,17 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func query(_ sql: SQL, cancellation: Cancellation = .never, timeout: Double? = nil) throws -> PostgresResult {
         try statementLock.withLock {
-            let connection = try opened(cancellation: cancellation)
+            // A short timeout (datasets, completion) bounds connecting too.
+            let connection = try opened(cancellation: cancellation, connectTimeout: timeout)
             return try run(sql, on: connection, cancellation: cancellation, timeout: timeout)
         }
     }
 
     /// Runs `body` with the connection held: its statements run back to back, nothing else in
     /// between (transactions, cursors).
-    public func session<Result>(_ body: (Session) throws -> Result) throws -> Result {
+    public func session<Result>(cancellation: Cancellation = .never, _ body: (Session) throws -> Result) throws -> Result {
         try statementLock.withLock {
-            let connection = try opened(cancellation: .never)
+            let connection = try opened(cancellation: cancellation)
             return try body(Session(owner: self, connection: connection))
         }
     }
@@ -172,6 +177,7 @@ public final class PostgresConnection: @unchecked Sendable {
     private func run(_ sql: SQL, on connection: OpaquePointer, cancellation: Cancellation, timeout: Double?) throws -> PostgresResult {
         cancelRequested.store(false, ordering: .releasing)
         try send(sql, on: connection)
+        let timeout = timeout ?? clientDeadline
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         var last: PostgresResult?
         var failure: Error?
@@ -210,6 +216,12 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private var stopReason: StopReason?
 
+    /// The client's own limit on a statement: the server's `statement_timeout` and a little
+    /// more (none when the server has none either).
+    var clientDeadline: Double? {
+        settings.statementTimeout > 0 ? settings.statementTimeout + Self.clientDeadlineGrace : nil
+    }
+
     func send(_ sql: SQL, on connection: OpaquePointer) throws {
         let values = sql.parameters.map { $0.flatMap { strdup($0) } }
         defer { for value in values { free(value) } }
@@ -232,7 +244,7 @@ public final class PostgresConnection: @unchecked Sendable {
                     stopReason = .deadline(timeout ?? 0)
                 }
                 if stopReason != nil {
-                    sendCancel()
+                    sendCancel(connection)
                     cancelSentAt = Date()
                 }
             } else if let sent = cancelSentAt, Date().timeIntervalSince(sent) > Self.cancelGrace {
@@ -249,23 +261,27 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    private func sendCancel() {
-        cancelHandle.withLock { handle in
-            guard let pointer = handle.pointer else { return }
+    /// Sends a cancel request for `connection`'s statement on a thread of its own, which
+    /// owns its PGcancel: PQcancel opens a connection and waits for the server's answer, with
+    /// no timeout. A stopped server keeps that thread (until the process ends), never the shell.
+    private func sendCancel(_ connection: OpaquePointer) {
+        guard let pointer = PQgetCancel(connection) else { return }
+        let request = CancelRequest(pointer: pointer)
+        BackgroundThread.start(name: "almanac PQcancel") {
             var buffer = [CChar](repeating: 0, count: 256)
-            _ = PQcancel(pointer, &buffer, Int32(buffer.count))
+            _ = PQcancel(request.pointer, &buffer, Int32(buffer.count))
+            PQfreeCancel(request.pointer)
         }
     }
 
     // MARK: - Connecting
 
     /// The open connection, opening it (again) when there is none or it broke.
-    private func opened(cancellation: Cancellation) throws -> OpaquePointer {
+    private func opened(cancellation: Cancellation, connectTimeout: Double? = nil) throws -> OpaquePointer {
         if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
         drop()
-        let connection = try connect(cancellation: cancellation)
+        let connection = try connect(cancellation: cancellation, timeout: min(connectTimeout ?? settings.connectTimeout, settings.connectTimeout))
         self.connection = connection
-        cancelHandle.withLock { $0.pointer = PQgetCancel(connection) }
         do {
             try configure(connection)
         } catch {
@@ -275,11 +291,8 @@ public final class PostgresConnection: @unchecked Sendable {
         return connection
     }
 
-    private func drop() {
-        cancelHandle.withLock { handle in
-            if let pointer = handle.pointer { PQfreeCancel(pointer) }
-            handle.pointer = nil
-        }
+    /// Closes the connection (the next statement opens a new one). Holding `statementLock`.
+    func drop() {
         if let connection { PQfinish(connection) }
         connection = nil
     }
@@ -296,7 +309,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Connects without blocking, so Ctrl-C and the time limit can stop it.
-    private func connect(cancellation: Cancellation) throws -> OpaquePointer {
+    private func connect(cancellation: Cancellation, timeout: Double) throws -> OpaquePointer {
         let options = connectionOptions
         let keywords = options.map { strdup($0.0) } + [nil]
         let values = options.map { strdup($0.1) } + [nil]
@@ -307,7 +320,7 @@ public final class PostgresConnection: @unchecked Sendable {
             }
         }
         guard let connection = started else { throw PostgresError.connect(server: url.server, message: "out of memory") }
-        let deadline = Date().addingTimeInterval(settings.connectTimeout)
+        let deadline = Date().addingTimeInterval(timeout)
         var status = PGRES_POLLING_WRITING
         while status != PGRES_POLLING_OK {
             if status == PGRES_POLLING_FAILED || PQstatus(connection) == CONNECTION_BAD {
@@ -325,7 +338,7 @@ public final class PostgresConnection: @unchecked Sendable {
                 }
                 if Date() >= deadline {
                     PQfinish(connection)
-                    throw PostgresError.connect(server: url.server, message: "no answer in \(NumberText.seconds(settings.connectTimeout))")
+                    throw PostgresError.connect(server: url.server, message: "no answer in \(NumberText.seconds(timeout))")
                 }
             }
             status = PQconnectPoll(connection)

@@ -1,6 +1,10 @@
 import AlmanacCore
 import CLibPQ
+import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension PostgresConnection {
     /// `COPY … FROM STDIN` on `connection`: the statement, then what `produce` sends, then
@@ -10,7 +14,8 @@ extension PostgresConnection {
                         produce: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
         cancelRequested.store(false, ordering: .releasing)
         try send(sql, on: connection)
-        try waitForResult(connection, cancellation: cancellation, deadline: nil, timeout: nil)
+        let limit = clientDeadline
+        try waitForResult(connection, cancellation: cancellation, deadline: limit.map { Date().addingTimeInterval($0) }, timeout: limit)
         guard let started = PQgetResult(connection) else { throw lostOrFailed(connection) }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             let failure = error(of: started, connection: connection)
@@ -19,22 +24,38 @@ extension PostgresConnection {
             throw failure
         }
         PQclear(started)
+        // Non-blocking while the rows go out: a server that stops reading would otherwise hold
+        // PQputCopyData (and the shell) until the socket drains, which may be never.
+        PQsetnonblocking(connection, 1)
+        defer { PQsetnonblocking(connection, 0) }
         var producerError: Error?
         do {
             try produce { bytes in
                 try cancellation.checkpoint()
-                guard PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) == 1 else {
-                    throw lostOrFailed(connection)
+                while true {
+                    let queued = PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+                    if queued == 1 { break }
+                    if queued < 0 { throw lostOrFailed(connection) }
+                    try waitUntilSent(connection, cancellation: cancellation)
                 }
+                if PQflush(connection) < 0 { throw lostOrFailed(connection) }
             }
         } catch {
             producerError = error
         }
-        _ = PQputCopyEnd(connection, producerError == nil ? nil : "almanac stopped the copy")
+        if producerError == nil || PQstatus(connection) == CONNECTION_OK {
+            while PQputCopyEnd(connection, producerError == nil ? nil : "almanac stopped the copy") == 0 {
+                do { try waitUntilSent(connection, cancellation: cancellation) } catch { producerError = producerError ?? error; break }
+            }
+            while producerError == nil, PQflush(connection) == 1 {
+                do { try waitUntilSent(connection, cancellation: cancellation) } catch { producerError = error }
+            }
+        }
         var copied = 0
         var failure: Error?
         while true {
-            try waitForResult(connection, cancellation: .never, deadline: nil, timeout: nil)
+            // Cancelling here still ends the copy with nothing kept: the transaction fails.
+            try waitForResult(connection, cancellation: cancellation, deadline: limit.map { Date().addingTimeInterval($0) }, timeout: limit)
             guard let result = PQgetResult(connection) else { break }
             if PQresultStatus(result) == PGRES_COMMAND_OK {
                 copied = PostgresResult(result).affectedRows
@@ -47,5 +68,27 @@ extension PostgresConnection {
         if PQstatus(connection) != CONNECTION_OK { throw lostOrFailed(connection) }
         if let failure { throw failure }
         return copied
+    }
+
+    /// Waits until the socket takes more of what libpq holds to send (PQflush), watching for
+    /// Ctrl-C and the client's deadline: then the connection is given up.
+    func waitUntilSent(_ connection: OpaquePointer, cancellation: Cancellation) throws {
+        let deadline = clientDeadline.map { Date().addingTimeInterval($0) }
+        while true {
+            let flushed = PQflush(connection)
+            if flushed == 0 { return }
+            if flushed < 0 { throw lostOrFailed(connection) }
+            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLOUT | POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Self.pollMilliseconds)
+            if descriptor.revents & Int16(POLLIN) != 0, PQconsumeInput(connection) == 0 { throw lostOrFailed(connection) }
+            if cancelRequested.load(ordering: .acquiring) || cancellation.isCancelled {
+                drop()
+                throw CancelledError()
+            }
+            if let deadline, Date() >= deadline {
+                drop()
+                throw PostgresError.timedOut(seconds: clientDeadline ?? 0)
+            }
+        }
     }
 }

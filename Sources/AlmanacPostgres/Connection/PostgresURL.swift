@@ -34,19 +34,8 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         }
         try LibPQ.open()
         self.text = text
-        var parameters: [String] = []
-        var tableText: String?
-        let (base, query) = Self.splitQuery(text)
-        for parameter in query?.split(separator: "&", omittingEmptySubsequences: true) ?? [] {
-            let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0].lowercased() == "table" {
-                let raw = parts.count > 1 ? String(parts[1]) : ""
-                tableText = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw
-            } else {
-                parameters.append(String(parameter))
-            }
-        }
-        connectionText = parameters.isEmpty ? base : base + "?" + parameters.joined(separator: "&")
+        let (connectionText, tableText) = Self.splitTable(text)
+        self.connectionText = connectionText
         var error: UnsafeMutablePointer<CChar>?
         guard let parsed = PQconninfoParse(connectionText, &error) else {
             let message = error.map { String(cString: $0) } ?? "libpq cannot read it"
@@ -91,69 +80,43 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: - Keeping the password out of sight
 
-    /// `text` with every password in it replaced by `***`: the one in the user-information
-    /// part and any `password=` parameter.
-    public static func redact(_ text: String) -> String {
-        var result = text
-        let (base, query) = splitQuery(text)
-        if let schemeEnd = base.range(of: "://") {
-            let rest = base[schemeEnd.upperBound...]
-            let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-                result = String(base[..<rest.index(after: colon)]) + "***" + String(base[at...])
-            } else {
-                result = base
-            }
-        }
-        if let query {
-            let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
-                let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return parts[0].lowercased() == "password" && parts.count > 1 ? parts[0] + "=***" : String(parameter)
-            }
-            result += "?" + parameters.joined(separator: "&")
-        }
-        return result
-    }
+    /// `text` with every password in it replaced by `***`, as libpq reads it (SecretRedaction).
+    public static func redact(_ text: String) -> String { SecretRedaction.url(text) }
 
     /// A message from libpq or the server with the URL shown redacted and the password,
     /// in any spelling it was given, replaced.
     public func scrub(_ message: String) -> String { Self.scrub(message, text: text, password: password) }
 
     static func scrub(_ message: String, text: String, password: String?) -> String {
-        var result = message.replacingOccurrences(of: text, with: redact(text))
-        var secrets = Set<String>()
-        if let password, !password.isEmpty { secrets.insert(password) }
-        // The password as written in the URL, percent-encoded or not.
-        if let schemeEnd = text.range(of: "://") {
-            let rest = text[schemeEnd.upperBound...]
-            let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-                let written = String(rest[rest.index(after: colon)..<at])
-                if !written.isEmpty { secrets.insert(written) }
-                if let decoded = written.removingPercentEncoding, !decoded.isEmpty { secrets.insert(decoded) }
-            }
-        }
-        for parameter in splitQuery(text).query?.split(separator: "&") ?? [] {
-            let parts = parameter.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "password" {
-                secrets.insert(String(parts[1]))
-                if let decoded = String(parts[1]).removingPercentEncoding, !decoded.isEmpty { secrets.insert(decoded) }
-            }
-        }
-        // Longest first, so a password containing another is replaced whole.
-        for secret in secrets.sorted(by: { $0.count > $1.count }) {
-            result = result.replacingOccurrences(of: secret, with: "***")
-        }
-        return result
+        let secrets = SecretRedaction.secrets(inWord: text) + (password.map { [$0] } ?? [])
+        return SecretRedaction.text(message.replacingOccurrences(of: text, with: redact(text)), secrets: secrets)
     }
 
-    /// The URL before `?`, and the query after it (without any `#fragment`).
-    static func splitQuery(_ text: String) -> (base: String, query: String?) {
-        guard let question = text.firstIndex(of: "?") else { return (text, nil) }
-        var query = text[text.index(after: question)...]
-        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
-        return (String(text[..<question]), String(query))
+    /// The URL without almanac's `table` parameter (what libpq is given), and that parameter's
+    /// decoded value. The query starts after the user information as libpq reads it: a `?` in
+    /// a password (`u:se?cret@host`) is the password's.
+    static func splitTable(_ text: String) -> (connection: String, table: String?) {
+        guard let schemeEnd = text.range(of: "://") else { return (text, nil) }
+        let authority = text[schemeEnd.upperBound...]
+        let slash = authority.firstIndex(of: "/") ?? text.endIndex
+        let queryFrom = authority[..<slash].firstIndex(of: "@").map { text.index(after: $0) } ?? schemeEnd.upperBound
+        guard let question = text[queryFrom...].firstIndex(of: "?") else { return (text, nil) }
+        var parameters: [Substring] = []
+        var table: String?
+        for parameter in text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts[0].lowercased() == "table" {
+                let raw = parts.count > 1 ? String(parts[1]) : ""
+                table = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw
+            } else {
+                parameters.append(parameter)
+            }
+        }
+        let base = String(text[..<question])
+        return (parameters.isEmpty ? base : base + "?" + parameters.joined(separator: "&"), table)
     }
+
+    static func withoutTable(_ text: String) -> String { splitTable(text).connection }
 }
 
 /// `TABLE` or `SCHEMA.TABLE`; a part in double quotes keeps its case and may hold dots

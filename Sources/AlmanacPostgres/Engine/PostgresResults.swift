@@ -112,9 +112,10 @@ public struct PostgresResults: ResultsSource {
 
     /// `GROUP BY` in the database.
     public mutating func group(_ spec: GroupSpec, cancellation: Cancellation) throws -> GroupAnswer {
-        let groups = try table.group(query, by: spec, cancellation: cancellation)
+        // LIMIT in the server: a table of millions of distinct values sends only the groups shown.
+        let groups = try table.group(query, by: spec, limit: spec.limit, cancellation: cancellation)
         let total = try count(fresh: false, cancellation: cancellation)
-        return GroupAnswer(spec: spec, count: groups.count, total: total) { index in
+        return GroupAnswer(spec: spec, count: groups.count, total: total, groups: groups.first?.groups) { index in
             let row = groups[index]
             return Group.Row(values: row.values, count: row.count, numbers: row.numbers, aggregates: row.aggregates.map(AggregateValue.init(text:)))
         }

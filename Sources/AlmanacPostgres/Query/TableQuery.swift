@@ -99,6 +99,8 @@ public struct GroupRow: Sendable, Equatable {
     public var count: Int
     public var percent: Double
     public var aggregates: [String?]
+    /// How many groups there are in all, when the query was limited.
+    public var groups: Int? = nil
 }
 
 // FieldProfile is AlmanacCore's too.

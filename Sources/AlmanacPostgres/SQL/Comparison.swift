@@ -67,7 +67,7 @@ struct Comparison {
             // Text ordered against a number counts only when it reads as one.
             guard number.isFinite else { return "false" }
             var sql = SQL("(") + QueryBuilder.number(of: expression, kind: .text) + " \(op.rawValue) "
-            sql.bind(Self.numberText(number), as: "numeric")
+            sql.bind(exactText(number), as: "numeric")
             sql.append(")")
             return sql
         }
@@ -93,7 +93,14 @@ struct Comparison {
         case "real", "double precision": type = "double precision"
         default: type = "numeric"
         }
-        return SQL("(") + expression + " \(op.rawValue) " + SQL.value(Self.numberText(number), as: type) + ")"
+        return SQL("(") + expression + " \(op.rawValue) " + SQL.value(exactText(number), as: type) + ")"
+    }
+
+    /// The value as the number to bind: past 2⁵³ the value as written, which a Double would
+    /// round to its neighbour (`…891` is `…890` as a Double), else `numberText`.
+    func exactText(_ number: Double) -> String {
+        guard ExactNumber.isAmbiguous(number), ExactNumber(value) != nil else { return Self.numberText(number) }
+        return value.replacingOccurrences(of: ",", with: "").trimmingCharacters(in: .whitespaces)
     }
 
     /// A number as PostgreSQL reads it: digits for whole numbers, else Swift's shortest form.

@@ -10,7 +10,7 @@ extension QueryBuilder {
         let from = try source(query)
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
-            let reference = try source(of: field, aliases: &aliases)
+            let reference = try source(of: field, aliases: &aliases, whole: true)
             switch reference.source {
             case let .scalar(column, kind, typeName):
                 parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition))
@@ -23,7 +23,9 @@ extension QueryBuilder {
 
     /// Columns: position, present, absent, distinct, min, max, mean, q1, median, q3, then how
     /// many values read as numbers and how many do not (text), whether every number is an
-    /// integer (histogram's bins depend on it), and how many are galactic years. As in memory, the words for
+    /// integer (histogram's bins depend on it), how many are galactic years, and how many numbers
+    /// a Double cannot hold (NaN, ±Infinity, 1e400: left out of the statistics, as memory leaves
+    /// them). As in memory, the words for
     /// none are no value, and text that is (nearly) all numbers is described as numbers.
     func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, from: SQL, condition: SQL?) -> SQL {
         let number = Self.describedNumber(of: column, kind: kind, typeName: typeName)
@@ -35,6 +37,7 @@ extension QueryBuilder {
         sql.append(Self.allIntegers(number))
         sql.append(", ")
         sql.append(kind == .text || kind == .json ? Self.galacticYears(Self.text(of: column, kind: kind), number: number) : "'0'")
+        sql.append(SQL(", (count(") + number + ") - count(" + Self.finiteFloat8(number) + "))::text")
         sql.append(" FROM ")
         sql.append(from)
         sql.append(whereClause(condition))
@@ -55,6 +58,7 @@ extension QueryBuilder {
         sql.append(Self.allIntegers("x"))
         sql.append(", ")
         sql.append(Self.galacticYears("v", number: "x"))
+        sql.append(SQL(", (count(x) - count(") + Self.finiteFloat8("x") + "))::text")
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
     }
@@ -79,7 +83,7 @@ extension QueryBuilder {
 
     /// Whether every number is an integer below 10¹⁵ (`t`/`f`), as histogram decides it.
     static func allIntegers(_ number: SQL) -> SQL {
-        let value = SQL("(") + number + ")::float8"
+        let value = finiteFloat8(number)
         return SQL("bool_and(") + value + " = trunc(" + value + ") AND abs(" + value + ") < 1e15)::text"
     }
 
@@ -94,9 +98,10 @@ extension QueryBuilder {
         let numbers: SQL
         switch reference.source {
         case let .scalar(column, kind, typeName):
-            numbers = SQL("SELECT (") + Self.describedNumber(of: column, kind: kind, typeName: typeName) + ")::float8 AS x FROM " + from + whereClause(condition)
+            numbers = SQL("SELECT ") + Self.finiteFloat8(Self.describedNumber(of: column, kind: kind, typeName: typeName)) + " AS x FROM " + from
+                + whereClause(condition)
         case let .set(set, _):
-            numbers = SQL("SELECT (d.x)::float8 AS x FROM ") + from + " CROSS JOIN LATERAL (SELECT "
+            numbers = SQL("SELECT ") + Self.finiteFloat8("d.x") + " AS x FROM " + from + " CROSS JOIN LATERAL (SELECT "
                 + Self.describedNumber(of: set.value, kind: set.kind) + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         }
         var sql = SQL("SELECT greatest(1, least(width_bucket(x, ")
@@ -107,10 +112,10 @@ extension QueryBuilder {
 
     func numberStatistics(_ number: SQL, enabled: Bool) -> SQL {
         guard enabled else { return "NULL, NULL, NULL, NULL, NULL, NULL" }
-        let value = SQL("(") + number + ")::float8"
-        var sql = SQL("min(") + value + ")::text, max(" + value + ")::text, avg(" + value + ")::text"
+        let value = Self.finiteFloat8(number)
+        var sql = SQL("min(") + value + ")::text, max(" + value + ")::text, (" + Self.finiteMean(value) + ")::text"
         for fraction in ["0.25", "0.5", "0.75"] {
-            sql.append(SQL(", (percentile_cont(\(fraction)) WITHIN GROUP (ORDER BY ") + value + "))::text")
+            sql.append(SQL(", ") + Self.finitePercentile(fraction, of: value) + "::text")
         }
         return sql
     }
@@ -120,7 +125,7 @@ extension QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
-        let reference = try source(of: field, aliases: &aliases)
+        let reference = try source(of: field, aliases: &aliases, whole: true)
         var sql: SQL
         switch reference.source {
         case let .scalar(column, kind, _):

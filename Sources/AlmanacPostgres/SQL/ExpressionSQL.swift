@@ -304,10 +304,13 @@ struct SpecSource {
 
 extension QueryBuilder {
     /// The spec's values: a field's column or JSON path, or the expression computed in SQL.
-    func source(of spec: String, aliases: inout Aliases) throws -> SpecSource {
+    /// `whole`: a path that ends at an object is the object (group, describe and drill-down
+    /// count it once, by its name), not its members' values.
+    func source(of spec: String, aliases: inout Aliases, whole: Bool = false) throws -> SpecSource {
         if let expression = computed(spec) { return try computedSource(expression, aliases: &aliases) }
         let resolved = try FieldReference.resolve(spec, in: schema)
-        return SpecSource(source: resolved.source(aliases: &aliases), reference: resolved, type: nil)
+        return SpecSource(source: whole ? resolved.wholeSource(aliases: &aliases) : resolved.source(aliases: &aliases),
+                          reference: resolved, type: nil)
     }
 
     /// The expression a spec is, or nil for a column's name or a JSON path (`info.address.city`).

@@ -50,6 +50,39 @@ struct FieldReference {
         }
     }
 
+    /// Where the field's whole values come from, for `group`, `describe` and aggregates: as
+    /// `source`, but an object the path ends on is one value (its name: `ObjectIdentity`),
+    /// not its members' values, as `Dataset.forEachWholeValue` reads it in memory.
+    func wholeSource(aliases: inout Aliases) -> ValueSource {
+        let columnSQL = SQL("t." + column.quoted)
+        switch (column.kind, column.isArray) {
+        case (.json, false):
+            return .set(Self.wholeJSONValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)
+        case (.json, true):
+            let element = aliases.next("e")
+            let from = SQL("unnest(") + columnSQL + ") AS \(element)(x), "
+            return .set(Self.wholeJSONValues(of: SQL("\(element).x::jsonb"), before: from, path: path, aliases: &aliases), column: columnSQL)
+        default:
+            return source(aliases: &aliases)
+        }
+    }
+
+    /// What the path reaches in `json`, a list's elements each (`lax $[*]`), objects named.
+    private static func wholeJSONValues(of json: SQL, before: SQL, path: [String], aliases: inout Aliases) -> ValueSet {
+        let node = aliases.next("n")
+        let whole = aliases.next("w")
+        var from = before + "jsonb_path_query(" + json + ", "
+        from.bind(jsonPath(path), as: "jsonpath")
+        // Named once per value, in a lateral subquery the planner may not fold into the
+        // callers' expressions (OFFSET 0): they repeat the value, and the naming is long (so
+        // long that JIT-compiling the copies took a minute).
+        let named = aliases.next("x")
+        from.append(") AS \(node)(v), jsonb_path_query(\(node).v, 'lax $[*]') AS \(whole)(j), LATERAL (SELECT ")
+        from.append(QueryBuilder.named(SQL("\(whole).j")) + " AS j OFFSET 0) AS \(named)")
+        return ValueSet(from: from, condition: SQL("jsonb_typeof(\(whole).j) <> 'array'"),
+                        value: SQL("\(named).j"), kind: .json, typeName: "jsonb")
+    }
+
     /// Every scalar the path reaches in `json` (jsonb): arrays on the way are looked through
     /// (jsonpath's lax mode), and what the path ends on is walked whole (`strict $.**`), as
     /// almanac walks a record's lists and objects in memory.

@@ -44,7 +44,8 @@ extension QueryBuilder {
     /// A value as `fields` shows an example: scalars as almanac writes them, the rest as JSON.
     static func exampleText(_ value: SQL, kind: TableSchema.ValueKind) -> SQL {
         switch kind {
-        case .json: return SQL("CASE WHEN jsonb_typeof(") + value + ") IN ('object', 'array') THEN " + value + "::text ELSE " + text(of: value, kind: .json) + " END"
+        case .json: return SQL("CASE jsonb_typeof(") + value + ") WHEN 'object' THEN " + objectText(of: value) + " WHEN 'array' THEN " + value
+            + "::text ELSE " + text(of: value, kind: .json) + " END"
         case .other: return SQL("(to_jsonb(") + value + ") #>> '{}')"
         default: return text(of: value, kind: kind)
         }

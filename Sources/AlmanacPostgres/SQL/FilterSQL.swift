@@ -102,7 +102,7 @@ struct FilterSQL {
     func searchRank(_ text: String) -> SQL {
         guard let name = schema.nameColumn else { return "0" }
         let column = schema.columns[name]
-        let folded = schema.folding.fold(Self.text(of: SQL("t." + column.quoted), kind: column.kind))
+        let folded = schema.folding.fold(QueryBuilder.nameText(column))
         let phrase = SQL("(SELECT ") + schema.folding.fold(SQL.value(text)) + ")"
         let inName = SQL.joined(Self.words(text).map(inName), separator: " AND ")
         return SQL("CASE WHEN ") + folded + " = " + phrase + " THEN 0 WHEN starts_with(" + folded + ", " + phrase + ") THEN 1 WHEN "
@@ -113,7 +113,7 @@ struct FilterSQL {
     private func inName(_ word: String) -> SQL {
         guard let name = schema.nameColumn else { return "false" }
         let column = schema.columns[name]
-        let nameText = Self.text(of: SQL("t." + column.quoted), kind: column.kind)
+        let nameText = QueryBuilder.nameText(column)
         if schema.trigramIndexed.contains(name) {
             return nameText + " ILIKE " + SQL.value("%" + Self.escapeLike(word) + "%")
         }

@@ -13,7 +13,7 @@ extension QueryBuilder {
         var joins = SQL()
         var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
-            let reference = try source(of: field, aliases: &aliases)
+            let reference = try source(of: field, aliases: &aliases, whole: true)
             switch reference.source {
             case let .scalar(expression, kind, _):
                 values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
@@ -49,6 +49,8 @@ extension QueryBuilder {
         outer.append("n")
         outer.append(SQL("(n * 100.0 / NULLIF(") + total + ", 0))::float8::text")
         outer += (0..<aggregates.count).map { SQL("a\($0)") }
+        // Counted before the LIMIT: "N more groups".
+        if limit != nil { outer.append("(count(*) OVER ())::text") }
         var sql = SQL("SELECT ") + SQL.joined(outer, separator: ", ") + " FROM (" + inner + ") AS grouped ORDER BY n DESC"
         // Equal counts by value, as in memory: numbers (numerically), then text folded and by
         // code point, none last.
@@ -71,9 +73,26 @@ extension QueryBuilder {
         case .boolean: return text(of: expression, kind: kind)
         case .json:
             return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'null' THEN NULL WHEN 'string' THEN "
-                + present(SQL("(") + expression + " #>> '{}')") + " ELSE " + expression + " #>> '{}' END"
+                + present(SQL("(") + expression + " #>> '{}')") + " WHEN 'object' THEN " + objectText(of: expression)
+                + " ELSE " + expression + " #>> '{}' END"
         }
     }
+
+    /// A JSON value with an object as one value, as in memory (`ObjectIdentity`): the first
+    /// of its `title`, `name`, `login`, `id` that is a present string or a number; else its
+    /// JSON text as a string; an empty object is null. Other values as they are.
+    static func named(_ value: SQL) -> SQL {
+        var sql = SQL("CASE WHEN jsonb_typeof(") + value + ") <> 'object' THEN " + value
+        for member in ObjectIdentity.members {
+            let inner = SQL("(") + value + " -> '\(member)')"
+            sql.append(SQL(" WHEN jsonb_typeof(") + inner + ") = 'number' OR (jsonb_typeof(" + inner + ") = 'string' AND "
+                       + present(inner + " #>> '{}'") + " IS NOT NULL) THEN " + inner)
+        }
+        return sql + " WHEN " + value + " = '{}'::jsonb THEN 'null'::jsonb ELSE to_jsonb(" + value + "::text) END"
+    }
+
+    /// An object's name as text (see `named`).
+    static func objectText(of object: SQL) -> SQL { SQL("(") + named(object) + " #>> '{}')" }
 
     /// NULL for "", `n/a`, `unknown`, `none` and the other words for no value (`ValueText.isAbsent`).
     static func present(_ text: SQL) -> SQL {
@@ -88,7 +107,7 @@ extension QueryBuilder {
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
     func aggregate(_ aggregate: Aggregate, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
-        let reference = try source(of: aggregate.field, aliases: &aliases)
+        let reference = try source(of: aggregate.field, aliases: &aliases, whole: true)
         let expression: SQL
         let kind: TableSchema.ValueKind
         var typeName = ""
@@ -115,9 +134,9 @@ extension QueryBuilder {
         case .distinct:
             return SQL("count(DISTINCT ") + (kind == .number ? Self.text(of: expression, kind: kind) : present) + ")::text"
         case .sum:
-            return Self.numberText(SQL("sum((") + number + ")::float8)")
+            return Self.finiteSumText(Self.finiteFloat8(number))
         case .avg:
-            let mean = SQL("avg((") + number + ")::float8)"
+            let mean = SQL("(") + Self.finiteMean(Self.finiteFloat8(number)) + ")"
             guard kind == .text || kind == .json else { return mean + "::text" }
             return Self.galacticYearOr(mean + "::text", of: Self.text(of: expression, kind: kind), number: number, value: mean)
         case .min, .max:

@@ -5,9 +5,12 @@ extension QueryBuilder {
     /// The row whose primary key is `identity`, as the key's own type; nil without a
     /// one-column key. An identity that is not of the key's type is no error, just no row.
     func byIdentity(_ identity: String) -> SQL? {
-        guard schema.primaryKey.count == 1 else { return nil }
-        let key = schema.columns[schema.primaryKey[0]]
-        var sql = SQL("SELECT row_to_json(t)::text FROM \(table) WHERE t.\(key.quoted) = ")
+        // The primary key, else the column a file's record would be found by (`id`).
+        let index = schema.primaryKey.count == 1 ? schema.primaryKey[0]
+            : schema.primaryKey.isEmpty ? schema.layout.identityField.flatMap { schema.column(named: $0) } : nil
+        guard let index else { return nil }
+        let key = schema.columns[index]
+        var sql = SQL("SELECT row_to_json(t.*)::text FROM \(table) WHERE t.\(key.quoted) = ")
         sql.bind(identity, as: key.typeName)
         if key.kind == .text {
             // Ignoring case, as show does in memory.
@@ -24,9 +27,9 @@ extension QueryBuilder {
     func byName(_ name: String, prefix: Bool, limit: Int) -> SQL? {
         guard let index = schema.nameColumn else { return nil }
         let column = schema.columns[index]
-        let folded = folding.fold(Self.text(of: SQL("t." + column.quoted), kind: column.kind))
+        let folded = folding.fold(Self.nameText(column))
         let wanted = SQL("(SELECT ") + folding.fold(SQL.value(name)) + ")"
-        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER ()\(placeColumn) FROM \(table) WHERE ")
+        var sql = SQL("SELECT row_to_json(t.*)::text, count(*) OVER ()\(placeColumn) FROM \(table) WHERE ")
         sql.append(prefix ? SQL("starts_with(") + folded + ", " + wanted + ")" : folded + " = " + wanted)
         sql.append(SQL(" ORDER BY ") + folded + " COLLATE \"C\"")
         for term in schema.naturalOrder { sql.append(", t." + term) }
@@ -43,7 +46,7 @@ extension QueryBuilder {
         var aliases = Aliases()
         let comparison = Comparison(op: .equal, value: name, folding: folding)
         let conditions = others.map { filters.anyValue($0.source(aliases: &aliases), matches: comparison) }
-        var sql = SQL("SELECT row_to_json(t)::text, count(*) OVER ()\(placeColumn) FROM \(table) WHERE (") + SQL.joined(conditions, separator: " OR ") + ")"
+        var sql = SQL("SELECT row_to_json(t.*)::text, count(*) OVER ()\(placeColumn) FROM \(table) WHERE (") + SQL.joined(conditions, separator: " OR ") + ")"
         if !schema.naturalOrder.isEmpty { sql.append(" ORDER BY " + schema.naturalOrder.map { "t." + $0 }.joined(separator: ", ")) }
         sql.append(" LIMIT ")
         sql.bind(String(limit), as: "bigint")
@@ -68,7 +71,7 @@ extension QueryBuilder {
     func names(startingWith prefix: String, limit: Int) -> SQL? {
         guard let index = schema.nameColumn else { return nil }
         let column = schema.columns[index]
-        let name = Self.text(of: SQL("t." + column.quoted), kind: column.kind)
+        let name = Self.nameText(column)
         var sql = SQL("SELECT DISTINCT v FROM (SELECT ") + name + " AS v FROM \(table) WHERE starts_with("
         sql.append(folding.fold(name) + ", (SELECT " + folding.fold(SQL.value(prefix)) + ")) LIMIT ")
         sql.bind(String(limit * 20), as: "bigint")

@@ -39,8 +39,8 @@ extension QueryBuilder {
 
     /// The row as JSON, with the distance as its last member when the query is a `near`.
     func rowJSON(_ query: TableQuery) throws -> SQL {
-        guard let near = query.near else { return SQL("row_to_json(t)::text") }
-        return SQL("(left(row_to_json(t)::text, -1) || ',\"\(NearQuery.column)\":' || ") + (try roundedDistance(near)) + "::text || '}')"
+        guard let near = query.near else { return SQL("row_to_json(t.*)::text") }
+        return SQL("(left(row_to_json(t.*)::text, -1) || ',\"\(NearQuery.column)\":' || ") + (try roundedDistance(near)) + "::text || '}')"
     }
 
     /// A field's values as float8: a number column, a number in a JSON column, or text that

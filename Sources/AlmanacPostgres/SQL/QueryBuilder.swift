@@ -245,8 +245,12 @@ struct QueryBuilder {
     /// writes numbers (`NumberFormat.plain`).
     static func numberText(_ expression: SQL) -> SQL {
         let value = SQL("(") + expression + ")"
+        // Past a Double's range (numeric 1e400) in scientific notation, not as 401 digits and never
+        // through a float8 cast that overflows; NaN and ±Infinity as PostgreSQL writes them.
         return SQL("CASE WHEN abs(") + value + ") < 1e15 AND " + value + " = trunc(" + value + ") THEN trunc(" + value
-            + ")::bigint::text ELSE " + value + "::float8::text END"
+            + ")::bigint::text WHEN " + value + " BETWEEN -\(largestDouble) AND \(largestDouble) THEN " + value
+            + "::float8::text WHEN " + value + "::text IN ('NaN', 'Infinity', '-Infinity') THEN " + value
+            + "::text ELSE regexp_replace(btrim(to_char(" + value + ", '9.99999999999999EEEE')), '[.]?0+e', 'e') END"
     }
 
     /// A value as a number, or NULL: numbers, JSON numbers, and text that reads as one.
@@ -258,10 +262,12 @@ struct QueryBuilder {
         case .text:
             // As NumericText reads text: commas dropped; a galactic year (`19BBY`) a signed year.
             let cleaned = SQL("replace(btrim(") + expression + ", E' \\t'), ',', '')"
-            let unsigned = "([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?"
+            // Galactic years (19BBY, 4ABY) as signed years; other text through the guarded reading.
+            let unsigned = "([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?"
             let years = SQL("rtrim(substr(") + cleaned + ", 1, length(" + cleaned + ") - 3))::numeric"
-            return SQL("CASE WHEN ") + cleaned + " ~ '^[+-]?\(unsigned)$' THEN " + cleaned + "::numeric WHEN " + cleaned
-                + " ~* '^\(unsigned) *bby$' THEN -" + years + " WHEN " + cleaned + " ~* '^\(unsigned) *aby$' THEN " + years + " END"
+            return SQL("CASE WHEN length(") + cleaned + ") <= 1000 AND " + cleaned + " ~* '^\(unsigned) *bby$' THEN -" + years
+                + " WHEN length(" + cleaned + ") <= 1000 AND " + cleaned + " ~* '^\(unsigned) *aby$' THEN " + years + " ELSE "
+                + numberFromText(cleaned) + " END"
         case .boolean, .other: return "NULL::numeric"
         }
     }

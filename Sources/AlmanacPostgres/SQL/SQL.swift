@@ -7,19 +7,25 @@ public struct SQL: Sendable, Equatable, CustomStringConvertible, ExpressibleBySt
     private var template: String
     public private(set) var parameters: [String?]
 
-    /// Stands for a parameter until the statement is numbered; never part of generated SQL
-    /// (identifiers holding control characters are refused).
+    /// Stands for a parameter until the statement is numbered. The program's own text may hold
+    /// the same character (a quoted column named with U+0001): there it is doubled, and a
+    /// single one is always a placeholder (followed by its `::type`).
     static let marker: Character = "\u{1}"
 
     public init(_ trusted: String = "") {
-        template = trusted
+        template = Self.literal(trusted)
         parameters = []
+    }
+
+    /// `trusted` as template text: any marker in it doubled, so it stays itself.
+    private static func literal(_ trusted: String) -> String {
+        trusted.utf8.contains(1) ? trusted.replacingOccurrences(of: "\u{1}", with: "\u{1}\u{1}") : trusted
     }
 
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Appends SQL the program wrote (keywords, quoted identifiers, constants).
-    public mutating func append(_ trusted: String) { template += trusted }
+    public mutating func append(_ trusted: String) { template += Self.literal(trusted) }
 
     /// Appends another fragment with its parameters.
     public mutating func append(_ fragment: SQL) {
@@ -70,13 +76,26 @@ public struct SQL: Sendable, Equatable, CustomStringConvertible, ExpressibleBySt
         var result = ""
         result.reserveCapacity(template.utf8.count + parameters.count * 2)
         var number = 0
+        var literalMarker = false
         for character in template {
-            if character == Self.marker {
+            if character == Self.marker, !literalMarker {
+                literalMarker = true
+                continue
+            }
+            if literalMarker {
+                literalMarker = false
+                if character == Self.marker {
+                    result.append(character)
+                    continue
+                }
                 number += 1
                 result += "$\(number)"
-            } else {
-                result.append(character)
             }
+            result.append(character)
+        }
+        if literalMarker {
+            number += 1
+            result += "$\(number)"
         }
         return result
     }

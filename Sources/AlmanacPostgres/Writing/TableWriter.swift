@@ -22,11 +22,8 @@ public enum TableWriter {
     /// columns keep their types, and memory stays bounded whatever the table's size.
     public static func write(_ source: PostgresTable, query: TableQuery = TableQuery(), to url: PostgresURL, replace: Bool = false,
                              cancellation: Cancellation = .never) throws -> Int {
-        if let table = url.table, try source.isSameTable(as: table, at: url) {
-            throw PostgresError.invalid("'\(table)' is the table being read: export it under another name")
-        }
         let columns = source.schema.columns.map(ColumnPlan.init(copying:))
-        return try write(columns: columns, to: url, replace: replace, cancellation: cancellation) { emit in
+        return try write(columns: columns, to: url, replace: replace, reading: source, cancellation: cancellation) { emit in
             try source.export(query, cancellation: cancellation) { batch in
                 try emit(batch.records.map { (document: batch.document, node: $0) })
             }
@@ -34,16 +31,28 @@ public enum TableWriter {
     }
 
     /// Creates the table and copies in what `produce` emits, in one transaction.
-    private static func write(columns: [ColumnPlan], to url: PostgresURL, replace: Bool, cancellation: Cancellation,
+    private static func write(columns: [ColumnPlan], to url: PostgresURL, replace: Bool, reading source: PostgresTable? = nil,
+                              cancellation: Cancellation,
                               produce: (_ emit: ([(document: JSONDocument, node: Int)]) throws -> Void) throws -> Void) throws -> Int {
         guard let table = url.table else { throw PostgresError.badURL("which table? add ?table=NEW to \(url.shown)") }
         guard !columns.isEmpty else { throw PostgresError.invalid("the results have no fields to write") }
         let connection = try PostgresConnection(url: url, settings: .init(readOnly: false))
         defer { connection.close() }
-        let quotedTable = try (table.schema.map { try connection.quote($0) + "." } ?? "") + connection.quote(table.name)
+        // Opened here, where Ctrl-C is watched: quoting names would open it without.
+        try connection.open(cancellation: cancellation)
+        // Unquoted names fold to lower case, as PostgreSQL reads them (and as attaching does).
+        let schemaName = table.schema.map { table.schemaFoldsCase ? $0.lowercased() : $0 }
+        let quotedTable = try (schemaName.map { try connection.quote($0) + "." } ?? "")
+            + connection.quote(table.foldsCase ? table.name.lowercased() : table.name)
+        try WriteTarget.checkLengths(table: table, columns: columns.map(\.name), on: connection, cancellation: cancellation)
+        // The table being read, however the URL reaches its server, is never dropped under its own read.
+        if let source, let destination = try WriteTarget.identity(of: quotedTable, on: connection, cancellation: cancellation),
+           try WriteTarget.identity(of: source.schema.quotedName, on: source.connection, cancellation: cancellation) == destination {
+            throw PostgresError.invalid("'\(table)' is the table being read: export it under another name")
+        }
         let quotedColumns = try columns.map { try connection.quote($0.name) }
-        return try connection.session { session in
-            try session.query("BEGIN")
+        return try connection.session(cancellation: cancellation) { session in
+            try session.query("BEGIN", cancellation: cancellation)
             do {
                 var exists = SQL("SELECT to_regclass(")
                 exists.bind(quotedTable)
@@ -74,10 +83,11 @@ public enum TableWriter {
                         if !buffer.isEmpty { try buffer.withUnsafeBytes { try send($0) } }
                     }
                 }
-                try session.query("COMMIT")
+                try session.query("COMMIT", cancellation: cancellation)
                 return copied
             } catch {
-                if session.isUsable { _ = try? session.query("ROLLBACK") }
+                // Briefly: a server that stopped answering gets no more of the person's time.
+                if session.isUsable { _ = try? session.query("ROLLBACK", timeout: PostgresConnection.rollbackTimeout) }
                 throw error
             }
         }

@@ -9,6 +9,8 @@ extension Parameter {
         let keywords = parameters.indices.compactMap { index -> String? in
             guard let keyword = parameters[index].keyword, split.keywords[index] == nil else { return nil }
             if case .flag = parameters[index].kind { return keyword }
+            if let required = parameters[index].requires,
+               let other = parameters.firstIndex(where: { $0.keyword == required }), split.keywords[other] == nil { return nil }
             let waiting = parameters[..<index].indices.contains { before in
                 parameters[before].keyword != nil && parameters[before].isRequired && split.keywords[before] == nil
             }

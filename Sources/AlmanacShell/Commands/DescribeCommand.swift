@@ -55,8 +55,10 @@ public enum DescribeCommand: Command {
                 guard let value else { return .absent }
                 if profile.isDate { return .date(Date(timeIntervalSince1970: value)) }
                 // Galactic years as the data writes them (896BBY), machine formats too.
-                if let year = profile.notation.text((value * 1000).rounded() / 1000) { return .text(year) }
-                return value == value.rounded() && abs(value) < 1e15 ? .integer(Int(value)) : .decimal((value * 1000).rounded() / 1000)
+                if abs(value) < 1e15, let year = profile.notation.text((value * 1000).rounded() / 1000) { return .text(year) }
+                if value == value.rounded() && abs(value) < 1e15 { return .integer(Int(value)) }
+                // Three decimals, unless scaling by 1,000 would overflow (±1e308).
+                return .decimal(abs(value) < 1e15 ? (value * 1000).rounded() / 1000 : value)
             }
             let quartiles = profile.quartiles ?? []
             return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
@@ -88,6 +90,14 @@ public enum DescribeCommand: Command {
             return row
         }
         drawn.sections = table.sections
-        return CommandResult(table, prose: .table(drawn), emptyNote: "no fields to describe")
+        // NaN and ±infinity are values too: said apart, never folded into the statistics.
+        let notes = profiles.compactMap { entry -> String? in
+            let count = entry.profile.nonFinite
+            guard count > 0 else { return nil }
+            let what = entry.profile.isDate ? (count == 1 ? "date is" : "dates are") + " ±infinity"
+                : (count == 1 ? "value is" : "values are") + " NaN, ±infinity or beyond ±1.8e308"
+            return "\(entry.profile.field): \(count) \(what), left out of min, max, mean and quartiles"
+        }
+        return CommandResult(table, prose: .table(drawn), notes: notes, emptyNote: "no fields to describe")
     }
 }

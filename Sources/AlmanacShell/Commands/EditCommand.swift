@@ -11,7 +11,8 @@ public enum EditCommand: Command {
         examples: ["edit"],
         discussion: """
         The editor is $VISUAL, else $EDITOR, else vi. Each saved line is a command (a line \
-        ending in \\ continues on the next); an empty file runs nothing. Ctrl-X Ctrl-E at the \
+        ending in \\ continues on the next); an empty file runs nothing, and so does a line longer \
+        than 1 MiB (the limit for a command line) or Ctrl-C while the file is read. Ctrl-X Ctrl-E at the \
         prompt edits the line being typed, or the last command when the line is empty.
         """
     )

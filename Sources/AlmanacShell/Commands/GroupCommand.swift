@@ -5,11 +5,12 @@ import AlmanacCore
 public enum GroupCommand: Command {
     static let fields = Parameter.field(.list(suffixes: []))
     static let aggregates = Parameter("AGG FIELD", .aggregate, .optionalList(suffixes: []))
+    static let all = Parameter.flag("--all")
 
     public static let spec = CommandSpec(
         name: "group",
         summary: "Count the results per value of fields, with sums, averages and more",
-        parameters: [fields, aggregates],
+        parameters: [fields, aggregates, all],
         examples: ["group region", "group countryTitle, cityTitle", "group region sum population, avg area",
                    "group languages.name", "group classification avg average_lifespan, max average_height",
                    "group countryTitle distinct cityTitle", "group region; show #1",
@@ -21,9 +22,10 @@ public enum GroupCommand: Command {
         values (a country in every language it speaks), and records without a value make a <none> \
         group. Largest groups first, equal ones by value. After a group, show #N lists the records of \
         group N (back returns). In the table format each group also has a bar of eighth blocks, the \
-        largest group's as wide as the terminal leaves room for. FIELD may be an expression and an \
-        aggregate AGG(EXPR), each with as NAME (group year(created) as year, group region \
-        avg(population / area) as density): help expressions.
+        largest group's as wide as the terminal leaves room for. At most 10,000 groups are listed, \
+        with a line saying how many more there are; --all lists every group. FIELD may be an \
+        expression and an aggregate AGG(EXPR), each with as NAME (group year(created) as year, group \
+        region avg(population / area) as density): help expressions.
         """
     )
 
@@ -49,17 +51,35 @@ public enum GroupCommand: Command {
         let groups = try source.group(spec, cancellation: session.cancellation)
         if session.source != nil { session.keep(source) }
         session.lastGroups = groups
-        return GroupResult.result(spec, count: groups.count, total: groups.total, in: session) { groups.row($0) }
+        var result = GroupResult.result(spec, count: groups.count, total: groups.total, in: session) { groups.row($0) }
+        if groups.groups > groups.count {
+            let note = "\((groups.groups - groups.count).grouped) more groups not listed (the \(groups.count.grouped) largest are) — "
+                + "group \(spec.fields.joined(separator: ", ")) --all lists every one"
+            // Machine formats carry no notes: a program reading them is told on standard error.
+            if session.settings.format.isMachineReadable { session.output.message("note: " + note) } else { result.notes.append(note) }
+        }
+        return result
     }
+
+    /// Groups listed unless `--all` is given.
+    static let defaultLimit = 10_000
 
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
     /// and `AGG FIELD` pairs, as declared.
     static func parse(_ arguments: Arguments, in session: Session? = nil) throws -> GroupSpec {
-        if ExpressionWords.areComputed(arguments.words) { return try computed(arguments, in: session) }
+        if ExpressionWords.areComputed(arguments.words) {
+            // `--all` anywhere, as the declared flag is read.
+            let everything = arguments.words.contains { !$0.isQuoted && $0.text == "--all" }
+            var spec = try computed(Arguments(arguments.words.filter { $0.isQuoted || $0.text != "--all" }, spec: arguments.spec),
+                                    in: session)
+            spec.limit = everything ? nil : defaultLimit
+            return spec
+        }
         let parsed = try arguments.parse()
         let fields = parsed[Self.fields]
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)", at: fields[16].word) }
         var spec = GroupSpec(fields: fields.map(\.text))
+        spec.limit = parsed.has(all) ? nil : defaultLimit
         spec.aggregates = parsed[aggregates].compactMap { given in
             given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map { Aggregate($0, given.text) }
         }

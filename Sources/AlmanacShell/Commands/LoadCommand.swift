@@ -6,16 +6,27 @@ import AlmanacCore
 public enum LoadCommand: Command {
     static let name = Parameter("NAME", .dataset(all: false), .optional)
     static let source = Parameter("SOURCE", .text(.files), .optional, after: "from")
+    static let format = Parameter("FORMAT", .word(LoadOptions.Format.allCases.map(\.rawValue)), .optional, after: "as").requiring("from")
+    static let recordsAt = Parameter("PATH", .text(.nothing), .optional, after: "at").requiring("from")
+    static let key = Parameter("FIELD", .text(.nothing), .optional, after: "key").requiring("from")
 
     public static let spec = CommandSpec(
         name: "load",
         summary: "Load or reload datasets, from their files or from a path or URL",
-        parameters: [name, source],
-        examples: ["load", "load stations", "load quotes from ~/quotes.json", "load species from https://swapi.dev/api/species/",
+        parameters: [name, source, format, recordsAt, key],
+        examples: ["load", "load stations", "load quotes from ~/quotes.json", "load people from people.csv",
+                   "load sales from export.txt as csv", "load issues from response.json at data.items key number",
+                   "load species from https://swapi.dev/api/species/",
                    "load sales from postgresql://me@db.example.com/shop?table=sales"],
         discussion: """
-        SOURCE is a file (a JSON array of records, API pages with 'results', the stations object, \
-        or NDJSON) or an http(s) URL whose pages are followed through 'next'. NAME says which model \
+        SOURCE is a file or an http(s) URL whose pages are followed through 'next'. A file is JSON \
+        (an array of records, API pages with 'results', an object holding its records under a key, \
+        the stations object), NDJSON (.ndjson, .jsonl), CSV (.csv) or TSV (.tsv): by its extension, \
+        else by its first bytes; 'as csv|tsv|json|ndjson' insists. CSV's delimiter (, ; tab |) and \
+        header row are sniffed, each column typed by all its cells (numbers, booleans, else text; \
+        empty cells are absent). 'at data.items' names where an object keeps its records (else the \
+        largest list of objects a few levels down is taken, and the load says which); 'key FIELD' \
+        names the field show finds records by (else a file's id, key or uuid). NAME says which model \
         reads it: countries, species, planets, people, stations, or any other name for a generic \
         dataset. Ctrl-C cancels; a failed or cancelled load keeps the previous contents. \
         A postgresql:// (or postgres://) URL with ?table=[SCHEMA.]TABLE attaches a table or view \
@@ -28,7 +39,7 @@ public enum LoadCommand: Command {
     /// A known name is a dataset (a new one makes a generic dataset, so it is not an error).
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.enumerated().map { index, word in
-            if !word.isQuoted, word.text.lowercased() == "from" { return ArgumentRole(word: index, role: .keyword) }
+            if !word.isQuoted, ["from", "as", "at", "key"].contains(word.text.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
             if index == 0, session.catalog.contains(word.text) { return ArgumentRole(word: index, role: .dataset) }
             return ArgumentRole(word: index, role: word.isQuoted ? .string : .plain)
         }
@@ -44,8 +55,13 @@ public enum LoadCommand: Command {
             if let engine = session.engine(for: source.text) { return try TableAttachment.attach(source.text, with: engine, as: name, in: session) }
             let parsedSource = try MapCommand.pointed(at: [source.word]) { try LoadSource.parse(source.text) }
             let chosen = name ?? parsedSource.suggestedName
-            requests = [LoadRequest(name: chosen, source: parsedSource, model: DefaultDatasets.model(for: chosen))]
+            let options = LoadOptions(format: parsed[format].first.flatMap { LoadOptions.Format(rawValue: $0.text.lowercased()) },
+                                      recordsAt: parsed[recordsAt].first?.text, key: parsed[key].first?.text)
+            requests = [LoadRequest(name: chosen, source: parsedSource, model: DefaultDatasets.model(for: chosen), options: options)]
         } else if let named {
+            if let option = parsed[format].first ?? parsed[recordsAt].first ?? parsed[key].first {
+                throw arguments.usageError("as, at and key go with a file: load NAME from FILE as csv", at: option.word)
+            }
             if session.catalog.table(named.text) != nil {
                 return TableAttachment.summary(of: try TableAttachment.reattach([named.text], in: session), in: session)
             }
@@ -61,6 +77,7 @@ public enum LoadCommand: Command {
         let loads = requests.map { request in
             var request = request
             request.bounds = session.settings.fetchBounds
+            request.replacesRecords = (session.catalog.dataset(request.name)?.count ?? 0) > 0
             return session.catalog.load(request)
         }
         var failures = 0

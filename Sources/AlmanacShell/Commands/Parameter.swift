@@ -72,6 +72,15 @@ public struct Parameter: Sendable {
     public var keyword: String?
     /// Words it also takes, neither shown nor completed (`n` for `next`).
     public var hidden: [String] = []
+    /// Another parameter's keyword that must be given before this one is offered (`as` after `from`).
+    public var requires: String?
+
+    /// This parameter, offered only once `keyword` is given.
+    public func requiring(_ keyword: String) -> Parameter {
+        var parameter = self
+        parameter.requires = keyword
+        return parameter
+    }
 
     public init(_ name: String, _ kind: Kind, _ arity: Arity = .one, after keyword: String? = nil, hidden: [String] = []) {
         self.name = name

@@ -112,7 +112,7 @@ extension RecordRef {
         let more = total > shown.count ? "… and \((total - shown.count).grouped) more" : nil
         let rows: [[String]] = shown.enumerated().map { place, target in
             let dataset = target.dataset
-            let identity = dataset.model.identities(of: dataset.record(target.row)).first ?? (identities.indices.contains(place) ? identities[place] : nil) ?? "#\(target.row + 1)"
+            let identity = dataset.identities(of: target.row).first ?? (identities.indices.contains(place) ? identities[place] : nil) ?? "#\(target.row + 1)"
             let name = dataset.name(of: target.row)
             // The first listing field that is neither the name nor the id: what tells namesakes apart.
             let context = dataset.layout.listFields.lazy.filter { $0 != dataset.layout.nameField }

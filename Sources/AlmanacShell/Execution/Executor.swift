@@ -30,7 +30,7 @@ public struct Executor {
         do {
             statements = try Tokenizer.statements(in: line)
         } catch {
-            report(ShellError.syntax(error), at: location)
+            report(ShellError.syntax(error), at: location, line: line)
             return false
         }
         for statement in statements {
@@ -41,6 +41,8 @@ public struct Executor {
                 scriptAnswer?.commandStarts(session.commands.lookup(statement.words[0].text)?.spec.role)
                 let command = try session.commands.resolve(statement.words[0].text)
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
+                // A delimited format that escapes its cells' tabs uses tabs only as separators (TSV).
+                session.output.keepsTabs = session.settings.format.writer == .delimited && session.settings.format.quoting == .backslashes
                 let arguments = Arguments(Array(statement.words.dropFirst()), spec: command.spec)
                 let afterGroups = session.lastGroups != nil
                 let result = try session.perform(command, arguments)
@@ -85,8 +87,9 @@ public struct Executor {
     /// word (sqlite's shell); a script keeps its one `stdin:N:` line per error.
     public func report(_ error: any Error, at location: SourceLocation?, line: String? = nil) {
         session.output.flush()
-        // Errors quote data and file names: nothing in them may act on the terminal.
-        let message = SafeText.escapeLines("\(error)")
+        // Errors quote data and file names: nothing in them may act on the terminal, and no
+        // password of the line may show.
+        let message = SafeText.escapeLines(PasswordRedaction.message("\(error)", about: line))
         if let location {
             session.output.message("\(location.source):\(location.line): \(message)")
         } else if error is CancelledError {
@@ -95,10 +98,9 @@ public struct Executor {
             let label = session.settings.color && session.output.errorIsTerminal ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
             session.output.message("\(label) \(message)")
             if let line, case let .at(column, width, _)? = error as? ShellError, column >= 1 {
-                let shown = SafeText.escape(line)
-                let before = SafeText.escape(String(line.prefix(column - 1)))
-                session.output.message("  " + shown)
-                session.output.message("  " + String(repeating: " ", count: TextWidth.of(before)) + "^" + String(repeating: "~", count: max(0, width - 1)))
+                let (shown, offset, width) = PasswordRedaction.caret(line, column: column, width: width)
+                session.output.message("  " + SafeText.escape(shown))
+                session.output.message("  " + String(repeating: " ", count: offset) + "^" + String(repeating: "~", count: max(0, width - 1)))
             }
         }
     }

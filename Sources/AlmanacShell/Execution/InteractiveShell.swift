@@ -55,7 +55,7 @@ final class InteractiveShell {
                 typeahead = Typeahead()
                 // Shown as if typed at the prompt, so the screen says what ran.
                 for command in commands where !session.shouldQuit && !session.interruption.terminationRequested {
-                    session.output.print(prompt(colored: false) + SafeText.escape(command))
+                    session.output.print(prompt(colored: false) + SafeText.escape(PasswordRedaction.shown(command)))
                     session.output.flush()
                     run(command, editor: editor)
                 }
@@ -72,6 +72,8 @@ final class InteractiveShell {
     /// Made once the first prompt is drawn (or at the first key that wants a hint), not before
     /// it: replaying ten thousand history lines is work the prompt should not wait for.
     private var hints: HistoryHints?
+    /// Whether the session said once that history keeps lines without their passwords.
+    private var toldAboutRedaction = false
     private lazy var decorator = LineDecorator(session: session)
     private let pagerCommand = Pager.command(environment: ProcessInfo.processInfo.environment)
 
@@ -96,7 +98,12 @@ final class InteractiveShell {
         let warnings = history.warnings.count
         // Without passwords: history is a file, and hints show its lines.
         // Until hints are made, the history file's lines are all they need.
-        if let entry = editor.remember(PasswordRedaction.line(text)) { hints?.append(entry, context: session.currentName) }
+        let remembered = PasswordRedaction.line(text)
+        if let entry = editor.remember(remembered) { hints?.append(entry, context: session.currentName) }
+        if remembered != text, !toldAboutRedaction {
+            toldAboutRedaction = true
+            session.output.message("note: history keeps lines without their passwords (~/.pgpass or PGPASSWORD can give one)")
+        }
         for warning in history.warnings.dropFirst(warnings) { session.output.message("warning: \(SafeText.escape(warning))") }
         session.output.refreshTerminal()
         session.output.pager = session.settings.pager ? pagerCommand : nil
@@ -104,7 +111,7 @@ final class InteractiveShell {
         let edited = session.editedCommands
         session.editedCommands = []
         for command in edited where !session.shouldQuit && !session.interruption.terminationRequested {
-            session.output.print(prompt(colored: false) + SafeText.escape(command))
+            session.output.print(prompt(colored: false) + SafeText.escape(PasswordRedaction.shown(command)))
             session.output.flush()
             run(command, editor: editor)
         }

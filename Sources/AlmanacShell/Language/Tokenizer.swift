@@ -107,6 +107,8 @@ private struct Scanner {
         var index = 0
         var word: Word?
         var wordStart = 0
+        /// Where the last quote closed: a comma right after it, ending the word, is punctuation.
+        var closedQuote = -1
 
         func finishWord(_ scanner: inout Scanner, _ word: inout Word?) {
             if let finished = word {
@@ -170,6 +172,15 @@ private struct Scanner {
                     if stopAtEnd { openWord = word; openWordStart = wordStart; openQuote = quote; return }
                     throw .unterminatedQuote(quote, column: opened + 1)
                 }
+                closedQuote = index - 1
+            case "," where word != nil && closedQuote == index - 1
+                && (index + 1 == characters.count || " \t\n\r;".contains(characters[index + 1])):
+                // `describe 'quoted field', other`: the comma after the quote separates, as it
+                // would after a word without quotes, and is a word of its own.
+                finishWord(&self, &word)
+                word = Word(",", column: index + 1)
+                wordStart = index
+                index += 1
             default:
                 if word == nil { word = Word("", column: index + 1); wordStart = index }
                 word!.text.append(character)

@@ -1,54 +1,94 @@
-/// A line as history keeps it: the passwords of the URLs in it taken out.
+/// A typed line as it may be echoed or kept: the secrets of the URLs in it taken out
+/// (`URLSecrets` decides what a secret is, with libpq's reading of PostgreSQL URLs).
 ///
-/// `load s from postgresql://me:secret@db/shop?table=sales` is remembered as
-/// `load s from postgresql://me@db/shop?table=sales`, and a `password=` parameter is dropped.
-/// Taken out, not masked: the line recalled from history runs as it is, and libpq then finds
-/// the password where it belongs — `~/.pgpass` or `PGPASSWORD`.
+/// The line is read as the tokenizer reads it, so a URL word that is quoted or escaped
+/// (`'postgresql://me:two words@db/x'`, `postgresql://me:a\ b@db/x`) is redacted whole, and
+/// written back quoted the way it was.
 enum PasswordRedaction {
-    static func line(_ line: String) -> String {
+    /// What history keeps: `load s from postgresql://me:secret@db/shop?table=sales` becomes
+    /// `load s from postgresql://me@db/shop?table=sales`. Taken out, not masked: the recalled
+    /// line runs as it is, and libpq then finds the password in `~/.pgpass` or `PGPASSWORD`.
+    static func line(_ line: String) -> String { redacted(line, removing: true) }
+
+    /// What an echo of the line shows (the caret line under an error): passwords as `***`.
+    static func shown(_ line: String) -> String { redacted(line, removing: false) }
+
+    /// Every secret the line's words hold, in each spelling, for scrubbing messages about it.
+    static func secrets(in line: String) -> [String] {
+        guard line.contains("://") else { return [] }
+        return Tokenizer.layout(of: line).pieces.flatMap { piece -> [String] in
+            switch piece {
+            case let .word(word, _, _): return URLSecrets.secrets(inWord: word.text)
+            case let .unclosedQuote(range): return URLSecrets.secrets(inWord: String(Array(line)[range].dropFirst()))
+            default: return []
+            }
+        }
+    }
+
+    /// A message about `line` (an error quoting its words) with the line's secrets hidden.
+    static func message(_ message: String, about line: String?) -> String {
+        guard message.contains("://") || line?.contains("://") == true else { return message }
+        var result = message
+        if let line {
+            // A word quoted whole in the message is replaced by its redacted form first.
+            for word in Tokenizer.layout(of: line).statements.flatMap(\.words) where word.text.contains("://") {
+                result = result.replacingOccurrences(of: word.text, with: URLSecrets.word(word.text))
+            }
+        }
+        return URLSecrets.text(result, secrets: line.map(secrets(in:)) ?? [])
+    }
+
+    /// The caret line under an error at `column` (1-based, `width` wide): the line shown
+    /// redacted, and the caret's offset and width in it.
+    static func caret(_ line: String, column: Int, width: Int) -> (line: String, offset: Int, width: Int) {
+        let before = String(line.prefix(column - 1))
+        let through = String(line.prefix(column - 1 + width))
+        let offset = TextWidth.of(SafeText.escape(shown(before)))
+        // The pointed words end where a word ends: their redacted form is the prefix's.
+        let grown = TextWidth.of(shown(through)) - TextWidth.of(through) - (TextWidth.of(shown(before)) - TextWidth.of(before))
+        return (shown(line), offset, max(1, width + grown))
+    }
+
+    private static func redacted(_ line: String, removing: Bool) -> String {
         guard line.contains("://") else { return line }
         let characters = Array(line)
         var result = ""
-        var index = 0
-        var quote: Character?
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\"" || character == "'", quote == nil || quote == character {
-                // A quote opens a word only at its start, as the tokenizer reads them.
-                if quote != nil || index == 0 || characters[index - 1].isWhitespace { quote = quote == nil ? character : nil }
-            }
-            if character == ":", index + 2 < characters.count, characters[index + 1] == "/", characters[index + 2] == "/" {
-                result += "://"
-                index = url(characters, from: index + 3, quote: quote, into: &result)
+        var position = 0
+        for piece in Tokenizer.layout(of: line).pieces {
+            let range: Range<Int>
+            let replacement: String
+            switch piece {
+            case let .word(word, wordRange, _):
+                guard word.text.contains("://") else { continue }
+                let redacted = URLSecrets.word(word.text, removing: removing)
+                guard redacted != word.text else { continue }
+                range = wordRange
+                replacement = requoted(redacted, like: characters[wordRange.lowerBound])
+            case let .unclosedQuote(quoteRange):
+                let text = String(characters[quoteRange].dropFirst())
+                guard text.contains("://") else { continue }
+                range = quoteRange
+                replacement = String(characters[quoteRange.lowerBound]) + URLSecrets.word(text, removing: removing)
+            case let .comment(commentRange):
+                range = commentRange
+                replacement = URLSecrets.text(String(characters[commentRange]), removing: removing)
+            case .separator:
                 continue
             }
-            result.append(character)
-            index += 1
+            result += String(characters[position..<range.lowerBound]) + replacement
+            position = range.upperBound
         }
+        result += String(characters[position...])
         return result
     }
 
-    /// Copies the URL after `scheme://` without `:password` before its `@` and without its
-    /// `password=` parameter; returns where the URL ends.
-    private static func url(_ characters: [Character], from start: Int, quote: Character?, into result: inout String) -> Int {
-        func ends(_ character: Character) -> Bool { quote.map { character == $0 } ?? character.isWhitespace }
-        var end = start
-        while end < characters.count, !ends(characters[end]) { end += 1 }
-        let text = characters[start..<end]
-        let authorityEnd = text.firstIndex { "/?#".contains($0) } ?? end
-        var rest = text[...]
-        if let at = text[..<authorityEnd].lastIndex(of: "@"), let colon = text[..<at].firstIndex(of: ":") {
-            result += String(text[..<colon])
-            rest = text[at...]
+    /// `text` as one word again: in the quotes the word opened with, else quoted only if it
+    /// needs to be.
+    private static func requoted(_ text: String, like first: Character) -> String {
+        let needsQuotes = text.contains { $0.isWhitespace || "\"'\\;#".contains($0) }
+        if first == "\"" || (needsQuotes && text.contains("'")) {
+            return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
-        guard let question = rest.firstIndex(of: "?") else {
-            result += String(rest)
-            return end
-        }
-        let queryEnd = rest[question...].firstIndex(of: "#") ?? rest.endIndex
-        let kept = String(rest[(question + 1)..<queryEnd]).split(separator: "&", omittingEmptySubsequences: false)
-            .filter { !$0.lowercased().hasPrefix("password=") }
-        result += String(rest[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + String(rest[queryEnd...])
-        return end
+        return first == "'" || needsQuotes ? "'" + text + "'" : text
     }
 }

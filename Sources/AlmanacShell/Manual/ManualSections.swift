@@ -197,6 +197,10 @@ enum ManualSections {
          "almanac --bail -c 'use countries' -c 'filter region = Europe' -c 'export europe.csv'"),
         ("A dataset loaded over HTTP, its pages followed:",
          "almanac -c 'load species from https://swapi.dev/api/species/' -c 'use species' -c count"),
+        ("A CSV file (delimiter, header and column types sniffed), grouped by a column:",
+         "almanac -c 'load sales from sales.csv' -c 'use sales' -c 'group region sum amount'"),
+        ("An API's answer whose records sit under data.items, found by their number:",
+         "almanac -c 'load issues from issues.json at data.items key number' -c 'use issues' -c 'show 28'"),
     ].map { MDoc.text($0.0) + "\n" + MDoc.literal(["$ " + $0.1]) }.joined(separator: "\n.Pp\n")
 
     static let seeAlso = #"""

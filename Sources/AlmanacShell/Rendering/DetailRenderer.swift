@@ -8,7 +8,9 @@ enum DetailRenderer {
         let dim = color ? "\u{1B}[36m" : ""
         let reset = color ? "\u{1B}[0m" : ""
         var lines: [String] = [bold + CellText.prepare(detail.title) + reset]
-        let labelWidth = detail.sections.flatMap { $0.rows.map { TextWidth.of($0.label) } }.max() ?? 0
+        // A tree's rows are indented two columns a level; values line up after the widest label.
+        func label(of row: RecordDetail.Row) -> String { String(repeating: "  ", count: row.depth) + CellText.prepare(row.label) }
+        let labelWidth = detail.sections.flatMap { $0.rows.map { TextWidth.of(label(of: $0)) } }.max() ?? 0
         for section in detail.sections {
             lines.append("")
             lines.append("  " + dim + CellText.prepare(section.title) + reset)
@@ -16,7 +18,11 @@ enum DetailRenderer {
                 lines += Prose.wrap(CellText.prepare(paragraph), width: width, lead: "    ")
             }
             for row in section.rows {
-                let label = TextWidth.pad(CellText.prepare(row.label), to: labelWidth)
+                if row.opensGroup {
+                    lines.append("    " + label(of: row))
+                    continue
+                }
+                let label = TextWidth.pad(label(of: row), to: labelWidth)
                 lines += Prose.wrap(CellText.prepare(row.value), width: width, lead: "    " + label + "  ")
             }
         }

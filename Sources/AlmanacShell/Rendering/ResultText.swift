@@ -21,6 +21,10 @@ enum ResultText {
         case let .link(link): return link.name
         case let .source(source):
             if column.isName, source.kind == .string { return source.document.string(at: source.index) }
+            // A nested object in a listing reads as what names it (`octocat`), as group counts it.
+            if source.kind == .object, column.kind == .field {
+                return ObjectIdentity.text(of: source.index, in: source.document) ?? column.absentText
+            }
             return ValueText.text(of: source, field: column.name) ?? column.absentText
         }
     }
@@ -84,11 +88,14 @@ enum ResultText {
 
     /// `2026-12-01`, in the local calendar.
     static func day(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        func two(_ number: Int?) -> String { number.map { $0 < 10 ? "0\($0)" : String($0) } ?? "00" }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
+        // The proleptic Gregorian calendar in UTC (dates are seconds since 1970 UTC), years
+        // before 1 with their era as PostgreSQL writes them (`0044-03-15 BC`).
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite else { return seconds > 0 ? "infinity" : seconds < 0 ? "-infinity" : "NaN" }
+        let (year, month, day) = CalendarDate.date(days: Int(max(-1e15, min(1e15, (seconds / CalendarDate.secondsPerDay).rounded(.down)))))
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
+        func four(_ number: Int) -> String { String(repeating: "0", count: max(0, 4 - String(number).count)) + String(number) }
+        return year >= 1 ? "\(four(year))-\(two(month))-\(two(day))" : "\(four(1 - year))-\(two(month))-\(two(day)) BC"
     }
 
     /// Whether a value is a number (for right alignment).

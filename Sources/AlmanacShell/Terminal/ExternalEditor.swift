@@ -22,7 +22,7 @@ enum ExternalEditor {
         var template = Array((NSTemporaryDirectory() + "/almanac-edit-XXXXXX.txt").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else { return .failure(.invalid("cannot make a file to edit: \(systemError())")) }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         let written = writeAll(descriptor, text.isEmpty ? "" : text + "\n")
         close(descriptor)
@@ -39,11 +39,36 @@ enum ExternalEditor {
         guard exit == 0 else {
             return .failure(.invalid("the editor '\(SafeText.escape(command))' exited with status \(exit) — nothing was run"))
         }
-        guard let saved = readWhole(path) else { return .failure(.invalid("cannot read \(path): \(systemError())")) }
-        let lines = saved.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.last == "\r" ? String(line.dropLast()) : String(line)
+        return commands(saved: path)
+    }
+
+    /// The commands in the saved file, read as a script's lines are: a line over 1 MiB (the
+    /// limit for a command line) refuses the whole edit — nothing is run, echoed or kept in
+    /// history — and so does Ctrl-C while a huge file is read (an editor that wrote 300 MB
+    /// cost 924 MB, echoed it all and ignored Ctrl-C).
+    static func commands(saved path: String) -> Result<[String], ShellError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.invalid("cannot read \(path): \(systemError())")) }
+        defer { close(descriptor) }
+        let interruptsBefore = almanac_signal_count(SIGINT)
+        var lines: [String] = []
+        var reader = DescriptorLines(descriptor: descriptor)
+        while let line = reader.next() {
+            switch line {
+            case let .text(text): lines.append(text)
+            case .tooLong, .endless:
+                return .failure(.invalid("line \(lines.count + 1) of what you saved is longer than \(ScriptLine.limitText), "
+                    + "the limit for a command line — nothing was run"))
+            case let .unreadable(reason): return .failure(.invalid("cannot read \(path): \(reason)"))
+            }
         }
-        return .success(LineContinuation.commands(in: lines).map(\.text).filter { $0.contains { !$0.isWhitespace } })
+        guard almanac_signal_count(SIGINT) == interruptsBefore else { return .failure(.invalid("edit cancelled — nothing was run")) }
+        let commands = LineContinuation.commands(in: lines).map(\.text).filter { $0.contains { !$0.isWhitespace } }
+        if let long = commands.firstIndex(where: { $0.utf8.count > ScriptLine.maximumBytes }) {
+            return .failure(.invalid("command \(long + 1) of what you saved (its lines joined by \\) is longer than \(ScriptLine.limitText), "
+                + "the limit for a command line — nothing was run"))
+        }
+        return .success(commands)
     }
 
     /// Starts `argv` and waits for it; its wait status, or nil when it could not start.

@@ -27,6 +27,8 @@ public final class Output {
     /// Machine formats printed on a terminal still must not send the data's control characters
     /// to it: when set, results are escaped as they go out (line breaks kept).
     public var escapesControlCharacters = false
+    /// With `escapesControlCharacters`: tabs are TSV's separators, left as they are.
+    public var keepsTabs = false
     /// Why writing results failed (a full disk, a closed descriptor), once it has.
     public private(set) var writeFailure: String?
     /// The running command's cancellation (Ctrl-C, a termination signal): once it fires,
@@ -116,7 +118,7 @@ public final class Output {
             var lines = 0
             for byte in buffer.utf8 where byte == 0x0A { lines += 1 }
             if lines >= terminal.rows - 1 {
-                let text = escapesControlCharacters ? SafeText.escapeLines(buffer) : buffer
+                let text = escapesControlCharacters ? SafeText.escapeLines(buffer, keepingTabs: keepsTabs) : buffer
                 buffer = ""
                 if Pager.show(text, command: pager) { return }
                 buffer = text
@@ -136,7 +138,7 @@ public final class Output {
 
     public func flush() {
         guard !buffer.isEmpty, !stopsHere() else { return }
-        var text = escapesControlCharacters ? SafeText.escapeLines(buffer) : buffer
+        var text = escapesControlCharacters ? SafeText.escapeLines(buffer, keepingTabs: keepsTabs) : buffer
         buffer = ""
         text.withUTF8 { bytes in
             var offset = 0

@@ -1,11 +1,12 @@
 /// Text from data and file names made safe for a terminal: control characters, escape
 /// sequences and bidirectional overrides become visible escapes instead of acting.
 public enum SafeText {
-    public static func escape(_ text: some StringProtocol) -> String {
-        if !text.unicodeScalars.contains(where: needsEscape) { return String(text) }
+    public static func escape(_ text: some StringProtocol, keepingTabs: Bool = false) -> String {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool { needsEscape(scalar) && !(keepingTabs && scalar == "\t") }
+        if !text.unicodeScalars.contains(where: escaped) { return String(text) }
         var result = ""
         for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else { result.unicodeScalars.append(scalar); continue }
+            guard escaped(scalar) else { result.unicodeScalars.append(scalar); continue }
             switch scalar {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
@@ -54,8 +55,9 @@ public enum SafeText {
     static let longestLine = 2000
 
     /// Like `escape`, but line breaks stay line breaks: for messages that are several lines.
-    public static func escapeLines(_ text: some StringProtocol) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape($0) }.joined(separator: "\n")
+    /// `keepingTabs`: TSV's own separators (its cells' tabs are escaped already) stay tabs.
+    public static func escapeLines(_ text: some StringProtocol, keepingTabs: Bool = false) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape($0, keepingTabs: keepingTabs) }.joined(separator: "\n")
     }
 
     /// C0 controls, DEL, C1 controls, and the bidi embeddings, overrides and isolates that

@@ -4,7 +4,20 @@ import CShims
 public enum TextWidth {
     public static func of(_ text: some StringProtocol) -> Int {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-        return text.unicodeScalars.reduce(0) { $0 + of($1) }
+        return text.reduce(0) { $0 + of($1) }
+    }
+
+    /// One grapheme cluster, as terminals draw it: an emoji sequence — joined by U+200D (👩‍👩‍👧),
+    /// shown as emoji by U+FE0F, or a flag's two regional indicators — takes two cells, not the
+    /// sum of its parts (8 for a family); anything else its scalars' widths (a letter and its
+    /// combining marks: one).
+    public static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard scalars.count > 1 else { return scalars.first.map(of) ?? 0 }
+        if scalars.contains(where: { $0.value == 0x200D || $0.value == 0xFE0F || (0x1F1E6...0x1F1FF).contains($0.value) }) {
+            return scalars.contains(where: { of($0) > 0 }) ? 2 : 0
+        }
+        return scalars.reduce(0) { $0 + of($1) }
     }
 
     /// wcwidth answers by the locale's character type; make sure it is UTF-8 even when the
@@ -23,15 +36,16 @@ public enum TextWidth {
     public static func truncate(_ text: String, to limit: Int) -> String {
         guard limit > 0 else { return "" }
         if of(text) <= limit { return text }
-        var result = String.UnicodeScalarView()
+        var result = ""
         var width = 0
-        for scalar in text.unicodeScalars {
-            let cell = of(scalar)
+        // By grapheme clusters: never half an emoji sequence or a letter without its accent.
+        for character in text {
+            let cell = of(character)
             if width + cell > limit - 1 { break }
-            result.append(scalar)
+            result.append(character)
             width += cell
         }
-        return String(result) + "…"
+        return result + "…"
     }
 
     /// `text` padded with spaces to `width` cells, on the right (or on the left for numbers).

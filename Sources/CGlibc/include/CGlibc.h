@@ -47,6 +47,29 @@ static inline long almanac_find_short(const unsigned char *haystack, long n, con
     return -1;
 }
 
+#if defined(__SSE2__)
+/// The bytes of a 16-byte block that are neither plain ASCII nor part of a well-formed
+/// two-byte UTF-8 sequence, given whether the byte before the block is a lead byte C2–DF
+/// (`carry`); `*lead` gets the block's lead bytes. For the scans of JSON strings and CSV fields.
+static inline unsigned almanac_utf8_pair_faults(__m128i block, unsigned carry, unsigned *lead) {
+    unsigned high = (unsigned)_mm_movemask_epi8(block);
+    // Continuation bytes 80–BF are -128…-65 as signed bytes; leads C2–DF are -62…-33.
+    unsigned continuation = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(block, _mm_set1_epi8(-64)));
+    *lead = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(block, _mm_set1_epi8(-63)),
+                                                       _mm_cmplt_epi8(block, _mm_set1_epi8(-32))));
+    unsigned expected = ((*lead << 1) | carry) & 0xFFFF;
+    return (high & ~(*lead | continuation)) | (continuation ^ expected);
+}
+
+/// Where a scan stops for the first `bad` byte of the block at `index`: never inside a pair
+/// (a bad byte after a lead sends the reader to the lead).
+static inline long almanac_utf8_stop(long index, unsigned bad, unsigned lead, unsigned carry) {
+    long at = index + __builtin_ctz(bad);
+    int afterLead = at == index ? (int)carry : (int)((lead >> (__builtin_ctz(bad) - 1)) & 1);
+    return afterLead ? at - 1 : at;
+}
+#endif
+
 /// The first position from `index` in a JSON string's bytes that the parser must look at one
 /// byte at a time: a quote, a backslash, a control character, a byte of a three- or four-byte
 /// UTF-8 sequence, a malformed two-byte one, or the last 15 bytes of the input. Everything
@@ -67,18 +90,9 @@ static inline long almanac_json_string_run(const unsigned char *bytes, long inde
         unsigned high = (unsigned)_mm_movemask_epi8(block);
         unsigned control = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(flipped, _mm_xor_si128(space, flip)));
         unsigned special = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)));
-        // Continuation bytes 80–BF are -128…-65 as signed bytes; leads C2–DF are -62…-33.
-        unsigned continuation = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(block, _mm_set1_epi8(-64)));
-        unsigned lead = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(block, _mm_set1_epi8(-63)),
-                                                                   _mm_cmplt_epi8(block, _mm_set1_epi8(-32))));
-        unsigned expected = ((lead << 1) | carry) & 0xFFFF;
-        unsigned bad = special | (control & ~high) | (high & ~(lead | continuation)) | (continuation ^ expected);
-        if (bad) {
-            long at = index + __builtin_ctz(bad);
-            // Never inside a pair: a bad byte after a lead sends the parser to the lead.
-            int afterLead = at == index ? (int)carry : (int)((lead >> (__builtin_ctz(bad) - 1)) & 1);
-            return afterLead ? at - 1 : at;
-        }
+        unsigned lead;
+        unsigned bad = special | (control & ~high) | almanac_utf8_pair_faults(block, carry, &lead);
+        if (bad) return almanac_utf8_stop(index, bad, lead, carry);
         carry = lead >> 15;
         index += 16;
     }

@@ -1,0 +1,39 @@
+/// How a nested object reads as one value — in `group`, `describe`, a listing's cell: by the
+/// member that names it (`title`, then `name`, `login`, `id`), as GitHub's milestone is its
+/// title and its user their login; else as its JSON text. Two objects with the same name are
+/// one value (a milestone is v2.0 whatever its due date), and a record with an object counts
+/// once, not once per member.
+public enum ObjectIdentity {
+    public static let members = ["title", "name", "login", "id"]
+
+    /// The member that names the object at `node`: a string or number that is present.
+    public static func member(of node: Int, in document: JSONDocument) -> Int? {
+        guard document.kind(at: node) == .object else { return nil }
+        for key in members {
+            guard let value = document.member(key, of: node) else { continue }
+            switch document.kind(at: value) {
+            case .number: return value
+            case .string where !ValueText.isAbsent(stringAt: value, in: document): return value
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The object's name, or its JSON text; nil for an empty object (no value).
+    public static func text(of node: Int, in document: JSONDocument) -> String? {
+        if let member = member(of: node, in: document) { return document.string(at: member) }
+        return document.count(at: node) == 0 ? nil : JSONWriter.string(document.value(at: node))
+    }
+
+    /// The key of the member that names most of these objects (`login` for GitHub's users),
+    /// for a listing's column (`user.login`); nil when none names them.
+    public static func namingKey(of objects: [Int], in document: JSONDocument) -> String? {
+        var counts: [String: Int] = [:]
+        for object in objects {
+            guard let member = member(of: object, in: document) else { continue }
+            counts[document.string(at: member - 1), default: 0] += 1
+        }
+        return members.max { counts[$0, default: 0] < counts[$1, default: 0] }.flatMap { counts[$0, default: 0] > 0 ? $0 : nil }
+    }
+}

@@ -1,0 +1,34 @@
+/// The field `show ID` finds a loaded file's records by: the one `load … key FIELD` names,
+/// else a top-level `id`, `key`, `uuid` or `_id` (in any case) of the records.
+public enum RecordKey {
+    static let conventional = ["id", "key", "uuid", "_id"]
+
+    /// The model's layout for these records, with its identity field.
+    static func layout(of model: any RecordModel.Type, document: JSONDocument, records: [Int], key: String?,
+                       source: String) throws(LoadFailure) -> Layout {
+        var layout = model.layout(of: document, records: records)
+        let sample = records.prefix(GenericModel.sampleSize)
+        var keys: [String] = []
+        for record in sample {
+            for member in document.members(of: record) {
+                let name = document.string(at: member.key)
+                if !keys.contains(name) { keys.append(name) }
+            }
+        }
+        if let key {
+            guard records.contains(where: { document.member(key, of: $0) != nil }) else {
+                let advice = Suggestion.closest(to: key, among: keys).map { " — did you mean '\($0)'?" } ?? " — its fields: " + keys.prefix(8).joined(separator: ", ")
+                throw .shape(source: source, message: "no record has a field '\(key)' to be the key\(advice)")
+            }
+            layout.identityField = key
+        } else if model == GenericModel.self {
+            layout.identityField = conventionalField(among: keys)
+        }
+        return layout
+    }
+
+    /// The first of `id`, `key`, `uuid`, `_id` (in any case) among `names`.
+    public static func conventionalField(among names: [String]) -> String? {
+        conventional.lazy.compactMap { wanted in names.first { $0.lowercased() == wanted } }.first
+    }
+}
