@@ -29,13 +29,14 @@ CREATE TABLE titles AS SELECT lower(first(s.stationTitle)) AS t FROM (
   GROUP BY s.stationId;"""
 
 # One row per distinct station, as almanac's records are (a station's fields are the same in
-# both lists; `directions` is almanac's computed field: the lists it is in).
+# both lists; `directions` is almanac's computed field: the lists it is in). `point` is kept
+# whole as well, as almanac's describe profiles an object field whole beside its parts.
 STATIONS = """
 CREATE TABLE stations AS
 SELECT s.stationId AS stationId, any_value(s.stationTitle) AS stationTitle, any_value(s.cityId) AS cityId,
        any_value(s.cityTitle) AS cityTitle, any_value(s.districtTitle) AS districtTitle,
        any_value(s.regionTitle) AS regionTitle, any_value(s.countryTitle) AS countryTitle,
-       any_value(s.point.latitude) AS latitude, any_value(s.point.longitude) AS longitude,
+       any_value(s.point) AS point, any_value(s.point.latitude) AS latitude, any_value(s.point.longitude) AS longitude,
        list_sort(list_distinct(list(direction))) AS directions
 FROM (SELECT unnest(c.stations) AS s, direction FROM (
         SELECT unnest(citiesFrom) AS c, 'from' AS direction FROM read_json('{path}', maximum_object_size=4000000000)
@@ -88,6 +89,15 @@ def last_count(text):
     return {"count": numbers[-1]} if numbers else {"output": text.strip()[-200:]}
 
 
+def latencies(profiles):
+    """Milliseconds per query from DuckDB's JSON profiles (its profiler's `latency`)."""
+    samples = []
+    for profile in profiles:
+        with open(profile) as f:
+            samples.append(json.load(f)["latency"] * 1000)
+    return samples
+
+
 def binary():
     found = shutil.which("duckdb")
     if found:
@@ -134,13 +144,7 @@ class DuckDB(Peer):
                     fail(f"DuckDB counted {parts[1]} for {parts[0]}, almanac {expected[parts[0]]}")
         if seen != set(queries):
             fail(f"DuckDB answered no count for {set(queries) - seen}: {out[-500:]}")
-        results = {}
-        for query in queries:
-            samples = []
-            for profile in profiles[query]:
-                with open(profile) as f:
-                    samples.append(json.load(f)["latency"] * 1000)
-            results[query] = stats(samples, warmups)
+        results = {query: stats(latencies(profiles[query]), warmups) for query in queries}
         shutil.rmtree(folder, ignore_errors=True)
         return {"DuckDB contains (pre-lowered)": results}
 
@@ -185,13 +189,8 @@ class DuckDB(Peer):
             if found["count"] != expected["count"] or len(found["detail"]) != len(expected["detail"]) \
                     or any(abs(a - b) > 1e-9 * max(1.0, abs(b)) for a, b in zip(found["detail"], expected["detail"])):
                 fail(f"DuckDB answered {query_id} with {found}, almanac {expected}")
-        results = {}
-        for query_id in answers:
-            samples = []
-            for profile in profiles[query_id]:
-                with open(profile) as f:
-                    samples.append(json.load(f)["latency"] * 1000)
-            results[query_id] = {**stats(samples, warmups), "cpu": stats(cpu[query_id]) if cpu[query_id] else None}
+        results = {query_id: {**stats(latencies(profiles[query_id]), warmups), "cpu": stats(cpu[query_id]) if cpu[query_id] else None}
+                   for query_id in answers}
         shutil.rmtree(folder, ignore_errors=True)
         return {"DuckDB in memory": results}
 
