@@ -15,16 +15,8 @@ enum TopSort {
         for key in keys { built.append(try SortKeys(results, field: key.field, cancellation: cancellation)) }
         let descending = keys.map(\.descending)
         return try Sort.withPointers(built) { pointers in
-            // Sort.run's comparator: key after key, absent last either way, then position.
-            func precedes(_ a: Int, _ b: Int) -> Bool {
-                for (index, keys) in pointers.enumerated() {
-                    let ordered = keys.compare(a, b)
-                    if ordered == 0 { continue }
-                    if keys.kinds[a] == SortKeys.missing || keys.kinds[b] == SortKeys.missing { return ordered < 0 }
-                    return descending[index] ? ordered > 0 : ordered < 0
-                }
-                return a < b
-            }
+            // Sort.run's comparator.
+            func precedes(_ a: Int, _ b: Int) -> Bool { Sort.precedes(a, b, by: pointers, descending: descending) }
             var heap = WorstFirstHeap(capacity: count)
             for position in 0..<results.count {
                 if position & 0xFFFF == 0 { try cancellation.checkpoint() }
