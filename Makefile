@@ -16,9 +16,15 @@ run: release
 # start: a position-independent 80 MB static binary has 75,000 relocations for the dynamic
 # loader to apply at every start, a quarter of `almanac --version`'s page faults and CPU).
 # Only with the static runtime: against the shared one, -no-pie makes the loader warn.
+# libstdc++ and libedit with its libraries are linked in from their static archives (the
+# folder scripts/static-libs makes, searched before the system's): loading them bound ~2,200
+# symbols at every start, 80% of `almanac --version`'s instructions.
 # bench/peers builds with the same flags.
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
+STATIC_LIBS := $(CURDIR)/.build/static-libs
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xswiftc -L$(STATIC_LIBS) \
+	-Xlinker -ltinfo -Xlinker -lbsd -Xlinker -lmd
 release: deps
+	@scripts/static-libs $(STATIC_LIBS)
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac-fetch
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac
 

@@ -12,12 +12,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // libedit, found through pkg-config; Debian ships it as libedit-dev.
-        .systemLibrary(
-            name: "CLibEdit",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"])]
-        ),
+        // libedit (Debian: libedit-dev; scripts/install-deps installs it). Its header and library
+        // are in the compiler's default folders. Not through pkg-config: its -L for the system's
+        // library folder would come before the release build's folder of static archives
+        // (scripts/static-libs), and the shared libedit would be loaded at every start.
+        .systemLibrary(name: "CLibEdit"),
         // The few C calls Swift cannot make itself: libedit's variadic functions,
         // the stdio globals, wcwidth, signal set-up (which wakes CGlibc's watchdog).
         .target(name: "CShims", dependencies: ["CLibEdit", "CGlibc"]),

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CGlibc.h"
 #include <string.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <unistd.h>
 #include <pthread.h>
@@ -17,6 +18,12 @@ const void *almanac_memmem(const void *haystack, size_t haystack_length, const v
 pid_t almanac_gettid(void) { return gettid(); }
 
 int almanac_malloc_trim(void) { return malloc_trim(0); }
+
+int almanac_keep_working_buffers(size_t mmap_threshold, size_t trim_threshold) {
+    // A person's own MALLOC_* or GLIBC_TUNABLES settings win.
+    if (getenv("MALLOC_MMAP_THRESHOLD_") || getenv("MALLOC_TRIM_THRESHOLD_") || getenv("GLIBC_TUNABLES")) return 0;
+    return mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold) && mallopt(M_TRIM_THRESHOLD, (int)trim_threshold);
+}
 
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4

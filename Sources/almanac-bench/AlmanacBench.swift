@@ -12,6 +12,7 @@ struct AlmanacBench {
         usage: almanac-bench [--quick] [--scales 1,10,100] [--json FILE] [--data-dir DIR] [--source FILE] [--no-cancel]
                almanac-bench --generate [--quick | --scales LIST] [--data-dir DIR] [--source FILE]
                almanac-bench --load-once FILE | --decode-once FILE | --csv-parse FILE ROWS
+               almanac-bench [--answer] --repeat OPERATION FILE N
 
           (default)        generate what is missing, then measure 1×, 10× and 100×
           --quick          1× and 10× only (what CI runs, to check it still runs; timings are not asserted)
@@ -24,9 +25,12 @@ struct AlmanacBench {
           --load-once F    load F with almanac in this process and print time and memory as JSON
           --decode-once F  the same with JSONDecoder
           --csv-parse F N  CSV's parse of F (N rows) from memory, seven runs
+          --repeat OP F N  load F, then time OP N times (for perf; OP: group, sort, describe, sort-page, … )
+          --answer         with --repeat: first print the answer as JSON (bench/peers checks it against DuckDB's)
         """
 
     static func main() {
+        FreedMemory.keepWorkingBuffers()  // as almanac's main does
         do {
             try run(Array(CommandLine.arguments.dropFirst()))
         } catch {
@@ -43,6 +47,7 @@ struct AlmanacBench {
         var source: String?
         var generateOnly = false
         var probeCancellation = true
+        var printAnswer = false
         var remaining = arguments[...]
         func value(_ option: String) throws -> String {
             guard let value = remaining.popFirst() else { throw BenchError("\(option) needs a value\n\(usage)") }
@@ -69,7 +74,9 @@ struct AlmanacBench {
                 let (stats, bytes) = try CSVBench.measureParse(path: path, expectedRows: rows, runs: 7)
                 print(String(format: "CSV parse: median %.2f ms (min %.2f ms), %.0f MB/s", stats.median, stats.min, Double(bytes) / 1e6 / (stats.median / 1000)))
                 return
-            case "--repeat": return try Repeat.run(operation: value(argument), path: value(argument), times: Int(value(argument)) ?? 10)
+            case "--answer": printAnswer = true
+            case "--repeat":
+                return try Repeat.run(operation: value(argument), path: value(argument), times: Int(value(argument)) ?? 10, printAnswer: printAnswer)
             case "-h", "--help": print(usage); return
             default: throw BenchError("unknown argument '\(argument)'\n\(usage)")
             }

@@ -95,6 +95,12 @@ class Peer:
         pre-lowered stationTitle contains each query, timed in this process."""
         return {}
 
+    def in_memory(self, file, answers):
+        """{variant: {query id: stats}}: almanac's in-memory questions (almanac-bench's
+        MemoryQueries, by `--repeat` id; `answers` holds almanac's answer to each, which the
+        peer's must equal) on the same records already in the tool's memory, timed in-process."""
+        return {}
+
     def comparisons(self, context):
         """[Comparison]: races of the peer's own choosing, with almanac's side."""
         return []

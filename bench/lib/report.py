@@ -10,6 +10,58 @@ SAME_PHASE = "almanac `search`, same phase"
 # The first answer's targets: (scale from which it applies, at most × simdjson, at least × faster than sqlite3).
 FIRST_ANSWER_LIMITS = [(1, 2.0, 2.0), (10, 1.25, 3.0)]
 SQLITE_COUNT = "sqlite3 json_each count"
+# The in-memory race against DuckDB (bench/peers' last phase): almanac-bench's MemoryQueries by
+# `--repeat` id, with issue 33's limit on almanac ÷ DuckDB (None: shown, not judged).
+MEMORY_PHASE = "almanac, same phase"
+MEMORY_QUERIES = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "filter-computed-count",
+                  "distinct", "describe"]
+MEMORY_TITLES = {
+    "group-country": ("group by country with an aggregate", "`group countryTitle avg point.latitude`",
+                      "`SELECT count(*), countryTitle, avg(latitude) … GROUP BY countryTitle ORDER BY 1 DESC, 2`", 1.5),
+    "group-aggregates": ("group with five aggregates", "`group regionTitle count stationTitle, avg point.latitude, min/max "
+                         "point.longitude, distinct cityTitle`", "the same `GROUP BY regionTitle` with `count(DISTINCT cityTitle)`", None),
+    "sort-page": ("the 25 northernmost (sort + first page)", "`sort point.latitude desc`, rows 1–25",
+                  "`… ORDER BY latitude DESC LIMIT 25`", 1.5),
+    "filter-number": ("filter + count (number)", "`filter point.latitude > 55`, count", "`SELECT count(*) … WHERE latitude > 55`", 1.5),
+    "filter-equal": ("filter + count (text)", "`filter countryTitle = Россия`, count",
+                     "`SELECT count(*) … WHERE countryTitle = 'Россия'`", 1.5),
+    "filter-computed-count": ("filter + count (computed)", "`filter point.latitude - point.longitude > 20`, count",
+                              "`SELECT count(*) … WHERE latitude - longitude > 20`", 1.5),
+    "distinct": ("distinct count of a text field", "`describe cityTitle` (distinct)", "`SELECT count(DISTINCT cityTitle) …`", 1.5),
+    "describe": ("describe every field vs SUMMARIZE", "`describe`", "`SUMMARIZE stations`", 1.0),
+}
+
+
+def memory_table(memory):
+    """The in-memory race as a table: almanac (same phase) against each peer variant."""
+    times = memory["times"]
+    mine = times[MEMORY_PHASE]
+    variants = [v for v in times if v != MEMORY_PHASE]
+    lines = [f"### In memory at {memory['scale']}×: each question on records already in memory (median, min in brackets; "
+             "almanac timed by `almanac-bench --repeat` right before and after the peers, pooled; ratio = almanac ÷ peer)", "",
+             "| question | almanac command | SQL | almanac | almanac CPU | " + " | ".join(variants) + " | ratio | limit |",
+             "|---|---|---|---|---|" + "---|" * len(variants) + "---|---|"]
+    for q in MEMORY_QUERIES:
+        if q not in mine:
+            continue
+        title, ours, sql, limit = MEMORY_TITLES[q]
+        cells = []
+        ratios = []
+        for v in variants:
+            theirs = times[v].get(q)
+            cpu = theirs.get("cpu") if theirs else None
+            cells.append((f"{fmt_ms(theirs['median'])} ({fmt_ms(theirs['min'])})" + (f", CPU {fmt_ms(cpu['median'])}" if cpu else ""))
+                         if theirs else "—")
+            if theirs:
+                ratios.append(f"{mine[q]['median'] / theirs['median']:.2f}×"
+                              + (f" (CPU {mine[q]['cpu']['median'] / cpu['median']:.2f}×)" if cpu else ""))
+        lines.append(f"| {title} | {ours} | {sql} | {fmt_ms(mine[q]['median'])} ({fmt_ms(mine[q]['min'])}) | "
+                     f"{fmt_ms(mine[q]['cpu']['median'])} | " + " | ".join(cells) + f" | {', '.join(ratios) or '—'} | "
+                     + (f"≤ {limit:g}×" if limit else "—") + " |")
+    lines.append("")
+    return lines
+
+
 # Issue 15's limits for the commands of the results and pictures issues at 100×, by the id of
 # almanac-bench's step: checked here whenever almanac-bench measures the step and does not
 # judge it itself (its own targets come first).
@@ -287,6 +339,15 @@ def targets(almanac, peers):
             if found and title not in judged:
                 value = found["stats"]["median"]
                 add(f"{title} ≤ {limit} ms", fmt_ms(value), value <= limit, largest)
+    memory = peers.get("memory")
+    if memory and "DuckDB in memory" in memory["times"]:
+        mine, theirs = memory["times"][MEMORY_PHASE], memory["times"]["DuckDB in memory"]
+        for q in MEMORY_QUERIES:
+            title, _, _, limit = MEMORY_TITLES[q]
+            if limit and q in mine and q in theirs:
+                r = mine[q]["median"] / theirs[q]["median"]
+                add(f"in memory: {title} ≤ {limit:g}× DuckDB's", f"{r:.2f}× ({fmt_ms(mine[q]['median'])} vs {fmt_ms(theirs[q]['median'])})",
+                    r <= limit, memory["scale"])
     for c in peers.get("comparisons", []):
         if c.get("limit"):
             mine, theirs = c["ours"]["wall"]["median"], c["theirs"]["wall"]["median"]
@@ -305,7 +366,8 @@ def write_report(almanac, peers, out):
                "Tools: " + ", ".join(f"{k} {v}" for k, v in peers["versions"].items()) + ".")
     target_lines = ["| target | scale | measured | |", "|---|---|---|---|"] + [
         f"| {t['target']} | {t['scale']}× | {t['measured']} | {'PASS' if t['pass'] else 'MISS'} |" for t in peers["targets"]]
-    report = (heading + "\n\n" + markdown_tables(almanac, peers) + "\n" + almanac_tables(almanac)
+    memory = "\n".join(memory_table(peers["memory"])) + "\n" if peers.get("memory") else ""
+    report = (heading + "\n\n" + markdown_tables(almanac, peers) + "\n" + memory + almanac_tables(almanac)
               + "\n### Targets\n\n" + "\n".join(target_lines) + "\n")
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(report)

@@ -1,8 +1,9 @@
 """DuckDB's CLI: read_json for loads, `contains` over pre-lowered titles for search (each
-query timed by DuckDB's own profiler), a computed filter on the 10× file, whole process
-against whole process (issue 26: almanac ≤ 0.25× DuckDB), and read_csv against almanac's CSV
-load (issue 28: the stations flattened to CSV, `stations.csv` beside each scaled file, counted in
-a fresh process; almanac's whole run ≤ 0.5× DuckDB's)."""
+query timed by DuckDB's own profiler), the in-memory race (one session that makes a table of the
+stations once, then runs the SQL of each of almanac's in-memory questions), a computed filter on
+the 10× file, whole process against whole process (issue 26: almanac ≤ 0.25× DuckDB), and
+read_csv against almanac's CSV load (issue 28: the stations flattened to CSV, `stations.csv`
+beside each scaled file, counted in a fresh process; almanac's whole run ≤ 0.5× DuckDB's)."""
 
 import json
 import os
@@ -27,6 +28,51 @@ CREATE TABLE titles AS SELECT lower(first(s.stationTitle)) AS t FROM (
     SELECT unnest(citiesFrom || citiesTo) AS c FROM read_json('{path}', maximum_object_size=4000000000)))
   GROUP BY s.stationId;"""
 
+# One row per distinct station, as almanac's records are (a station's fields are the same in
+# both lists; `directions` is almanac's computed field: the lists it is in). `point` is kept
+# whole as well, as almanac's describe profiles an object field whole beside its parts.
+STATIONS = """
+CREATE TABLE stations AS
+SELECT s.stationId AS stationId, any_value(s.stationTitle) AS stationTitle, any_value(s.cityId) AS cityId,
+       any_value(s.cityTitle) AS cityTitle, any_value(s.districtTitle) AS districtTitle,
+       any_value(s.regionTitle) AS regionTitle, any_value(s.countryTitle) AS countryTitle,
+       any_value(s.point) AS point, any_value(s.point.latitude) AS latitude, any_value(s.point.longitude) AS longitude,
+       list_sort(list_distinct(list(direction))) AS directions
+FROM (SELECT unnest(c.stations) AS s, direction FROM (
+        SELECT unnest(citiesFrom) AS c, 'from' AS direction FROM read_json('{path}', maximum_object_size=4000000000)
+        UNION ALL
+        SELECT unnest(citiesTo) AS c, 'to' AS direction FROM read_json('{path}', maximum_object_size=4000000000)))
+GROUP BY s.stationId;"""
+
+# almanac's in-memory questions (almanac-bench's MemoryQueries, by `--repeat` id) as SQL on that
+# table, and how to read each answer into almanac's: a count and the numbers that pin it.
+# Text compares as stored (almanac folds case and accents; every value here is written one way).
+MEMORY_SQL = {
+    "group-country": "SELECT count(*) AS n, countryTitle, avg(latitude) FROM stations GROUP BY countryTitle ORDER BY n DESC, countryTitle;",
+    "group-aggregates": "SELECT count(*) AS n, regionTitle, count(stationTitle), avg(latitude), min(longitude), max(longitude), "
+                        "count(DISTINCT cityTitle) FROM stations GROUP BY regionTitle ORDER BY n DESC, regionTitle;",
+    "sort-page": "SELECT latitude, stationId, stationTitle, cityTitle, regionTitle, countryTitle, directions FROM stations "
+                 "ORDER BY latitude DESC LIMIT 25;",
+    "filter-number": "SELECT count(*) FROM stations WHERE latitude > 55;",
+    "filter-equal": "SELECT count(*) FROM stations WHERE countryTitle = 'Россия';",
+    "filter-computed-count": "SELECT count(*) FROM stations WHERE latitude - longitude > 20;",
+    "distinct": "SELECT count(DISTINCT cityTitle) FROM stations WHERE cityTitle <> '';",
+    "describe": "SUMMARIZE stations;",
+}
+
+
+def memory_answer(query_id, rows, total):
+    """DuckDB's rows (lists of text fields, the number that pins them first) as almanac's
+    answer {count, detail}: groups and their sizes, the page's latitudes, fields profiled."""
+    if query_id in ("group-country", "group-aggregates"):
+        counts = [float(row[0]) for row in rows]
+        return {"count": len(rows), "detail": counts if query_id == "group-country" else counts[:50]}
+    if query_id == "sort-page":
+        return {"count": total, "detail": [float(row[0]) for row in rows]}
+    if query_id == "describe":
+        return {"count": len(rows), "detail": []}
+    return {"count": int(rows[0][0]) if rows else -1, "detail": []}
+
 # Distinct stations whose latitude exceeds their longitude by more than 20 degrees: the same
 # question almanac answers with `filter point.latitude - point.longitude > 20; count`.
 COMPUTED = """
@@ -41,6 +87,15 @@ COMPUTED_FILTER = "point.latitude - point.longitude > 20"
 def last_count(text):
     numbers = last_numbers(text)
     return {"count": numbers[-1]} if numbers else {"output": text.strip()[-200:]}
+
+
+def latencies(profiles):
+    """Milliseconds per query from DuckDB's JSON profiles (its profiler's `latency`)."""
+    samples = []
+    for profile in profiles:
+        with open(profile) as f:
+            samples.append(json.load(f)["latency"] * 1000)
+    return samples
 
 
 def binary():
@@ -89,15 +144,55 @@ class DuckDB(Peer):
                     fail(f"DuckDB counted {parts[1]} for {parts[0]}, almanac {expected[parts[0]]}")
         if seen != set(queries):
             fail(f"DuckDB answered no count for {set(queries) - seen}: {out[-500:]}")
-        results = {}
-        for query in queries:
-            samples = []
-            for profile in profiles[query]:
-                with open(profile) as f:
-                    samples.append(json.load(f)["latency"] * 1000)
-            results[query] = stats(samples, warmups)
+        results = {query: stats(latencies(profiles[query]), warmups) for query in queries}
         shutil.rmtree(folder, ignore_errors=True)
         return {"DuckDB contains (pre-lowered)": results}
+
+    def in_memory(self, file, answers, runs=15, warmups=3):
+        """{variant: {query id: stats}}: each of almanac's in-memory questions as SQL on a table
+        made once in one CLI session, timed by the profiler (wall) and `.timer` (CPU: user +
+        system, which a loaded machine stretches less); each answer must be almanac's."""
+        folder = tempfile.mkdtemp(prefix="almanac-bench-duckdb-")
+        script = [STATIONS.format(path=file["path"]), "SELECT '@rows', count(*) FROM stations;", "PRAGMA enable_profiling='json';",
+                  ".timer on"]
+        profiles = {q: [] for q in answers}
+        for query_id in answers:
+            for attempt in range(warmups + runs):
+                profile = os.path.join(folder, f"{query_id}-{attempt}.json")
+                script.append(f"SET profiling_output='{profile}';")
+                script.append(f"SELECT '@query', '{query_id}', {attempt};")
+                script.append(MEMORY_SQL[query_id])
+                if attempt >= warmups:
+                    profiles[query_id].append(profile)
+        _, out = run_process([binary(), "-list", "-noheader"], stdin="\n".join(script) + "\n")
+        # After each marker: the marker's own Run Time line, the query's rows, the query's Run Time.
+        total, current, rows, cpu, timers = None, None, {}, {q: [] for q in answers}, 0
+        for line in out.splitlines():
+            if line.startswith("@rows|"):
+                total = int(line.split("|")[1])
+            elif line.startswith("@query|"):
+                _, query_id, attempt = line.split("|")
+                current, timers = (query_id, int(attempt)), 0
+                if current[1] == 0:
+                    rows[query_id] = []
+            elif line.startswith("Run Time") and current is not None:
+                timers += 1
+                if timers == 2:
+                    parts = line.split()
+                    if current[1] >= warmups:
+                        cpu[current[0]].append((float(parts[parts.index("user") + 1]) + float(parts[parts.index("sys") + 1])) * 1000)
+                    current = None
+            elif current is not None and current[1] == 0 and timers == 1:
+                rows[current[0]].append(line.split("|"))
+        for query_id, expected in answers.items():
+            found = memory_answer(query_id, rows.get(query_id, []), total)
+            if found["count"] != expected["count"] or len(found["detail"]) != len(expected["detail"]) \
+                    or any(abs(a - b) > 1e-9 * max(1.0, abs(b)) for a, b in zip(found["detail"], expected["detail"])):
+                fail(f"DuckDB answered {query_id} with {found}, almanac {expected}")
+        results = {query_id: {**stats(latencies(profiles[query_id]), warmups), "cpu": stats(cpu[query_id]) if cpu[query_id] else None}
+                   for query_id in answers}
+        shutil.rmtree(folder, ignore_errors=True)
+        return {"DuckDB in memory": results}
 
     def comparisons(self, context):
         return self.computed_comparison(context) + self.csv_comparisons(context)

@@ -15,6 +15,11 @@ public struct MemoryResults: ResultsSource {
     /// The steps applied, first to last.
     public var steps: [QueryStep] { stack?.steps ?? [] }
 
+    /// The same, ordering a sort's results in full now if they are not yet (Ctrl-C stops it).
+    private func current(_ cancellation: Cancellation) throws -> ResultSet {
+        try stack?.results(cancellation: cancellation) ?? .all(datasets)
+    }
+
     public var datasetNames: [String] { datasets.map(\.name) }
     public var inMemory: ResultSet? { results }
     public var hasSteps: Bool { !(stack?.isEmpty ?? true) }
@@ -25,7 +30,7 @@ public struct MemoryResults: ResultsSource {
     public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> MemoryResults {
         var next = self
         var stack = self.stack ?? QueryStack(datasets: datasets)
-        try stack.apply(step, cancellation: cancellation)
+        try stack.push(step, cancellation: cancellation)
         next.stack = stack
         return next
     }
@@ -37,18 +42,20 @@ public struct MemoryResults: ResultsSource {
         return next
     }
 
-    public func count(fresh: Bool, cancellation: Cancellation) throws -> Int { results.count }
+    public func count(fresh: Bool, cancellation: Cancellation) throws -> Int {
+        stack?.count ?? datasets.reduce(0) { $0 + $1.count }
+    }
 
     public func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {
-        let results = self.results
-        let start = min(results.count, start)
-        let end = min(results.count, start + size)
-        return ResultsPage(results: results, range: start..<end, defaultColumns: datasets.first?.layout.listFields ?? [])
+        let stack = self.stack ?? QueryStack(datasets: datasets)
+        let (results, range) = try stack.page(start: start, size: size, cancellation: cancellation)
+        return ResultsPage(results: results, range: range, defaultColumns: datasets.first?.layout.listFields ?? [])
     }
 
     public func record(at offset: Int, cancellation: Cancellation) throws -> RecordRef {
-        let results = self.results
-        let item = results.items[offset]
+        let stack = self.stack ?? QueryStack(datasets: datasets)
+        let (results, range) = try stack.page(start: offset, size: 1, cancellation: cancellation)
+        let item = results.items[range.lowerBound]
         return RecordRef(dataset: results.dataset(of: item), row: item.row)
     }
 
@@ -57,14 +64,14 @@ public struct MemoryResults: ResultsSource {
     }
 
     public func group(_ spec: GroupSpec, cancellation: Cancellation) throws -> GroupAnswer {
-        let results = self.results
+        let results = try current(cancellation)
         let groups = try Group.run(results, by: spec, cancellation: cancellation)
         return GroupAnswer(spec: spec, count: min(groups.count, spec.limit ?? groups.count), total: results.count,
                            groups: groups.count) { groups[$0] }
     }
 
     public func describe(_ fields: [String], cancellation: Cancellation) throws -> DescribeAnswer {
-        let results = self.results
+        let results = try current(cancellation)
         let profiles = try Describe.run(results, fields: fields, cancellation: cancellation)
         return DescribeAnswer(profiles: profiles, sections: results.spansDatasets ? results.datasets.map(\.name) : [])
     }
@@ -105,7 +112,7 @@ public struct MemoryResults: ResultsSource {
 
     @discardableResult
     public func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int {
-        let results = self.results
+        let results = try current(cancellation)
         try body(results)
         return results.count
     }

@@ -65,21 +65,29 @@ public enum Describe {
             var readings = [Reading](repeating: .text, count: counts.count)
             var dates: [Double] = []
             var texts = 0
-            for (number, count) in counts.enumerated().dropFirst() where count > 0 {
-                readings[number] = read(Int32(number), values)
-                switch readings[number] {
+            var numbers = self.numbers
+            self.numbers = []
+            var galactic = self.galactic
+            var exact = self.exact
+            let (counts, values) = (self.counts, self.values)
+            values.forEachText { number, bytes in
+                let count = Int(number) < counts.count ? counts[Int(number)] : 0
+                guard count > 0 else { return }
+                let isNumber = values.isNumber(number)
+                let reading = read(bytes, isNumber: isNumber)
+                readings[Int(number)] = reading
+                switch reading {
                 case let .number(value):
                     numbers.append(contentsOf: repeatElement(value, count: count))
-                    if !galactic, !values.isNumber(Int32(number)) {
-                        galactic = values.withBytes(of: Int32(number)) { NumericText.isGalacticYear(utf8: $0) }
-                    }
-                    if ExactNumber.isAmbiguous(value), let literal = values.withBytes(of: Int32(number), { ExactNumber(String(decoding: $0, as: UTF8.self)) }) {
+                    if !galactic, !isNumber { galactic = NumericText.isGalacticYear(utf8: bytes) }
+                    if ExactNumber.isAmbiguous(value), let literal = ExactNumber(String(decoding: bytes, as: UTF8.self)) {
                         exact.insert(literal)
                     }
                 case let .date(seconds): dates.append(contentsOf: repeatElement(seconds, count: count))
                 case .text: texts += count
                 }
             }
+            (self.numbers, self.galactic, self.exact) = (numbers, galactic, exact)
             return (readings, dates, texts)
         }
     }
@@ -90,7 +98,10 @@ public enum Describe {
         let column = path.hasTwinSpellings ? nil : catalog.column(field)
         let document = dataset.document
         var tally = Tally()
-        if let column {
+        if let column, let counted = try ColumnTally.count(column, rows: rows, in: dataset, path: path, into: &tally.values,
+                                                             cancellation: cancellation) {
+            (tally.counts, tally.numbers, tally.present, tally.exact) = (counted.counts, counted.numbers, counted.present, counted.exact)
+        } else if let column {
             // Numbers need no names: they are told apart once sorted.
             tally.numbers.reserveCapacity(rows.count)
             try column.kinds.withUnsafeBufferPointer { kinds throws(CancelledError) in
@@ -214,14 +225,12 @@ public enum Describe {
     }
 
     /// A distinct value's reading: a number written as text, an ISO 8601 date, or text (TextReading).
-    private static func read(_ number: Int32, _ values: ValueNumbering) -> Reading {
-        values.withBytes(of: number) { bytes in
-            if values.isNumber(number), let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
-            switch TextReading.of(utf8: bytes) {
-            case .date: return CalendarDate.seconds(bytes).map { .date($0) } ?? .text
-            case .number: return NumericText.value(utf8: bytes).map { .number($0) } ?? .text
-            case .text: return .text
-            }
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, isNumber: Bool) -> Reading {
+        if isNumber, let value = Double(String(decoding: bytes, as: UTF8.self)) { return .number(value) }
+        switch TextReading.of(utf8: bytes) {
+        case .date: return CalendarDate.seconds(bytes).map { .date($0) } ?? .text
+        case .number: return NumericText.value(utf8: bytes).map { .number($0) } ?? .text
+        case .text: return .text
         }
     }
 

@@ -7,6 +7,7 @@ public enum Filter {
     public static func run(_ expression: FilterExpression, on results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         try validate(expression, against: catalogs, computed: results.computed, datasets: results.datasets)
+        if results.datasets.count == 1 { return try runOne(expression, on: results, catalogs: catalogs, cancellation: cancellation) }
         // Each dataset's rows are filtered column by column: one comparison over all rows at a
         // time, then the masks combined.
         var masks: [[Bool]] = []

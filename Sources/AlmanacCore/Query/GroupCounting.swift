@@ -1,3 +1,5 @@
+import CGlibc
+
 /// Counts combinations of value numbers. One or two numbers (most groupings) pack into one
 /// 64-bit key of a `WordTable`; more go to a dictionary.
 struct GroupCounter: Sendable {
@@ -101,6 +103,43 @@ struct ValueNumbering: Sendable {
         return documents[Int(range.document)]!.arena.withUnsafeBufferPointer {
             body(UnsafeBufferPointer(rebasing: $0[range.offset..<(range.offset + range.length)]))
         }
+    }
+
+    /// Every value's number and UTF-8 bytes, in number order (each document's arena opened once).
+    func forEachText(_ body: (Int32, UnsafeBufferPointer<UInt8>) -> Void) {
+        // The arenas never change and live as long as `arenas` holds them (as SortKeys' do).
+        let arenas = documents.map { $0?.arena ?? [] }
+        let bases = arenas.map { $0.withUnsafeBufferPointer { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! } }
+        withExtendedLifetime(arenas) {
+            // The texts are scattered over the arena: each is asked for sixteen ahead.
+            let ahead = 16
+            for number in 1..<arenaRanges.count {
+                if number + ahead < arenaRanges.count, arenaRanges[number + ahead].document >= 0 {
+                    almanac_prefetch(bases[Int(arenaRanges[number + ahead].document)] + arenaRanges[number + ahead].offset)
+                }
+                let range = arenaRanges[number]
+                if range.document < 0 {
+                    texts.withBytes(of: range.offset) { body(Int32(number), $0) }
+                } else {
+                    body(Int32(number), UnsafeBufferPointer(start: bases[Int(range.document)] + range.offset, count: range.length))
+                }
+            }
+        }
+    }
+
+    /// Numbers a short string of one document that is not numbered yet (`ColumnTally` meets
+    /// each once), without remembering its word: a later `number(stringWord:…)` of it would
+    /// number it again. Words for none are `empty`, as there.
+    mutating func appendNew(stringRange range: Range<Int>, in document: JSONDocument) -> Int32 {
+        if range.count <= 12, ValueText.mayBeAbsent(utf8: document.arena[range]),
+           ValueText.isAbsent(String(decoding: document.arena[range], as: UTF8.self)) {
+            return empty
+        }
+        if mergesDocuments { return number(forBytesOf: range, in: document) }
+        if documents.isEmpty { documents.append(document) } else if documents[0] == nil { documents[0] = document }
+        arenaRanges.append((0, range.lowerBound, range.count))
+        isNumeric.append(false)
+        return Int32(arenaRanges.count - 1)
     }
 
     /// Whether value number `number` is a number (read with `ValueText.number`).

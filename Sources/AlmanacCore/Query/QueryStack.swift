@@ -32,6 +32,8 @@ public struct QueryStack: Sendable {
     public let datasets: [Dataset]
     private var last: StepNode?
     private var current: ResultSet?
+    /// When the last step is a sort: its results, ordered in full only when read past the top.
+    private var sorted: SortedResults?
 
     /// One step and the steps before it, with the fields they use so far (worked out once per
     /// step, so a listing after thousands of filters does not walk them all).
@@ -65,7 +67,28 @@ public struct QueryStack: Sendable {
     }
 
     /// The results after the last step.
-    public var results: ResultSet { current ?? .all(datasets) }
+    public var results: ResultSet {
+        // A sort's full order cannot fail once its first records are ordered (the fields are known).
+        if let sorted { return (try? sorted.all(cancellation: .never)) ?? sorted.input }
+        return current ?? .all(datasets)
+    }
+
+    /// The results after the last step; a sort not yet ordered in full is ordered now, or stopped by Ctrl-C.
+    public func results(cancellation: Cancellation) throws -> ResultSet {
+        if let sorted { return try sorted.all(cancellation: cancellation) }
+        return current ?? .all(datasets)
+    }
+
+    /// How many records the results hold, without ordering a sort's.
+    public var count: Int { sorted?.count ?? current?.count ?? datasets.reduce(0) { $0 + $1.count } }
+
+    /// Records `start..<start+size` of the results: a sort's first pages come from its partial order.
+    public func page(start: Int, size: Int, cancellation: Cancellation) throws -> (results: ResultSet, range: Range<Int>) {
+        if let sorted { return try sorted.page(start: start, size: size, cancellation: cancellation) }
+        let results = try self.results(cancellation: cancellation)
+        let end = min(results.count, start + size)
+        return (results, min(start, end)..<end)
+    }
 
     public var isEmpty: Bool { last == nil }
 
@@ -83,11 +106,37 @@ public struct QueryStack: Sendable {
     /// Evaluates `step` on the current results and makes its results current.
     @discardableResult
     public mutating func apply(_ step: QueryStep, cancellation: Cancellation = .never) throws -> ResultSet {
-        let results = step == .clearLimits ? try withoutLimits(cancellation: cancellation)
-            : try Self.evaluate(step, on: self.results, everything: .all(datasets), cancellation: cancellation)
+        try push(step, cancellation: cancellation)
+        return try results(cancellation: cancellation)
+    }
+
+    /// `apply` without reading the results: a sort's are then ordered in full only when
+    /// something reads past its first pages (MemoryResults lists them).
+    public mutating func push(_ step: QueryStep, cancellation: Cancellation = .never) throws {
+        if step == .clearLimits {
+            current = try withoutLimits(cancellation: cancellation)
+            sorted = nil
+        } else if case let .limit(count) = step, let sorted {
+            // The first records of a sort not yet ordered in full: its partial order has them.
+            let first = try sorted.page(start: 0, size: count, cancellation: cancellation)
+            current = first.results.with(first.range.map { first.results.items[$0] })
+            self.sorted = nil
+        } else {
+            let before: ResultSet
+            switch step {
+            case .search, .clear: before = sorted?.input ?? current ?? .all(datasets)  // only the datasets matter
+            default: before = try results(cancellation: cancellation)
+            }
+            if case let .sort(keys) = step {
+                // Ordered in full only when something reads past the first pages.
+                sorted = try SortedResults(before, by: keys, cancellation: cancellation)
+                current = nil
+            } else {
+                current = try Self.evaluate(step, on: before, everything: .all(datasets), cancellation: cancellation)
+                sorted = nil
+            }
+        }
         last = StepNode(step, after: last)
-        current = results
-        return results
     }
 
     /// The keys of the sort in force, which a listing cut to fit keeps whole longest.

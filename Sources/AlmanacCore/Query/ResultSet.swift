@@ -27,6 +27,7 @@ public struct ResultSet: Sendable {
 
     /// Every record of `datasets`, in order.
     public static func all(_ datasets: [Dataset]) -> ResultSet {
+        if datasets.count == 1 { return ResultSet(datasets: datasets, items: datasets[0].allItems) }
         var items: [Item] = []
         items.reserveCapacity(datasets.reduce(0) { $0 + $1.count })
         for (index, dataset) in datasets.enumerated() {

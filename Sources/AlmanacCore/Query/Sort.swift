@@ -38,19 +38,26 @@ public enum Sort {
             try order.sort { a, b in
                 comparisons += 1
                 if comparisons & 0xFFFF == 0 { try cancellation.checkpoint() }
-                for (index, keys) in pointers.enumerated() {
-                    let ordered = keys.compare(a, b)
-                    if ordered == 0 { continue }
-                    if keys.kinds[a] == SortKeys.missing || keys.kinds[b] == SortKeys.missing { return ordered < 0 }
-                    return descending[index] ? ordered > 0 : ordered < 0
-                }
-                return a < b
+                return precedes(a, b, by: pointers, descending: descending)
             }
         }
         return results.with(order.map { results.items[$0] })
     }
 
-    private static func withPointers<Result>(_ keys: [SortKeys], _ body: ([SortKeys.Pointers]) throws -> Result) rethrows -> Result {
+    /// The order of two positions by several keys: key after key, absent last in either
+    /// direction, then position (TopSort orders its first pages by it too).
+    @inline(__always)
+    static func precedes(_ a: Int, _ b: Int, by pointers: [SortKeys.Pointers], descending: [Bool]) -> Bool {
+        for (index, keys) in pointers.enumerated() {
+            let ordered = keys.compare(a, b)
+            if ordered == 0 { continue }
+            if keys.kinds[a] == SortKeys.missing || keys.kinds[b] == SortKeys.missing { return ordered < 0 }
+            return descending[index] ? ordered > 0 : ordered < 0
+        }
+        return a < b
+    }
+
+    static func withPointers<Result>(_ keys: [SortKeys], _ body: ([SortKeys.Pointers]) throws -> Result) rethrows -> Result {
         func nest(_ index: Int, _ pointers: [SortKeys.Pointers]) throws -> Result {
             guard index < keys.count else { return try body(pointers) }
             return try keys[index].withPointers { try nest(index + 1, pointers + [$0]) }

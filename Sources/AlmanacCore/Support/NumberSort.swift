@@ -14,25 +14,40 @@ extension Array where Element == Double {
             let bits = value.bitPattern
             return bits & sign != 0 ? ~bits : bits | sign
         }
+        keys.radixSort()
+        withUnsafeMutableBufferPointer { values in
+            for (index, key) in keys.enumerated() {
+                values[index] = Double(bitPattern: key & sign != 0 ? key ^ sign : ~key)
+            }
+        }
+    }
+}
+
+extension Array where Element == UInt64 {
+    /// Sorts ascending, eleven bits a pass from the lowest, skipping digits every key shares.
+    mutating func radixSort() {
+        guard count > 1 else { return }
         let digitBits = 11
         let buckets = 1 << digitBits
         let passes = (64 + digitBits - 1) / digitBits
         var histograms = [Int](repeating: 0, count: buckets * passes)
-        for key in keys {
-            for pass in 0..<passes { histograms[pass * buckets + Int((key >> UInt64(pass * digitBits)) & UInt64(buckets - 1))] += 1 }
+        histograms.withUnsafeMutableBufferPointer { histograms in
+            for key in self {
+                for pass in 0..<passes { histograms[pass * buckets + Int((key >> UInt64(pass * digitBits)) & UInt64(buckets - 1))] += 1 }
+            }
         }
         var other = [UInt64](repeating: 0, count: count)
         for pass in 0..<passes {
             let base = pass * buckets
             // One bucket holding every key: this digit orders nothing.
-            if histograms[base + Int((keys[0] >> UInt64(pass * digitBits)) & UInt64(buckets - 1))] == count { continue }
+            if histograms[base + Int((self[0] >> UInt64(pass * digitBits)) & UInt64(buckets - 1))] == count { continue }
             var offset = 0
             for bucket in 0..<buckets {
                 let size = histograms[base + bucket]
                 histograms[base + bucket] = offset
                 offset += size
             }
-            keys.withUnsafeBufferPointer { from in
+            withUnsafeBufferPointer { from in
                 other.withUnsafeMutableBufferPointer { to in
                     histograms.withUnsafeMutableBufferPointer { starts in
                         for key in from {
@@ -43,12 +58,7 @@ extension Array where Element == Double {
                     }
                 }
             }
-            swap(&keys, &other)
-        }
-        withUnsafeMutableBufferPointer { values in
-            for (index, key) in keys.enumerated() {
-                values[index] = Double(bitPattern: key & sign != 0 ? key ^ sign : ~key)
-            }
+            swap(&self, &other)
         }
     }
 }

@@ -57,8 +57,15 @@ public struct CommandSpec: Sendable {
     public var aliases: [String]
     /// One line, no final period: shown in the `help` list.
     public var summary: String
-    /// The synopsis, starting with the name: `set [NAME [VALUE]]`.
-    public var usage: String
+    /// The synopsis, starting with the name: `set [NAME [VALUE]]`. Made from the declared
+    /// parameters when it is read (help, a usage error), not when the command table is built
+    /// at every start.
+    public var usage: String {
+        get { writtenUsage ?? ([name] + Parameter.synopsis(of: parameters ?? [])).joined(separator: " ") }
+        set { writtenUsage = newValue }
+    }
+    /// The usage as written, for a command that does not declare its parameters.
+    var writtenUsage: String?
     /// Full lines a user could type, shown by `help NAME`.
     public var examples: [String]
     /// A paragraph for `help NAME` when the usage line is not enough.
@@ -76,7 +83,7 @@ public struct CommandSpec: Sendable {
         self.name = name
         self.aliases = aliases
         self.summary = summary
-        self.usage = usage
+        self.writtenUsage = usage
         self.examples = examples
         self.discussion = discussion
     }

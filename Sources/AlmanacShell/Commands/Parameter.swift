@@ -202,8 +202,8 @@ extension CommandSpec {
     /// A command whose arguments are declared: its usage line is made from them.
     public init(name: String, aliases: [String] = [], summary: String, parameters: [Parameter],
                 examples: [String] = [], discussion: String = "") {
-        let usage = ([name] + Parameter.synopsis(of: parameters)).joined(separator: " ")
-        self.init(name: name, aliases: aliases, summary: summary, usage: usage, examples: examples, discussion: discussion)
+        self.init(name: name, aliases: aliases, summary: summary, usage: "", examples: examples, discussion: discussion)
+        self.writtenUsage = nil
         self.parameters = parameters
     }
 }

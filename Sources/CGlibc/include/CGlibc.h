@@ -109,6 +109,10 @@ pid_t almanac_gettid(void);
 // malloc_trim: hands the allocator's free memory back to the system.
 int almanac_malloc_trim(void);
 
+// mallopt: blocks up to mmap_threshold come from the heap, and up to trim_threshold of free
+// memory at its top is kept; 0 when the environment sets either itself.
+int almanac_keep_working_buffers(size_t mmap_threshold, size_t trim_threshold);
+
 // Moves the pages [from, from + length) to `to` (both page-aligned): mremap with
 // MREMAP_FIXED | MREMAP_DONTUNMAP, so whatever was at `to` is replaced and `from` stays
 // mapped, empty (it reads as zeros). 0, or the errno (EINVAL before Linux 5.7).

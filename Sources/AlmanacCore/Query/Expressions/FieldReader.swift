@@ -13,6 +13,15 @@ struct FieldReader {
         let path = dataset.compile(FieldPath(name))
         var reading = Reading(document: dataset.document, type: element)
         if !type.isList, !container, !path.hasTwinSpellings, let column = catalog.column(name) {
+            if element == .number {
+                reading.numbers = try Self.numbers(of: column, rows: rows, cancellation: cancellation) { kind, word in
+                    reading.take(kind: kind, word: word)
+                    return reading.numbers.removeLast()
+                }
+                return reading.vector(offsets: nil)
+            }
+            // One value per row: the vector sized once (growing it was a fifth of a computed filter).
+            reading.reserve(rows.count)
             try column.kinds.withUnsafeBufferPointer { kinds throws(CancelledError) in
                 try column.words.withUnsafeBufferPointer { words throws(CancelledError) in
                     for (position, row) in rows.enumerated() {
@@ -44,6 +53,42 @@ struct FieldReader {
             }
         }
         return reading.vector(offsets: offsets)
+    }
+
+    /// A number field's column as numbers, written straight into the vector: the entries that
+    /// are not numbers (text, a literal, null) are few, and `other` reads each afterwards.
+    static func numbers(of column: FieldCatalog.Column, rows: [Int], cancellation: Cancellation,
+                        other: (UInt8, UInt64) -> Double) throws(CancelledError) -> [Double] {
+        var numbers = [Double](repeating: .nan, count: rows.count)
+        var others: [Int] = []
+        let numberKind = JSONDocument.Kind.number.rawValue
+        var start = 0
+        while start < rows.count {
+            try cancellation.checkpoint()
+            let end = min(start + 0x10000, rows.count)
+            column.kinds.withUnsafeBufferPointer { kinds in
+                column.words.withUnsafeBufferPointer { words in
+                    rows.withUnsafeBufferPointer { rows in
+                        numbers.withUnsafeMutableBufferPointer { numbers in
+                            for position in start..<end {
+                                let row = rows[position]
+                                if kinds[row] == numberKind {
+                                    numbers[position] = Double(bitPattern: words[row])
+                                } else {
+                                    others.append(position)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            start = end
+        }
+        for position in others {
+            let row = rows[position]
+            numbers[position] = other(column.kinds[row], column.words[row])
+        }
+        return numbers
     }
 
     /// Whether the value at the path itself is there (for `is null` on an object): missing,
@@ -92,6 +137,14 @@ struct FieldReader {
         init(document: JSONDocument, type: ValueType) {
             self.document = document
             self.type = type
+        }
+
+        mutating func reserve(_ capacity: Int) {
+            switch type {
+            case .number, .date: numbers.reserveCapacity(capacity)
+            case .boolean: booleans.reserveCapacity(capacity)
+            default: texts.reserveCapacity(capacity)
+            }
         }
 
         var count: Int {
