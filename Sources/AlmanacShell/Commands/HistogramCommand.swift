@@ -26,7 +26,8 @@ public enum HistogramCommand: Command {
         100 – 1,000, …; split further when there are few decades), with BINS that many from the \
         smallest value to the largest; values of 0 or below have no place on it and are counted \
         below the table. FIELD may be an expression (histogram log10(population / area) 8): help \
-        expressions.
+        expressions. On an attached PostgreSQL table the database bins its own rows (statistics, \
+        then a count per bin), never sending them: the same bins as the records in memory.
 
           countries> histogram gini
           gini     count
