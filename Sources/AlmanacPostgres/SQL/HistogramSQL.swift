@@ -8,6 +8,12 @@ extension QueryBuilder {
     /// date (seconds since 1970), `v` its text when it is a string or a boolean — as
     /// FieldMeasurements reads a value in memory (a date first, then a number).
     func histogramValues(_ query: TableQuery, field: String) throws -> SQL {
+        // OFFSET 0 keeps the planner from inlining the values into each aggregate that reads
+        // them: each value's patterns are matched once (20,000 rows of text: 3.7 s before).
+        try histogramRows(query, field: field) + " OFFSET 0"
+    }
+
+    private func histogramRows(_ query: TableQuery, field: String) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
