@@ -50,7 +50,7 @@ extension PostgresTable {
         others.sort { $0.count != $1.count ? $0.count > $1.count : $0.text < $1.text }
         let model = RowDocument.empty(name: name, layout: schema.layout, source: source).model
         return HistogramAnswer(histogram: histogram, kind: kind, records: count(0), recordsWithValue: count(kind == .date ? 2 : 1),
-                               values: values, positiveValues: kind == .number ? count(12) : values, otherValues: others,
+                               values: values, positiveValues: count(kind == .number ? 12 : 16), otherValues: others,
                                noun: (model.singular, model.plural))
     }
 }

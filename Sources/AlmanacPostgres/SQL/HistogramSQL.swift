@@ -53,7 +53,8 @@ extension QueryBuilder {
     /// One row: records, records with a number, with a date, numbers, dates; the numbers'
     /// minimum, maximum, first and third quartile (percentile_cont interpolates as memory's
     /// quantile does), whether all are integers; the dates' minimum and maximum; how many
-    /// numbers are above 0, their minimum and maximum; how many are galactic years.
+    /// numbers are above 0, their minimum and maximum; how many are galactic years; how many
+    /// dates are after 1970.
     func histogramStatistics(_ query: TableQuery, field: String) throws -> SQL {
         let values = try histogramValues(query, field: field)
         // A scalar's rows are its records (r NULL); a list's values share their record's r.
@@ -63,7 +64,7 @@ extension QueryBuilder {
         sql.append("count(x), count(d), min(x), max(x), ")
         sql.append(Self.finitePercentile("0.25", of: "x") + ", " + Self.finitePercentile("0.75", of: "x") + ", ")
         sql.append(Self.allIntegers("x") + ", min(d), max(d), count(x) FILTER (WHERE x > 0), min(x) FILTER (WHERE x > 0), max(x) FILTER (WHERE x > 0), ")
-        sql.append(SQL("count(*) FILTER (WHERE v ~* '[0-9.] *[ab]by$' AND x IS NOT NULL) FROM (") + values + ") AS v")
+        sql.append(SQL("count(*) FILTER (WHERE v ~* '[0-9.] *[ab]by$' AND x IS NOT NULL), count(d) FILTER (WHERE d > 0) FROM (") + values + ") AS v")
         return sql
     }
 
