@@ -11,7 +11,7 @@ public final class PostgresTable: Sendable {
     public let connection: PostgresConnection
     public let schema: TableSchema
 
-    private var builder: QueryBuilder { QueryBuilder(schema: schema, types: types) }
+    var builder: QueryBuilder { QueryBuilder(schema: schema, types: types) }
     /// The expression language's types of the fields, read once.
     let types: ColumnTypes
 

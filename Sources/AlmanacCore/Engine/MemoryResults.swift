@@ -76,6 +76,12 @@ public struct MemoryResults: ResultsSource {
         return DescribeAnswer(profiles: profiles, sections: results.spansDatasets ? results.datasets.map(\.name) : [])
     }
 
+    public func histogram(_ field: String, bins: Int?, logarithmic: Bool, cancellation: Cancellation) throws -> HistogramAnswer {
+        let results = self.results
+        let measured = try FieldMeasurements.read(field, from: results, cancellation: cancellation)
+        return measured.answer(bins: bins, logarithmic: logarithmic, noun: results.recordNoun)
+    }
+
     public func fields(cancellation: Cancellation) throws -> FieldListing {
         var rows: [FieldListing.Row] = []
         var derived = false

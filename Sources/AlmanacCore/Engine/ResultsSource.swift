@@ -7,8 +7,8 @@
 public protocol ResultsSource: Sendable {
     /// The datasets the results span (one for an attached table).
     var datasetNames: [String] { get }
-    /// The results as records in memory; nil when they live elsewhere (then histogram, map and
-    /// trip, which read every record, say so).
+    /// The results as records in memory; nil when they live elsewhere (then map and trip,
+    /// which read every record, say so).
     var inMemory: ResultSet? { get }
     /// How many rows a listing into a pipe shows at most when no page size is set; nil: all of
     /// them (the records are here). A table's may be millions.
@@ -39,6 +39,9 @@ public protocol ResultsSource: Sendable {
     mutating func group(_ spec: GroupSpec, cancellation: Cancellation) throws -> GroupAnswer
     /// A profile of each field (every field when `fields` is empty).
     func describe(_ fields: [String], cancellation: Cancellation) throws -> DescribeAnswer
+    /// A field's or an expression's numbers or dates counted into bins (`histogram`): equal
+    /// ones, or with `logarithmic` ones growing by a factor; `bins` of them when asked.
+    func histogram(_ field: String, bins: Int?, logarithmic: Bool, cancellation: Cancellation) throws -> HistogramAnswer
     /// Each field's type, how many records have it, an example.
     func fields(cancellation: Cancellation) throws -> FieldListing
     /// The field as written when the results have it; else the unknown-field error.

@@ -37,6 +37,9 @@ public struct Histogram: Sendable, Equatable {
 
     public var total: Int { bins.reduce(0) { $0 + $1.count } }
 
+    /// No bins: nothing to count.
+    public static let empty = Histogram(bins: [], scale: .number(decimals: 0))
+
     /// A bound as a person reads it.
     public func text(_ bound: Double) -> String {
         switch scale {
@@ -61,21 +64,32 @@ public struct Histogram: Sendable, Equatable {
             return Histogram(bins: [], scale: .number(decimals: 0))
         }
         let integers = values.allSatisfy { $0 == $0.rounded() && abs($0) < 1e15 }
+        let plan = numberPlan(count: values.count, minimum: minimum, maximum: maximum, integers: integers, bins: requested) {
+            quantile(&values, 0.75) - quantile(&values, 0.25)
+        }
+        return counted(values, plan)
+    }
+
+    /// The bins `numbers(_:bins:)` draws, planned from the values' statistics alone: how many
+    /// finite values, the smallest and largest, whether all are integers below 10¹⁵, and the
+    /// interquartile range (asked only when the bins' count is chosen from it). A database
+    /// that computes these bins its values as memory does.
+    public static func numberPlan(count: Int, minimum: Double, maximum: Double, integers: Bool, bins requested: Int?,
+                                  interquartile: () -> Double) -> HistogramPlan {
         let range = maximum - minimum
         if let requested {
             let plan = numberBins(from: minimum, to: maximum, integers: integers, count: requested)
-            return counted(values, edges: plan.edges, uniform: true, scale: plan.scale)
+            return HistogramPlan(edges: plan.edges, uniform: true, scale: plan.scale)
         }
-        if range == 0 { return numbers(values, bins: 1) }
-        let sturges = Int(log2(Double(values.count)).rounded(.up)) + 1
+        if range == 0 { return numberPlan(count: count, minimum: minimum, maximum: maximum, integers: integers, bins: 1, interquartile: interquartile) }
+        let sturges = Int(log2(Double(count)).rounded(.up)) + 1
         guard roundWidthsFit(minimum, maximum, bins: maximumDefaultBins) else {
-            return counted(values, edges: equalParts(minimum, maximum, min(maximumDefaultBins, sturges)), uniform: false,
-                           scale: .number(decimals: 0))
+            return HistogramPlan(edges: equalParts(minimum, maximum, min(maximumDefaultBins, sturges)), uniform: false, scale: .number(decimals: 0))
         }
-        let interquartile = quantile(&values, 0.75) - quantile(&values, 0.25)
+        let interquartile = interquartile()
         // As a Double first: a tiny interquartile range under a wide one gives more bins than an Int holds.
         let freedmanDiaconis = interquartile > 0
-            ? Int(min(Double(maximumDefaultBins), (range / (2 * interquartile / cbrt(Double(values.count)))).rounded(.up))) : 0
+            ? Int(min(Double(maximumDefaultBins), (range / (2 * interquartile / cbrt(Double(count)))).rounded(.up))) : 0
         let target = min(maximumDefaultBins, max(sturges, freedmanDiaconis))
         // The smallest round width whose bins, starting on a multiple of it, cover the values
         // in at most `target` bins.
@@ -83,7 +97,7 @@ public struct Histogram: Sendable, Equatable {
         while width.bins(from: minimum, to: maximum) > target { width = width.next }
         let bins = width.bins(from: minimum, to: maximum)
         let first = width.first(for: minimum)
-        return counted(values, edges: (first...(first + bins)).map(width.edge), uniform: true, scale: .number(decimals: width.decimals))
+        return HistogramPlan(edges: (first...(first + bins)).map(width.edge), uniform: true, scale: .number(decimals: width.decimals))
     }
 
     /// The edges of exactly `count` bins over `minimum...maximum`, as `numbers(_:bins:)` counts
@@ -290,10 +304,15 @@ public struct Histogram: Sendable, Equatable {
     public static func dates(_ values: [Double], bins requested: Int? = nil) -> Histogram {
         let values = values.filter(\.isFinite)
         guard let minimum = values.min(), let maximum = values.max() else { return Histogram(bins: [], scale: .date(.day)) }
+        return counted(values, datePlan(minimum: minimum, maximum: maximum, bins: requested))
+    }
+
+    /// The bins `dates(_:bins:)` draws, planned from the earliest and latest date alone.
+    public static func datePlan(minimum: Double, maximum: Double, bins requested: Int?) -> HistogramPlan {
         let span = maximum - minimum
         if let requested {
             let plan = dateBins(from: minimum, to: maximum, count: requested)
-            return counted(values, edges: plan.edges, uniform: true, scale: plan.scale)
+            return HistogramPlan(edges: plan.edges, uniform: true, scale: plan.scale)
         }
         let day = CalendarDate.secondsPerDay
         let (unit, steps): (DateUnit, [Int]) = span >= 3 * 365 * day ? (.year, [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000])
@@ -310,9 +329,9 @@ public struct Histogram: Sendable, Equatable {
                 edges.append(CalendarDate.start(of: unit, containing: edges.last!, plus: step))
             }
             guard edges.count <= maximumDefaultBins + 1 else { continue }
-            return counted(values, edges: edges, uniform: false, scale: .date(step == 1 || unit != .year ? unit : .year))
+            return HistogramPlan(edges: edges, uniform: false, scale: .date(step == 1 || unit != .year ? unit : .year))
         }
-        return dates(values, bins: maximumDefaultBins)
+        return datePlan(minimum: minimum, maximum: maximum, bins: maximumDefaultBins)
     }
 
     /// The edges of exactly `count` equal bins over `minimum...maximum` (seconds), as

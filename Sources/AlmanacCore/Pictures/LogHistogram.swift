@@ -15,6 +15,12 @@ extension Histogram {
     public static func logarithmic(_ values: [Double], bins requested: Int? = nil) -> Histogram {
         let positive = values.filter { $0 > 0 && $0.isFinite }
         guard let minimum = positive.min(), let maximum = positive.max() else { return Histogram(bins: [], scale: .number(decimals: 0)) }
+        return counted(positive, logarithmicPlan(count: positive.count, minimum: minimum, maximum: maximum, bins: requested))
+    }
+
+    /// The bins `logarithmic(_:bins:)` draws, planned from how many values are above zero and
+    /// the smallest and largest of them.
+    public static func logarithmicPlan(count: Int, minimum: Double, maximum: Double, bins requested: Int?) -> HistogramPlan {
         var edges: [Double]
         if let requested {
             let factor = maximum > minimum ? pow(maximum / minimum, 1 / Double(requested)) : 10
@@ -26,7 +32,7 @@ extension Histogram {
             var high = Int(log10(maximum).rounded(.up))
             if high == low { high += 1 }
             let decades = high - low
-            let sturges = Int(log2(Double(positive.count)).rounded(.up)) + 1
+            let sturges = Int(log2(Double(count)).rounded(.up)) + 1
             let perDecade = decades >= sturges / 2 ? 1 : min(10, (sturges + decades - 1) / decades)
             edges = (0...(decades * perDecade)).map { step in
                 let exponent = Double(low) + Double(step) / Double(perDecade)
@@ -37,10 +43,8 @@ extension Histogram {
             while edges.count > 2, edges[1] <= minimum { edges.removeFirst() }
         }
         let smallestStep = zip(edges, edges.dropFirst()).map { $1 - $0 }.min() ?? 1
-        var histogram = counted(positive, edges: edges, uniform: false,
-                                scale: .number(decimals: min(6, max(0, decimals(for: edges[0]), decimals(for: smallestStep)))))
-        histogram.factor = edges.count > 1 ? edges[1] / edges[0] : 10
-        return histogram
+        return HistogramPlan(edges: edges, uniform: false, scale: .number(decimals: min(6, max(0, decimals(for: edges[0]), decimals(for: smallestStep)))),
+                             factor: edges.count > 1 ? edges[1] / edges[0] : 10)
     }
 
     /// `value` to `digits` significant digits (1,234,567 → 1,230,000).

@@ -127,6 +127,11 @@ public struct PostgresResults: ResultsSource {
         return DescribeAnswer(profiles: profiles.map { (table.name, $0) })
     }
 
+    /// The database bins its own rows (HistogramSQL).
+    public func histogram(_ field: String, bins: Int?, logarithmic: Bool, cancellation: Cancellation) throws -> HistogramAnswer {
+        try table.histogram(query, field: field, bins: bins, logarithmic: logarithmic, cancellation: cancellation)
+    }
+
     /// The columns as the database's catalog types them, how many rows have each, an example;
     /// keys inside JSON columns as dotted paths.
     public func fields(cancellation: Cancellation) throws -> FieldListing {

@@ -26,7 +26,8 @@ public enum HistogramCommand: Command {
         100 – 1,000, …; split further when there are few decades), with BINS that many from the \
         smallest value to the largest; values of 0 or below have no place on it and are counted \
         below the table. FIELD may be an expression (histogram log10(population / area) 8): help \
-        expressions.
+        expressions. On an attached PostgreSQL table the database bins its own rows (statistics, \
+        then a count per bin), never sending them: the same bins as the records in memory.
 
           countries> histogram gini
           gini     count
@@ -42,20 +43,20 @@ public enum HistogramCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let (field, logarithmic, bins) = try Self.fieldAndBins(arguments, in: session)
-        let results = try session.currentResults()
-        let measured = try FieldMeasurements.read(field, from: results, cancellation: session.cancellation)
-        let records = recordsNoun(results)
-        guard !measured.values.isEmpty else {
-            let texts = measured.otherValues.prefix(3).map { "'\(SafeText.escape($0.text))'" }
-            throw ShellError.invalid("\(SafeText.escape(field)) has no numbers or dates in these \(results.count.grouped) \(records.plural)"
+        // Wherever the records are: a table's database bins its own rows.
+        let answer = try session.results().histogram(field, bins: bins, logarithmic: logarithmic, cancellation: session.cancellation)
+        let records = answer.noun
+        guard answer.values > 0 else {
+            let texts = answer.otherValues.prefix(3).map { "'\(SafeText.escape($0.text))'" }
+            throw ShellError.invalid("\(SafeText.escape(field)) has no numbers or dates in these \(answer.records.grouped) \(records.plural)"
                 + (texts.isEmpty ? "" : ": it holds text such as \(texts.joined(separator: ", ")) — 'group \(SafeText.escape(field))' counts those"))
         }
-        if logarithmic, measured.kind == .date {
+        if logarithmic, answer.kind == .date {
             throw ShellError.invalid("\(SafeText.escape(field)) holds dates: log bins are for numbers (histogram \(SafeText.escape(field)) bins dates by year, month or day)")
         }
-        let histogram = logarithmic ? measured.logarithmicHistogram(bins: bins) : measured.histogram(bins: bins)
+        let histogram = answer.histogram
         guard !histogram.bins.isEmpty else {
-            throw ShellError.invalid("\(SafeText.escape(field)) has no values above 0 in these \(results.count.grouped) \(records.plural): a log scale has no place for them")
+            throw ShellError.invalid("\(SafeText.escape(field)) has no values above 0 in these \(answer.records.grouped) \(records.plural): a log scale has no place for them")
         }
         let output = session.output
         // For programs: each bin's bounds and count. For people: a label, the count and a bar.
@@ -65,11 +66,10 @@ public enum HistogramCommand: Command {
                                  rows: histogram.bins.map { [.text("\(histogram.text($0.lower)) – \(histogram.text($0.upper))"), .integer($0.count)] })
         let bars = BarColumn.appending(to: labels, quantities: histogram.bins.map { Double($0.count) }, context: session.renderContext)
         // Machine output stays data; people reading a pipe's standard error still learn what was left out.
-        if session.settings.format.isMachineReadable, measured.recordsWithoutValue > 0 {
-            output.message("note: " + summary(measured, records: records))
+        if session.settings.format.isMachineReadable, answer.recordsWithoutValue > 0 {
+            output.message("note: " + summary(answer))
         }
-        return CommandResult(data, prose: .table(bars),
-                             notes: [summary(measured, records: records)] + HistogramNotes.notes(histogram, measured, field: field))
+        return CommandResult(data, prose: .table(bars), notes: [summary(answer)] + HistogramNotes.notes(answer, field: field))
     }
 
     /// The field or expression, whether its bins grow by a factor (`log`), and how many:
@@ -108,24 +108,24 @@ public enum HistogramCommand: Command {
     }
 
     /// `30 of 37 species have a value; 7 have none (unknown 4, n/a 3)`.
-    static func summary(_ measured: FieldMeasurements, records: (singular: String, plural: String)) -> String {
-        let noun = measured.records == 1 ? records.singular : records.plural
-        var text = "\(measured.recordsWithValue.grouped) of \(measured.records.grouped) \(noun) "
-            + (measured.recordsWithValue == 1 ? "has" : "have") + " a value"
-        if measured.values.count != measured.recordsWithValue {
-            text += " (\(measured.values.count.grouped) values)"
+    static func summary(_ answer: HistogramAnswer) -> String {
+        let noun = answer.records == 1 ? answer.noun.singular : answer.noun.plural
+        var text = "\(answer.recordsWithValue.grouped) of \(answer.records.grouped) \(noun) "
+            + (answer.recordsWithValue == 1 ? "has" : "have") + " a value"
+        if answer.values != answer.recordsWithValue {
+            text += " (\(answer.values.grouped) values)"
         }
-        text += "; \(measured.recordsWithoutValue.grouped) " + (measured.recordsWithoutValue == 1 ? "has" : "have") + " none"
-        if !measured.otherValues.isEmpty {
-            let shown = measured.otherValues.prefix(4).map { "\(SafeText.escape($0.text)) \($0.count.grouped)" }
-            text += " (" + shown.joined(separator: ", ") + (measured.otherValues.count > 4 ? ", …" : "") + ")"
+        text += "; \(answer.recordsWithoutValue.grouped) " + (answer.recordsWithoutValue == 1 ? "has" : "have") + " none"
+        if !answer.otherValues.isEmpty {
+            let shown = answer.otherValues.prefix(4).map { "\(SafeText.escape($0.text)) \($0.count.grouped)" }
+            text += " (" + shown.joined(separator: ", ") + (answer.otherValues.count > 4 ? ", …" : "") + ")"
         }
         return text
     }
 
     /// What the results' records are called: `species`, or `records` across datasets.
     static func recordsNoun(_ results: ResultSet) -> (singular: String, plural: String) {
-        results.datasets.count == 1 ? (results.datasets[0].model.singular, results.datasets[0].model.plural) : ("record", "records")
+        results.recordNoun
     }
 
     /// A bound for programs: the number, or the date in ISO 8601 (UTC).

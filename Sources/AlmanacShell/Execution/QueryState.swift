@@ -32,7 +32,7 @@ extension Session {
     }
 
     /// The current results as records in memory, for the commands that read every record
-    /// (histogram, map, trip, GeoJSON).
+    /// (map, trip, GeoJSON).
     public func currentResults() throws -> ResultSet {
         if let records = try results().inMemory { return records }
         // The same words as asking for the dataset itself.
