@@ -26,6 +26,8 @@ struct RepeatedKeyLoadTests {
         #expect(result.stderr.lines == [
             "r: 2 warnings — record 1 (a): the key 'k' appears more than once; the last value is kept; "
                 + "record 3 (c): the key 'k' appears more than once; the last value is kept",
+            // c's k is its last value, 1: nothing has 9, and the empty filter says what there is.
+            "no records — k = 9 removed all 3 records; their k: 1 (1), 2 (1), 3 (1)",
         ], "\(result)")
         // a's k is 2 (not 1), c's is 1 (not 9 or 0): filter and sort read those.
         #expect(result.stdout.lines == [

@@ -157,12 +157,12 @@ struct ScriptingTests {
             set format ndjson
 
             set format
-            what
+            frobnicate
             set format 'csv'; set format
             """, to: "scripts/setup.alm")
         let result = try run(["-f", path], input: "set format json\n")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "\(path):5: unknown command 'what' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "\(path):5: unknown command 'frobnicate' — type 'help' for the list\n", "\(result)")
         #expect(result.stdout == Self.shown("ndjson") + Self.shown("csv"), "standard input was not read\n\(result)")
     }
 

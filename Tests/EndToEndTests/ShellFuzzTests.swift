@@ -96,8 +96,9 @@ struct ShellFuzzTests {
         for line in error.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
             count += 1
             let text = String(decoding: line, as: UTF8.self)
-            // Informational lines by design: `set timer on`, notes beside machine output.
-            if text.hasPrefix("time: ") || text.hasPrefix("note: ") { continue }
+            // Informational lines by design: `set timer on`, notes beside machine output, and an
+            // empty or near-missing filter's explanation (`no records — …`, `also 'mammals' (1)`).
+            if text.hasPrefix("time: ") || text.hasPrefix("note: ") || text.hasPrefix("no records — ") || text.hasPrefix("also '") { continue }
             guard let match = text.range(of: #"^stdin:[0-9]+: "#, options: .regularExpression),
                   let number = Int(text[match].dropFirst("stdin:".count).dropLast(2)) else {
                 return (.stderr("a line that is not `stdin:N: …`: \(text.prefix(300).debugDescription)"), count)
