@@ -23,7 +23,8 @@ public enum WithinCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         let words = parsed[Self.country].map(\.word)
-        _ = try GeoAnswer.datasetsWithCoordinates(for: "within", in: session)
+        // An attached table answers in SQL; datasets in memory must have coordinates.
+        if try session.results().inMemory != nil { _ = try GeoAnswer.datasetsWithCoordinates(for: "within", in: session) }
         let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: words, in: session)
         let areas = try GeoAnswer.areas(in: session)
         let outline = try GeoAnswer.outline(ofCountry: row, in: countries, areas: areas, words: words)
