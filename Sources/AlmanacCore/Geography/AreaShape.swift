@@ -83,22 +83,6 @@ public struct AreaShape: Sendable {
     /// The boxes of the polygons: what a grid reads candidates from.
     public var boxes: [GeoBox] { polygons.map(\.box) }
 
-    /// Every edge once (outer rings and holes), each with the index of its polygon: what a
-    /// database runs `contains`'s ray cast over.
-    public var edgeColumns: (polygon: [Int], x1: [Double], y1: [Double], x2: [Double], y2: [Double]) {
-        var columns: (polygon: [Int], x1: [Double], y1: [Double], x2: [Double], y2: [Double]) = ([], [], [], [], [])
-        for (index, polygon) in polygons.enumerated() {
-            for edge in polygon.allEdges {
-                columns.polygon.append(index)
-                columns.x1.append(edge.x1)
-                columns.y1.append(edge.y1)
-                columns.x2.append(edge.x2)
-                columns.y2.append(edge.y2)
-            }
-        }
-        return columns
-    }
-
     /// Whether the point lies inside the outline (on an edge: either way).
     @inline(__always)
     public func contains(latitude: Double, longitude: Double) -> Bool {
