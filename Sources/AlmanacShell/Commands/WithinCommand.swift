@@ -16,7 +16,10 @@ public enum WithinCommand: Command {
         world.geojson (Natural Earth 1:110m: coasts and borders are simplified to about 10 km), \
         holes (Lesotho in South Africa) and islands included. A country without an outline (177 of \
         250 have one) says so. The results are in the dataset's order; under --format json a \
-        GeoJSON FeatureCollection. back undoes it.
+        GeoJSON FeatureCollection. back undoes it. On an attached PostgreSQL table the database \
+        answers: the outline's box on the row's latitude and longitude, then the same even-odd ray \
+        cast over the outline's edges bound as arrays — no row is fetched to decide, and the rows \
+        are those memory finds.
         """
     ).role(.shapes())
 
