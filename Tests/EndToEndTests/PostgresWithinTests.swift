@@ -38,7 +38,8 @@ struct PostgresWithinTests {
             "within \"Russian Federation\"", "count", "page", "page 40", "group countryTitle", "filter stationId < 1000", "count",
             "within Chile", "count",
         ])
-        // Counted by within over the file (itself tested against an independent ray cast).
+        // Also counted independently: an even-odd ray cast per polygon of world.geojson over the
+        // 4,037 distinct stations' points (python3) gives 7, 3,071 and 0.
         #expect(output.contains("count\n7\n"), "\(output)")
         #expect(output.contains("count\n3071\n"), "\(output)")
         #expect(output.contains("count\n0\n"), "\(output)")
