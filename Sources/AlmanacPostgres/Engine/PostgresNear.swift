@@ -4,21 +4,26 @@ extension PostgresResults {
     /// How many rows are read to find the coordinate columns, as memory samples its records.
     static let coordinateSample = 200
 
+    /// Where the table's coordinates are, found as memory finds them (`GeoLocator` on some of
+    /// its rows: lat/lon fields, a `[lat, lon]` list).
+    func coordinateFields(for command: String, cancellation: Cancellation) throws -> NearQuery.Coordinates {
+        let sample = try table.page(TableQuery(), offset: 0, limit: Self.coordinateSample, cancellation: cancellation).rows
+        switch GeoLocator(dataset: sample).source {
+        case let .latitudeLongitude(latitude, longitude)?:
+            return .fields(latitude: latitude.description, longitude: longitude.description)
+        case let .pair(field)?:
+            return .pair(field.description)
+        case .geometry?, nil:
+            throw QueryError.invalid("\(table.name) has no coordinates \(command) can read in the database — it reads columns named "
+                + "lat/latitude and lon/lng/longitude (or keys of a JSON column) and a [lat, lon] list named latlng")
+        }
+    }
+
     /// `near` as the table's question: its coordinates found as memory finds them (`GeoLocator`
     /// on some of its rows: lat/lon fields, a `[lat, lon]` list), the point and radius, and the
     /// key of the row measured from.
     func nearQuery(_ spec: NearSpec, cancellation: Cancellation) throws -> NearQuery {
-        let sample = try table.page(TableQuery(), offset: 0, limit: Self.coordinateSample, cancellation: cancellation).rows
-        let coordinates: NearQuery.Coordinates
-        switch GeoLocator(dataset: sample).source {
-        case let .latitudeLongitude(latitude, longitude)?:
-            coordinates = .fields(latitude: latitude.description, longitude: longitude.description)
-        case let .pair(field)?:
-            coordinates = .pair(field.description)
-        case .geometry?, nil:
-            throw QueryError.invalid("\(table.name) has no coordinates near can read in the database — it reads columns named "
-                + "lat/latitude and lon/lng/longitude (or keys of a JSON column) and a [lat, lon] list named latlng")
-        }
+        let coordinates = try coordinateFields(for: "near", cancellation: cancellation)
         var excludedKey: [String?]?
         var excludedRecord: String?
         if let record = spec.excludedRecord {

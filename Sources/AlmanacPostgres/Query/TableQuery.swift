@@ -18,15 +18,18 @@ public struct TableQuery: Sendable, Equatable {
     public var within: TableLimit?
     /// `near … within N km`: the rows within N km, nearest first, with their distance.
     public var near: NearQuery?
+    /// `within COUNTRY`: the rows inside its outline, in the table's order.
+    public var inside: WithinQuery?
 
     public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = [],
-                within: TableLimit? = nil, near: NearQuery? = nil) {
+                within: TableLimit? = nil, near: NearQuery? = nil, inside: WithinQuery? = nil) {
         self.search = search
         self.filters = filters
         self.sort = sort
         self.drills = drills
         self.within = within
         self.near = near
+        self.inside = inside
     }
 
     /// The fields the question uses, which a listing shows beside its columns: sort keys (the

@@ -64,7 +64,7 @@ extension QueryBuilder {
         }
     }
 
-    private func coordinates(_ coordinates: NearQuery.Coordinates) throws -> (SQL, SQL) {
+    func coordinates(_ coordinates: NearQuery.Coordinates) throws -> (SQL, SQL) {
         switch coordinates {
         case let .fields(latitude, longitude): return (try number(latitude), try number(longitude))
         case let .pair(field): return (try number(field, element: 0), try number(field, element: 1))

@@ -27,6 +27,7 @@ struct QueryBuilder {
         }
         for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
         if let near = query.near { conditions.append(try nearCondition(near)) }
+        if let inside = query.inside { conditions.append(try withinCondition(inside)) }
         return conditions.isEmpty ? nil : SQL.joined(conditions, separator: " AND ")
     }
 

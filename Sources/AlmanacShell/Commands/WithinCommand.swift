@@ -16,14 +16,18 @@ public enum WithinCommand: Command {
         world.geojson (Natural Earth 1:110m: coasts and borders are simplified to about 10 km), \
         holes (Lesotho in South Africa) and islands included. A country without an outline (177 of \
         250 have one) says so. The results are in the dataset's order; under --format json a \
-        GeoJSON FeatureCollection. back undoes it.
+        GeoJSON FeatureCollection. back undoes it. On an attached PostgreSQL table the database \
+        answers: the outline's box on the row's latitude and longitude, then the same even-odd ray \
+        cast over the outline's edges bound as arrays — no row is fetched to decide, and the rows \
+        are those memory finds.
         """
     ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         let words = parsed[Self.country].map(\.word)
-        _ = try GeoAnswer.datasetsWithCoordinates(for: "within", in: session)
+        // An attached table answers in SQL; datasets in memory must have coordinates.
+        if try session.results().inMemory != nil { _ = try GeoAnswer.datasetsWithCoordinates(for: "within", in: session) }
         let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: words, in: session)
         let areas = try GeoAnswer.areas(in: session)
         let outline = try GeoAnswer.outline(ofCountry: row, in: countries, areas: areas, words: words)
