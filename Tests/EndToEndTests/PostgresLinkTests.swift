@@ -3,8 +3,8 @@ import PostgresCluster
 import Testing
 
 /// Paths across links between attached tables of one database run as joins in the database,
-/// and answer as the same paths do over the same records in memory; a path from a table into
-/// a dataset in memory is refused.
+/// and answer as the same paths do over the same records in memory (into a dataset in memory:
+/// PostgresMemoryLinkTests).
 @Suite("PostgreSQL: paths across links are joins, answered as memory answers them")
 struct PostgresLinkTests {
     let home: TemporaryHome
@@ -48,16 +48,5 @@ struct PostgresLinkTests {
         for (index, (want, got)) in zip(expected, answered).enumerated() where want != got {
             Issue.record("answer \(index + 1) differs:\nmemory:   \(want.prefix(1500))\ndatabase: \(got.prefix(1500))")
         }
-    }
-
-    @Test("a path from a table into a dataset in memory is refused, naming the link and the dataset")
-    func intoMemoryIsRefused() throws {
-        let people = try Database.exported("people", as: "links_people_alone", in: home)
-        let result = try PipeRun.run(["--no-rc", "-c", "load p from \(people.url)", "-c", "link p.homeworld to planets.url",
-                                      "-c", "use p", "-c", "filter homeworld.climate ~ arid"],
-                                     environment: home.environment(), directory: home.root)
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("'homeworld.climate' crosses p.homeworld into planets, which is in memory, not a table of this database"),
-                "\(result)")
     }
 }
