@@ -16,6 +16,19 @@ public struct LinkRows: Sendable {
     /// records' names, or a path across more links of memory). `path` is the whole path, for
     /// errors worded as memory words them.
     public static func read(_ dataset: Dataset, keyField: String, field: String?, path: String, cancellation: Cancellation) throws -> LinkRows {
+        // A dataset's own fields never change (a reload is another dataset): read once per
+        // query's worth of statements. A path onward reads other datasets, so is read afresh.
+        let own = try field.map { try DatasetFields(dataset, catalog: dataset.fields(cancellation: cancellation)).field($0) } ?? nil
+        if field == nil || own?.container == false {
+            let key = CacheKey<LinkRows>("link-rows:\(keyField)\u{1}\(field ?? "")")
+            return try dataset.cached(key, cancellation: cancellation) { cancellation in
+                try? compute(dataset, keyField: keyField, field: field, path: path, cancellation: cancellation)
+            }
+        }
+        return try compute(dataset, keyField: keyField, field: field, path: path, cancellation: cancellation)
+    }
+
+    private static func compute(_ dataset: Dataset, keyField: String, field: String?, path: String, cancellation: Cancellation) throws -> LinkRows {
         let all = Array(0..<dataset.count)
         let values: ValueVector
         var type = ValueType.text
