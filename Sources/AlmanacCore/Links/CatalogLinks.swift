@@ -44,3 +44,23 @@ extension Catalog {
     /// The declared links, as `link` lines (what `save` writes).
     public var declaredLinkCommands: [String] { declaredLinks.withLock { $0 }.compactMap(\.command) }
 }
+
+extension Catalog {
+    /// The dataset `name` in memory, its load started and waited for when it has not run yet
+    /// (a script loads only what it uses), with those it links into, and theirs: a path from an
+    /// attached table into memory reads them all. Nil when it is a table, unknown, or failed.
+    public func awaitLinkedDatasets(from name: String, cancellation: Cancellation) throws -> Dataset? {
+        var seen: Set<String> = [name.lowercased()]
+        var next = [name.lowercased()]
+        while let current = next.popLast() {
+            for link in links(from: current) where seen.insert(link.to).inserted { next.append(link.to) }
+        }
+        for other in seen where table(other) == nil && contains(other) {
+            start(other)
+            if let load = activeLoad(other) {
+                while !load.wait(seconds: 0.05) { try cancellation.checkpoint() }
+            }
+        }
+        return dataset(name)
+    }
+}

@@ -45,10 +45,11 @@ final class ColumnTypes: Sendable {
     private func decide(_ reference: FieldReference) -> ValueType {
         if let last = reference.hops.last {
             // Across links: the linked table's own column decides, sampled there (never a join
-            // per sampled row); a link that leads to several makes it a list.
+            // per sampled row), or memory's type for a dataset in memory; a link that leads to
+            // several makes it a list.
             let own = FieldReference(field: reference.path.isEmpty ? reference.column.name : ([reference.column.name] + reference.path)
                 .joined(separator: "."), column: reference.column, path: reference.path)
-            let type = ColumnTypes(connection: connection, schema: last.target).type(of: own)
+            let type = last.target.map { ColumnTypes(connection: connection, schema: $0).type(of: own) } ?? last.sent?.type.element ?? .text
             return reference.isMany && !type.isList ? .list(type) : type
         }
         let column = reference.column

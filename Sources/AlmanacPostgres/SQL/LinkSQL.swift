@@ -3,8 +3,9 @@ import Synchronization
 
 /// The links a path from a table may cross (`owner_id.name` after `link pets.owner_id to
 /// owners.id`): read from the catalog the table is attached to, each into another table of the
-/// same database, where the path becomes a join the database runs. A link into a dataset in
-/// memory, or into another database, is refused: its rows are not where the query runs.
+/// same database, where the path becomes a join the database runs. A link into a small dataset
+/// in memory joins its records sent as a VALUES list (`LinkValuesSQL`); into a big one, or into
+/// another database, it is refused: its rows are not where the query runs.
 public final class TableLinks: Sendable {
     private struct Place: @unchecked Sendable {
         weak var catalog: Catalog?
@@ -43,9 +44,12 @@ public final class TableLinks: Sendable {
                 return try notALink(Array(rest), from: current.name, schema: current.schema, links: links, whole: field, crossed: !hops.isEmpty)
             }
             guard let target = catalog.table(link.to) as? PostgresTable else {
-                throw QueryError.invalid("'\(field)' crosses \(link.from).\(link.name) into \(link.to), which is in memory, not a table "
-                    + "of this database — a path from a table follows links into tables of the same database (attach \(link.to) "
-                    + "from there, or load this table into memory)")
+                guard hops.isEmpty, let dataset = try catalog.dataset(link.to) ?? catalog.awaitLinkedDatasets(from: link.to, cancellation: .never) else {
+                    throw QueryError.invalid("'\(field)' crosses \(link.from).\(link.name) into \(link.to), which is in memory, not a table "
+                        + "of this database — a path from a table follows links into tables of the same database, or one link into "
+                        + "a dataset in memory as its last step (attach \(link.to) from there, or load this table into memory)")
+                }
+                return try LinkHop.intoMemory(link, dataset: dataset, catalog: catalog, from: current.schema, rest: Array(rest.dropFirst(length)), path: field)
             }
             guard target.endpoint == place.endpoint else {
                 throw QueryError.invalid("'\(field)' crosses \(link.from).\(link.name) into \(link.to), a table of another database "
@@ -89,7 +93,9 @@ public final class TableLinks: Sendable {
 
 /// One crossing as SQL: from the rows aliased `from` into the target table's rows.
 struct LinkHop {
-    let target: TableSchema
+    /// The table the hop leads into; nil for a dataset in memory, joined as `sent`.
+    let target: TableSchema?
+    let sent: LinkRows?
     /// The key column of the record a forward link leads to (or, backwards, of the record the path is on).
     let key: TableSchema.Column
     /// The column holding keys: in the source going forward, in the target going backwards.
@@ -112,6 +118,11 @@ struct LinkHop {
         self.key = keySchema.columns[keyIndex]
         self.keys = keysSchema.columns[keysIndex]
         isReverse = link.isReverse
+        sent = nil
+    }
+
+    init(target: TableSchema?, sent: LinkRows?, key: TableSchema.Column, keys: TableSchema.Column, isReverse: Bool) {
+        (self.target, self.sent, self.key, self.keys, self.isReverse) = (target, sent, key, keys, isReverse)
     }
 
     /// The rows of `to` (the target's alias) that `from`'s row leads to: keys compare as the
@@ -140,10 +151,12 @@ extension FieldReference {
             let alias = aliases.next("l")
             let condition = hop.condition(from: previous, to: alias)
             if index == 0 {
-                from.append(hop.target.quotedName + " AS " + alias)
+                from.append(hop.fromItem(alias))
                 conditions.append(condition)
             } else {
-                from.append(" JOIN " + hop.target.quotedName + " AS " + alias + " ON ")
+                from.append(" JOIN ")
+                from.append(hop.fromItem(alias))
+                from.append(" ON ")
                 from.append(condition)
             }
             previous = alias

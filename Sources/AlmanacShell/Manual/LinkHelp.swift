@@ -22,8 +22,10 @@ enum LinkHelp {
         ("Errors", "a path through a field that is no link names the field and the dataset's links, with a "
             + "did-you-mean; a cycle is fine (paths are finite)."),
         ("Tables", "between attached PostgreSQL tables of one database a path is a join the database runs (keys "
-            + "compared in SQL, every value a bound parameter); a path from a table into a dataset in memory, or "
-            + "into another database, is refused, never fetched row by row."),
+            + "compared in SQL, every value a bound parameter); a path from a table into a dataset in memory of at "
+            + "most 10,000 keys joins it sent as a VALUES list (its keys and the values the path reads, each a "
+            + "parameter), so filter, sort, columns and group still run in the database; a bigger one is refused "
+            + "with the limit and its count, and a table of another database is refused; neither is fetched row by row."),
     ]
 
     static let examples = [
