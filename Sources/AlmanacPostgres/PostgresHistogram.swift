@@ -25,7 +25,7 @@ extension PostgresTable {
             }
         case .number:
             if let minimum = number(5), let maximum = number(6) {
-                plan = Histogram.numberPlan(count: numbers, minimum: minimum, maximum: maximum, integers: ["t", "true"].contains(statistics.value(0, 9)),
+                plan = Histogram.numberPlan(count: numbers, minimum: minimum, maximum: maximum, integers: statistics.isTrue(0, 9),
                                             bins: bins) { (number(8) ?? 0) - (number(7) ?? 0) }
             }
         }

@@ -153,7 +153,7 @@ public final class PostgresTable: Sendable {
             if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
                 // The bins memory's describe draws, counted by the database.
                 let bins = isDate ? Histogram.dateBins(from: minimum, to: maximum, count: Describe.distributionBins)
-                    : Histogram.numberBins(from: minimum, to: maximum, integers: ["true", "t"].contains(result.value(row, 12)), count: Describe.distributionBins)
+                    : Histogram.numberBins(from: minimum, to: maximum, integers: result.isTrue(row, 12), count: Describe.distributionBins)
                 let counted = try connection.query(builder.distribution(query, field: field, edges: bins.edges), cancellation: cancellation)
                 var distribution = [Int](repeating: 0, count: bins.edges.count - 1)
                 for bin in 0..<counted.rowCount {

@@ -26,6 +26,10 @@ public final class PostgresResult: @unchecked Sendable {
         isNull(row, column) ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
     }
 
+    /// Whether the value is boolean true as PostgreSQL writes it: `t` bare, `true` cast to text.
+    public func isTrue(_ row: Int, _ column: Int) -> Bool { Self.isTrue(value(row, column)) }
+    public static func isTrue(_ text: String?) -> Bool { text == "t" || text == "true" }
+
     /// The value's bytes, valid while this result lives; empty for NULL.
     public func withBytes<T>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         let length = Int(PQgetlength(result, Int32(row), Int32(column)))

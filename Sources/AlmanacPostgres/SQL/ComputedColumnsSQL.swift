@@ -17,7 +17,7 @@ extension ComputedColumns {
                 case let (text?, .number):
                     value = Double(text).map { $0 == $0.rounded() && abs($0) < 1e15 ? .integer(Int($0)) : .decimal($0) } ?? .absent
                 case let (text?, .date): value = Double(text).map { .date(Date(timeIntervalSince1970: $0)) } ?? .absent
-                case let (text?, .boolean): value = .boolean(text == "true" || text == "t")
+                case let (text?, .boolean): value = .boolean(PostgresResult.isTrue(text))
                 case let (text?, _): value = .text(text)
                 }
                 values[spec.spec]?.append(value)
