@@ -30,7 +30,7 @@ release: deps
 
 test: test-deps
 	$(SWIFT) build
-	$(SWIFT) test
+	scripts/test-summary $(SWIFT)
 	$(SWIFT) run -c release almanac-bench --quick
 
 build: deps
