@@ -15,11 +15,14 @@ import Testing
         return try DatasetLoader(http: HTTPFetcher(transport: transport)).load(request, progress: LoadProgress(), cancellation: .never)
     }
 
+    nonisolated(unsafe) static let species: [[String: Any]] = {
+        let data = FileManager.default.contents(atPath: RealData.directory + "/species.json")!
+        return try! JSONSerialization.jsonObject(with: data) as! [[String: Any]]
+    }()
+
     /// Each species as compact JSON: three texts, and the height as a number when it is one.
     static let expected: [String] = {
-        let data = FileManager.default.contents(atPath: RealData.directory + "/species.json")!
-        let species = try! JSONSerialization.jsonObject(with: data) as! [[String: Any]]
-        return species.map { record in
+        species.map { record in
             let text = { (key: String) in "\"" + (record[key] as! String) + "\"" }
             let height = record["average_height"] as! String
             let number = height.allSatisfy(\.isASCII) && Int(height) != nil ? ",\"height\":\(height)" : ""
@@ -70,6 +73,13 @@ import Testing
         let dataset = try load("/species-table", options: LoadOptions(format: .tsv))
         #expect(dataset.count == 37)
         #expect(failure { try load("/species-table", options: LoadOptions(format: .json)) }.contains("expected a value"))
+    }
+
+    @Test func anNDJSONContentTypeReadsOneRecordALine() throws {
+        let dataset = try load("/species-lines")
+        let names = Self.species.map { $0["name"] as! String }
+        #expect(names.count == 37)
+        #expect((0..<dataset.count).map { dataset.record($0)["name"]?.string } == names)
     }
 
     @Test func contentTypesNameFormats() {

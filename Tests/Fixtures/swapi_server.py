@@ -25,6 +25,7 @@ does: {"count", "next", "previous", "results"}. Behaviours are chosen by the pat
   /species.tsv              the same as TSV, as text/tab-separated-values
   /species-table            the CSV, as text/csv; charset=utf-8 (no extension: the type decides)
   /species-sniffed          the CSV, as application/octet-stream (the body decides)
+  /species-lines            the records as NDJSON, as application/x-ndjson
 
 Prints the port on the first line of standard output, then serves until its standard input
 closes (the test process that started it ended) or it is killed.
@@ -95,6 +96,14 @@ class Handler(BaseHTTPRequestHandler):
             data = table(delimiter)
             self.send_response(200)
             self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        if kind == "species-lines":
+            data = b"".join(json.dumps(record).encode() + b"\n" for record in records)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
