@@ -16,30 +16,31 @@ public struct CurlTransport: HTTPTransport {
     /// The whole body, collected in memory (tests, and loads in this process).
     public func get(_ url: URL, limits: HTTPLimits, cancellation: Cancellation) throws(LoadFailure) -> HTTPOutcome {
         var body = Data()
-        let outcome = try stream(url, limits: limits, cancellation: cancellation, response: { _, declared in
+        let outcome = try stream(url, limits: limits, cancellation: cancellation, response: { _, declared, _ in
             if let declared, declared <= limits.maximumBytes { body.reserveCapacity(min(declared, HTTPLimits.reservedAtMost)) }
         }, body: { piece in
             body.append(contentsOf: piece)
         })
-        guard case let .response(status, _) = outcome else { return outcome }
-        return .response(status: status, data: body)
+        guard case let .response(status, _, contentType) = outcome else { return outcome }
+        return .response(status: status, data: body, contentType: contentType)
     }
 
-    /// The body as it arrives, on this thread: `response` gets the final status and the
-    /// declared length first, then `body` each piece, never more than the limit in all.
+    /// The body as it arrives, on this thread: `response` gets the final status, the
+    /// declared length and the Content-Type first, then `body` each piece, never more than the limit in all.
     /// Returns `.response` with no data when the body is complete.
     public func stream(_ url: URL, limits: HTTPLimits, cancellation: Cancellation,
-                       response: @escaping (_ status: Int, _ declaredLength: Int?) -> Void,
+                       response: @escaping (_ status: Int, _ declaredLength: Int?, _ contentType: String?) -> Void,
                        body: @escaping (UnsafeRawBufferPointer) -> Void) throws(LoadFailure) -> HTTPOutcome {
         let handlers = Handlers(response: response, body: body, cancellation: cancellation)
         let context = Unmanaged.passRetained(handlers)
         defer { context.release() }
         var callbacks = almanac_fetch_callbacks(
             context: context.toOpaque(),
-            head: { context, status, declared in
+            head: { context, status, declared, type in
                 let handlers = Unmanaged<Handlers>.fromOpaque(context!).takeUnretainedValue()
                 handlers.status = Int(status)
-                handlers.response(Int(status), declared >= 0 ? Int(declared) : nil)
+                handlers.contentType = type.map { String(cString: $0) }
+                handlers.response(Int(status), declared >= 0 ? Int(declared) : nil, handlers.contentType)
             },
             body: { context, bytes, count in
                 Unmanaged<Handlers>.fromOpaque(context!).takeUnretainedValue().body(UnsafeRawBufferPointer(start: bytes, count: count))
@@ -58,7 +59,7 @@ public struct CurlTransport: HTTPTransport {
             defer { almanac_fetch_outcome_free(&outcome) }
             switch result {
             case ALMANAC_FETCH_DONE:
-                return .response(status: handlers.status, data: Data())
+                return .response(status: handlers.status, data: Data(), contentType: handlers.contentType)
             case ALMANAC_FETCH_REDIRECT:
                 redirects += 1
                 let location = outcome.location.map { String(cString: $0) }
@@ -94,12 +95,13 @@ public struct CurlTransport: HTTPTransport {
 
     /// What the C callbacks reach, and the status they saw.
     private final class Handlers {
-        let response: (Int, Int?) -> Void
+        let response: (Int, Int?, String?) -> Void
         let body: (UnsafeRawBufferPointer) -> Void
         let cancellation: Cancellation
         var status = 0
+        var contentType: String?
 
-        init(response: @escaping (Int, Int?) -> Void, body: @escaping (UnsafeRawBufferPointer) -> Void, cancellation: Cancellation) {
+        init(response: @escaping (Int, Int?, String?) -> Void, body: @escaping (UnsafeRawBufferPointer) -> Void, cancellation: Cancellation) {
             self.response = response
             self.body = body
             self.cancellation = cancellation

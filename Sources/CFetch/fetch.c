@@ -48,8 +48,10 @@ static size_t on_body(char *bytes, size_t size, size_t count, void *user) {
         curl_easy_getinfo(state->easy, CURLINFO_RESPONSE_CODE, &status);
         curl_easy_getinfo(state->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared);
         state->headed = 1;
+        char *type = NULL;
+        curl_easy_getinfo(state->easy, CURLINFO_CONTENT_TYPE, &type);
         state->redirect = is_redirect(status) && state->location != NULL;
-        if (!state->redirect) state->callbacks->head(state->callbacks->context, status, declared);
+        if (!state->redirect) state->callbacks->head(state->callbacks->context, status, declared, type);
     }
     state->received += (long long)length;
     if (state->received > state->max_bytes) {
@@ -96,7 +98,7 @@ almanac_fetch_result almanac_fetch(const char *url, long idle_seconds, long dead
     curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
     curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(easy, CURLOPT_USERAGENT, "almanac");
-    struct curl_slist *headers = curl_slist_append(NULL, "Accept: application/json");
+    struct curl_slist *headers = curl_slist_append(NULL, "Accept: application/json, text/csv;q=0.9, text/tab-separated-values;q=0.9, */*;q=0.5");
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, &state);
@@ -148,7 +150,9 @@ almanac_fetch_result almanac_fetch(const char *url, long idle_seconds, long dead
             state.location = NULL;
         } else if (!state.headed) {
             // No body at all: the head still goes first.
-            callbacks->head(callbacks->context, status, declared);
+            char *type = NULL;
+            curl_easy_getinfo(easy, CURLINFO_CONTENT_TYPE, &type);
+            callbacks->head(callbacks->context, status, declared, type);
         }
     }
     free(state.location);

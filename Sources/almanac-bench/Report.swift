@@ -118,7 +118,9 @@ enum Report {
                                       pass: ratio <= 1.5, scale: scale))
         }
         if let parse = largest.step("csv.parse"), let rate = parse.mbPerSecond {
-            checks.append(TargetCheck(target: "CSV parse (in process) ≥ 500 MB/s", measured: String(format: "%.0f MB/s", rate),
+            // Wall time on two threads; the CPU time says how much a busy machine took of it.
+            checks.append(TargetCheck(target: "CSV parse (in process) ≥ 500 MB/s",
+                                      measured: String(format: "%.0f MB/s (CPU %@ for the two threads)", rate, ms(parse.stats.cpuMedian)),
                                       pass: rate >= 500, scale: scale))
         }
         if let load = largest.processLoads.first(where: { $0.tool == "almanac CSV" }),

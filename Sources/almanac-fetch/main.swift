@@ -45,8 +45,8 @@ let answer = Answer()
 let input = FileHandle.standardInput.readDataToEndOfFile()
 if let request = try? JSONDecoder().decode(FetchRequest.self, from: input), let url = URL(string: request.url) {
     do {
-        let outcome = try CurlTransport().stream(url, limits: request.limits, cancellation: .never, response: { status, declared in
-            answer.write(FetchResponse.head(status: status, declaredLength: declared))
+        let outcome = try CurlTransport().stream(url, limits: request.limits, cancellation: .never, response: { status, declared, contentType in
+            answer.write(FetchResponse.head(status: status, declaredLength: declared, contentType: contentType))
         }, body: { piece in
             // The write blocks while the shell is busy, and libcurl reads nothing meanwhile.
             answer.write(FetchResponse.piece(piece))

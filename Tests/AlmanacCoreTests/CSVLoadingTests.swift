@@ -161,6 +161,26 @@ func loadFile(_ path: String, name: String = "data", options: LoadOptions = Load
         #expect(one[rows - 1].contains(#""zip":"#) && one[0].contains(#""zip":"10000""#) && one[0].contains(#""flag":"true""#))
     }
 
+    /// A mapped file whose second half is large enough for the second thread to give back
+    /// pages it is done with: they come back from the file, and the records are as one
+    /// thread reads them from memory, also when the first thread reads past the second's
+    /// start (a quoted field holding the line break at the middle).
+    @Test func pagesTheSecondThreadGivesBackComeBackFromTheFile() throws {
+        var text = "id,name,score\n"
+        for row in 0..<500_000 { text += "\(row),name \(row % 977),\(row % 100).25\n" }
+        // The middle falls in a quoted field whose lines read as rows: the second thread
+        // parses (and gives back) megabytes of them before the field's end stops it.
+        let rows = String(repeating: "1,a,2\n", count: 300_000)
+        let quoted = "id,name,score\n" + rows + "x,\"" + String(repeating: "\n1,a,2", count: 2_000_000) + "\",1\n" + rows
+        for (name, text) in [("halves.csv", text), ("quoted.csv", quoted)] {
+            let secondHalf = text.utf8.count - text.utf8.count / 2
+            #expect(secondHalf > CSVParser.releaseMargin + (1 << 20))
+            let loaded = jsonRecords(try loadFile(scratch.file(name, text)))
+            let (one, _) = try Self.bothWays(text)
+            #expect(loaded.count == one.count && loaded == one, "\(name)")
+        }
+    }
+
     /// A quoted field holding the line break at the middle: the second thread's start is no
     /// row's start, its work is dropped, and the records are as one thread reads them.
     @Test func aSplitInsideQuotesIsNoSplit() throws {

@@ -30,6 +30,21 @@ struct NetworkSafetyTests {
         #expect(!result.stderr.contains(":pw@") && !result.stdout.contains(":pw@"))
     }
 
+    @Test("a CSV or TSV URL loads as a file does, its Content-Type or extension saying which")
+    func delimitedURLs() throws {
+        let server = try SWAPIServer.get()
+        let data = try Data(contentsOf: URL(fileURLWithPath: DataFolder.realFile("species")))
+        let species = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let reptilian = species.filter { $0["designation"] as? String == "reptilian" }.count
+        let tallest = species.compactMap { Int($0["average_height"] as? String ?? "") }.max() ?? 0
+        for path in ["/species-table", "/species.csv", "/species.tsv"] {
+            let result = try run(["load t from \(server.url(path))", "use t", "count", "filter designation = reptilian", "count",
+                                  "filter clear", "set format tsv", "sort height desc", "columns height", "limit 1"])
+            #expect(result.status == 0, "\(path): \(result)")
+            #expect(result.stdout.lines == ["\(species.count)", "\(reptilian)", "height", "\(tallest)"], "\(path): \(result)")
+        }
+    }
+
     @Test("a redirect to ftp:// is refused")
     func redirectToFTP() throws {
         let server = try SWAPIServer.get()

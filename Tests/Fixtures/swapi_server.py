@@ -20,10 +20,18 @@ does: {"count", "next", "previous", "results"}. Behaviours are chosen by the pat
   /count-wrong/             pages of 10 whose `count` says 82
   /results-object/          a page whose `results` is an object (`/results-null/`: null)
   /redirect-to/?location=X  answers 302 with Location X, as given
+  /species.csv              the records as CSV (name, designation, skin_colors, height: the
+                            average height when a number, else empty), served as text/plain
+  /species.tsv              the same as TSV, as text/tab-separated-values
+  /species-table            the CSV, as text/csv; charset=utf-8 (no extension: the type decides)
+  /species-sniffed          the CSV, as application/octet-stream (the body decides)
+  /species-lines            the records as NDJSON, as application/x-ndjson
 
 Prints the port on the first line of standard output, then serves until its standard input
 closes (the test process that started it ended) or it is killed.
 """
+import csv
+import io
 import json
 import os
 import sys
@@ -35,6 +43,24 @@ from urllib.parse import urlparse, parse_qs
 records = json.load(open(sys.argv[1]))
 PAGE = 10
 seen = set()
+
+
+def table(delimiter):
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow(["name", "designation", "skin_colors", "height"])
+    for record in records:
+        height = record["average_height"]
+        writer.writerow([record["name"], record["designation"], record["skin_colors"], height if height.isdigit() else ""])
+    return out.getvalue().encode()
+
+
+TABLES = {
+    "species.csv": (",", "text/plain"),
+    "species.tsv": ("\t", "text/tab-separated-values"),
+    "species-table": (",", "text/csv; charset=utf-8"),
+    "species-sniffed": (",", "application/octet-stream"),
+}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -65,6 +91,23 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         kind = url.path.strip("/").split("/")[0]
         page = int(parse_qs(url.query).get("page", ["1"])[0])
+        if kind in TABLES:
+            delimiter, content_type = TABLES[kind]
+            data = table(delimiter)
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        if kind == "species-lines":
+            data = b"".join(json.dumps(record).encode() + b"\n" for record in records)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
         if kind == "redirect":
             self.send_response(302)
             self.send_header("Location", f"http://127.0.0.1:{self.server.server_port}/species/")

@@ -47,7 +47,8 @@ public struct CSVParser {
     /// many bytes both threads have parsed. `split`: a large text's second half is parsed on
     /// another thread (`CSVSecondPart`).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, source: String, dialect: CSVDialect, into builder: inout JSONDocumentBuilder,
-                      progress: JSONParser.Progress? = nil, parsed: ((Int) -> Void)? = nil, split: Bool = false) throws(LoadFailure) -> Summary {
+                      progress: JSONParser.Progress? = nil, parsed: ((Int) -> Void)? = nil, split: Bool = false,
+                      releasePart: @escaping (Range<Int>) -> Void = { _ in }) throws(LoadFailure) -> Summary {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw .csv(CSVError(source: source, line: 1, column: 1, message: "the text is empty: expected a header or a row"))
         }
@@ -57,6 +58,7 @@ public struct CSVParser {
             parser.lineStart = 3
         }
         parser.parsed = parsed
+        parser.releasePart = releasePart
         if split, let start = CSVSecondPart.start(in: bytes) { parser.splitAt = start }
         return try parser.parseRecords(into: &builder)
     }
@@ -65,6 +67,7 @@ public struct CSVParser {
     var splitAt: Int?
     var secondPart: CSVSecondPart?
     var parsed: ((Int) -> Void)?
+    var releasePart: (Range<Int>) -> Void = { _ in }
 
     init(base: UnsafePointer<UInt8>, count: Int, dialect: CSVDialect, source: String, progress: JSONParser.Progress?) {
         self.base = base
@@ -90,7 +93,7 @@ public struct CSVParser {
         var records = 0
         if let splitAt {
             secondPart = CSVSecondPart(bytes: UnsafeBufferPointer(start: base, count: count), start: splitAt, dialect: dialect,
-                                       names: names, source: source)
+                                       names: names, source: source, release: releasePart)
         }
         defer { secondPart?.abandon() }
         while true {
@@ -440,16 +443,19 @@ public struct CSVParser {
 /// 64 KiB, then one pass into a document (almanac-bench times this).
 public enum DelimitedText {
     /// `progress`: how far the first thread is (pages before it may go, and it may stop
-    /// there); `parsed`: bytes parsed by both. A text of 4 MiB or more is parsed on two threads.
+    /// there); `parsed`: bytes parsed by both; `releasePart`: the second thread's bytes it is
+    /// done with (their pages may go). A text of 4 MiB or more is parsed on two threads.
     public static func document(of bytes: UnsafeBufferPointer<UInt8>, source: String, tsv: Bool, progress: JSONParser.Progress? = nil,
-                                parsed: ((Int) -> Void)? = nil) throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
+                                parsed: ((Int) -> Void)? = nil, releasePart: @escaping (Range<Int>) -> Void = { _ in })
+        throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
         let sampleSize = min(bytes.count, 64 << 10)
         let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<sampleSize]), tsv: tsv, complete: sampleSize == bytes.count)
         // Records of a few short cells take more nodes than their text has bytes: room for
         // that is reserved (untouched, it costs address space only).
         var builder = JSONDocumentBuilder(expectedBytes: bytes.count * 4, detached: false, guessing: true, valueBytes: bytes.count * 4)
         builder.pendingLimit = CSVParser.waitingProbes
-        let summary = try CSVParser.parse(bytes, source: source, dialect: dialect, into: &builder, progress: progress, parsed: parsed, split: true)
+        let summary = try CSVParser.parse(bytes, source: source, dialect: dialect, into: &builder, progress: progress, parsed: parsed, split: true,
+                                          releasePart: releasePart)
         return (builder.finish(), summary)
     }
 }

@@ -115,9 +115,33 @@ public struct DatasetLoader: Sendable {
                 }
             }
         case let .url(url):
-            let (document, bytes, warnings) = try http.fetchPages(from: url, bounds: bounds, progress: progress, cancellation: cancellation)
-            return ParsedSource(document: document, bytes: bytes, warnings: warnings)
+            switch try http.fetchSource(from: url, format: options.format, bounds: bounds, progress: progress, cancellation: cancellation) {
+            case let .pages(document, bytes, warnings):
+                return ParsedSource(document: document, bytes: bytes, warnings: warnings)
+            case let .body(data, format):
+                return try Self.parseBody(data, format: format, name: source.displayName, progress: progress, cancellation: cancellation)
+            }
         }
+    }
+
+    /// A body read whole over http(s), in a format other than JSON's pages: the text is parsed
+    /// as a file's would be (the document keeps copies of what it needs, not the body).
+    static func parseBody(_ data: Data, format: LoadOptions.Format, name: String, progress: LoadProgress,
+                          cancellation: Cancellation) throws(LoadFailure) -> ParsedSource {
+        let parsed: Result<ParsedSource, LoadFailure> = data.withUnsafeBytes { raw in
+            Result { () throws(LoadFailure) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                if format.isDelimited {
+                    return try parseDelimited(bytes, name: name, tsv: format == .tsv, progress: progress, cancellation: cancellation,
+                                              access: FileContents.Access(release: { _ in }, complete: { true }))
+                }
+                var builder = JSONDocumentBuilder(expectedBytes: bytes.count)
+                try parseFile(bytes, name: name, path: "", into: &builder, progress: { _ throws(CancelledError) in try cancellation.checkpoint() },
+                              asLines: format == .ndjson)
+                return ParsedSource(document: builder.finish(), bytes: bytes.count)
+            }
+        }
+        return try parsed.get()
     }
 
     /// A file in `format` (nil: a pipe or a device, read as JSON unless `as` says otherwise:
@@ -148,7 +172,7 @@ public struct DatasetLoader: Sendable {
         let (document, summary) = try DelimitedText.document(of: bytes, source: name, tsv: tsv, progress: { consumed throws(CancelledError) in
             access.release(consumed)
             try cancellation.checkpoint()
-        }, parsed: { progress.setBytes(done: $0) })
+        }, parsed: { progress.setBytes(done: $0) }, releasePart: access.releaseRange)
         progress.setBytes(done: bytes.count)
         return ParsedSource(document: document, bytes: bytes.count, csv: summary)
     }

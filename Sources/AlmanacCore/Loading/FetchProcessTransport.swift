@@ -150,13 +150,16 @@ public struct FetchRequest: Codable, Sendable {
 /// How `almanac-fetch` answers on its standard output, as the response arrives: a head line,
 /// the body in pieces, then how it ended.
 ///
-///     status STATUS DECLARED-LENGTH (-1: not declared)
+///     status STATUS DECLARED-LENGTH (-1: not declared) [CONTENT-TYPE, to the line's end]
 ///     data N            followed by N bytes of the body; as many as there are pieces
 ///     end               the body is complete
 ///
 /// or at any point one of `transport MESSAGE`, `refused MESSAGE`, `toolarge DECLARED-LENGTH`.
 public enum FetchResponse {
-    public static func head(status: Int, declaredLength: Int?) -> [UInt8] { Array("status \(status) \(declaredLength ?? -1)\n".utf8) }
+    public static func head(status: Int, declaredLength: Int?, contentType: String? = nil) -> [UInt8] {
+        let type = contentType.map { " " + oneLine($0) } ?? ""
+        return Array("status \(status) \(declaredLength ?? -1)\(type)\n".utf8)
+    }
 
     public static func piece(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { Array("data \(bytes.count)\n".utf8) + Array(bytes) }
 
@@ -181,6 +184,7 @@ struct FetchStream {
     let limit: Int
     private(set) var outcome: HTTPOutcome?
     private var status = 0
+    private var contentType: String?
     private var body = Data()
     /// A line not yet complete.
     private var line: [UInt8] = []
@@ -217,14 +221,21 @@ struct FetchStream {
         let rest = parts.count > 1 ? String(parts[1]) : ""
         let numbers = rest.split(separator: " ").compactMap { Int($0) }
         switch parts.first.map(String.init) ?? "" {
-        case "status" where numbers.count == 2:
-            status = numbers[0]
+        case "status":
+            // Two numbers, then the Content-Type (which may hold spaces) to the line's end.
+            let words = rest.split(separator: " ", maxSplits: 2)
+            guard words.count >= 2, let code = Int(words[0]), let declared = Int(words[1]) else {
+                outcome = .transport("the fetch helper's answer is not readable")
+                return
+            }
+            status = code
+            contentType = words.count > 2 ? String(words[2]) : nil
             // A declared length is a promise, not bytes: room for a few megabytes of it at
             // most; the rest grows as bytes arrive.
-            if numbers[1] > 0, numbers[1] <= limit { body.reserveCapacity(min(numbers[1], HTTPLimits.reservedAtMost)) }
+            if declared > 0, declared <= limit { body.reserveCapacity(min(declared, HTTPLimits.reservedAtMost)) }
         case "data" where numbers.count == 1 && numbers[0] >= 0:
             remaining = numbers[0]
-        case "end": outcome = .response(status: status, data: body)
+        case "end": outcome = .response(status: status, data: body, contentType: contentType)
         case "transport": outcome = .transport(rest)
         case "refused": outcome = .refused(rest)
         case "toolarge": outcome = .tooLarge(declared: numbers.first.flatMap { $0 >= 0 ? $0 : nil })

@@ -33,6 +33,9 @@ enum FileContents {
     struct Access {
         let release: (Int) -> Void
         let complete: () -> Bool
+        /// Gives back the pages inside a range a second thread is done with (ranges in
+        /// increasing order; a mapped file's only: memory of our own would come back as zeros).
+        var releaseRange: (Range<Int>) -> Void = { _ in }
     }
 
     /// Work for a second thread on a file's bytes from the given offset near the middle (the
@@ -75,7 +78,8 @@ enum FileContents {
                 } : nil
                 defer { second?.stopAndWait() }
                 // A file's dropped pages come back from the file: an error counts its lines then.
-                let access = Access(release: releaser(mapping.start, bytes, lines: nil), complete: { mapping.isIntact })
+                let access = Access(release: releaser(mapping.start, bytes, lines: nil), complete: { mapping.isIntact },
+                                    releaseRange: pageDropper(mapping.start, size))
                 return try body(bytes, access)
             }
             guard let memory = SystemCalls.mmap(size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1) else {

@@ -15,7 +15,8 @@ public struct FetchBounds: Sendable, Equatable {
     }
 }
 
-/// Fetches JSON over http(s), following API pages (`next`) until there are none.
+/// Fetches JSON over http(s), following API pages (`next`) until there are none; or one
+/// CSV, TSV or NDJSON body (`fetchSource`).
 ///
 /// Bounded everywhere a server could make it hang or grow: an idle timeout and a whole-response
 /// deadline per request (a server that trickles bytes is cut off), retries with backoff only for
@@ -36,9 +37,34 @@ public struct HTTPFetcher: Sendable {
 
     public init(transport: any HTTPTransport = FetchProcessTransport()) { self.transport = transport }
 
+    /// What one load from a URL read: JSON pages in one document (with the bytes read and
+    /// warnings), or a whole body in another format (CSV, TSV, NDJSON), for the loader to parse.
+    enum Fetched {
+        case pages(JSONDocument, Int, [LoadWarning])
+        case body(Data, LoadOptions.Format)
+    }
+
+    /// The first page decides the format: `as FORMAT`, else a Content-Type that names one,
+    /// else the URL's extension, else the body's first bytes (as a file's are read). Only
+    /// JSON has pages.
+    func fetchSource(from start: URL, format asked: LoadOptions.Format? = nil, bounds: FetchBounds = FetchBounds(),
+                     progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> Fetched {
+        let (data, contentType) = try fetchWithType(start, bounds: bounds, cancellation: cancellation)
+        let format = asked ?? contentType.flatMap(LoadOptions.Format.byContentType) ?? LoadOptions.Format.byExtension(start.path)
+            ?? data.withUnsafeBytes { LoadOptions.Format.byContent($0.bindMemory(to: UInt8.self)) }
+        guard format == .json else {
+            progress.setBytes(done: data.count)
+            return .body(data, format)
+        }
+        let (document, bytes, warnings) = try fetchPages(from: start, firstPage: data, bounds: bounds, progress: progress,
+                                                         cancellation: cancellation)
+        return .pages(document, bytes, warnings)
+    }
+
     /// The pages' records in one document, the bytes read, and what the pages said that the
     /// person should know (the page bound reached, a `count` the pages contradict).
-    func fetchPages(from start: URL, bounds: FetchBounds = FetchBounds(), progress: LoadProgress,
+    /// `firstPage`: the body of `start`, when it was read already.
+    func fetchPages(from start: URL, firstPage: Data? = nil, bounds: FetchBounds = FetchBounds(), progress: LoadProgress,
                     cancellation: Cancellation) throws(LoadFailure) -> (JSONDocument, Int, [LoadWarning]) {
         var builder = JSONDocumentBuilder()
         var visited = Set<String>()
@@ -60,7 +86,12 @@ public struct HTTPFetcher: Sendable {
                 break
             }
             pages += 1
-            let data = try fetch(url, page: pages, readBefore: totalBytes, bounds: bounds, cancellation: cancellation)
+            let data: Data
+            if pages == 1, let firstPage {
+                data = firstPage
+            } else {
+                data = try fetch(url, page: pages, readBefore: totalBytes, bounds: bounds, cancellation: cancellation)
+            }
             totalBytes += data.count
             progress.setBytes(done: totalBytes)
             let parsed: Result<Int, LoadFailure> = data.withUnsafeBytes { raw in
@@ -100,6 +131,12 @@ public struct HTTPFetcher: Sendable {
     /// pages took, which this one may not take again.
     func fetch(_ url: URL, page: Int = 1, readBefore: Int = 0, bounds: FetchBounds = FetchBounds(),
                cancellation: Cancellation) throws(LoadFailure) -> Data {
+        try fetchWithType(url, page: page, readBefore: readBefore, bounds: bounds, cancellation: cancellation).data
+    }
+
+    /// `fetch`, with the response's Content-Type.
+    func fetchWithType(_ url: URL, page: Int = 1, readBefore: Int = 0, bounds: FetchBounds = FetchBounds(),
+                       cancellation: Cancellation) throws(LoadFailure) -> (data: Data, contentType: String?) {
         let shown = Redaction.redacted(url.absoluteString)
         var delay = firstBackoff
         for attempt in 1...maximumTries {
@@ -110,11 +147,11 @@ public struct HTTPFetcher: Sendable {
             let outcome = try transport.get(url, limits: limits, cancellation: cancellation)
             let retryable: String
             switch outcome {
-            case let .response(status, data) where (200..<300).contains(status):
-                return data
-            case let .response(status, _) where status >= 500:
+            case let .response(status, data, contentType) where (200..<300).contains(status):
+                return (data, contentType)
+            case let .response(status, _, _) where status >= 500:
                 retryable = "HTTP \(status) for \(shown)"
-            case let .response(status, _):
+            case let .response(status, _, _):
                 throw .network(source: shown, message: "HTTP \(status) for \(shown)")
             case let .refused(message):
                 throw .network(source: shown, message: message)

@@ -25,7 +25,8 @@ public struct HTTPLimits: Sendable, Equatable, Codable {
 
 /// What came back from one GET.
 public enum HTTPOutcome: Sendable, Equatable {
-    case response(status: Int, data: Data)
+    /// `contentType`: the response's Content-Type header, as sent (`text/csv; charset=utf-8`).
+    case response(status: Int, data: Data, contentType: String? = nil)
     /// Connection errors and timeouts: worth another try.
     case transport(String)
     /// Not worth retrying: a refused redirect.

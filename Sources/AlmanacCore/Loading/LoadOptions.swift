@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,6 +20,19 @@ public struct LoadOptions: Sendable, Equatable {
             case "tsv", "tab": return .tsv
             case "ndjson", "jsonl": return .ndjson
             case "json", "geojson": return .json
+            default: return nil
+            }
+        }
+
+        /// By an HTTP Content-Type (`text/csv; charset=utf-8`); nil for JSON and for one that
+        /// names no format (`text/plain`, `application/octet-stream`): servers send NDJSON as
+        /// `application/json` too, so the extension or the body decides.
+        static func byContentType(_ type: String) -> Format? {
+            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            switch media {
+            case "text/csv", "application/csv": return .csv
+            case "text/tab-separated-values": return .tsv
+            case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/json-lines": return .ndjson
             default: return nil
             }
         }

@@ -22,7 +22,8 @@ public enum LoadCommand: Command {
         SOURCE is a file or an http(s) URL whose pages are followed through 'next'. A file is JSON \
         (an array of records, API pages with 'results', an object holding its records under a key, \
         the stations object), NDJSON (.ndjson, .jsonl), CSV (.csv) or TSV (.tsv): by its extension, \
-        else by its first bytes; 'as csv|tsv|json|ndjson' insists. CSV's delimiter (, ; tab |) and \
+        else by its first bytes; 'as csv|tsv|json|ndjson' insists. A URL is read likewise, its \
+        Content-Type (text/csv, text/tab-separated-values) before its extension. CSV's delimiter (, ; tab |) and \
         header row are sniffed, each column typed by all its cells (numbers, booleans, else text; \
         empty cells are absent). 'at data.items' names where an object keeps its records (else the \
         largest list of objects a few levels down is taken, and the load says which); 'key FIELD' \

@@ -9,8 +9,9 @@
 
 typedef struct almanac_fetch_callbacks {
     void *context;
-    // The final response's status and declared length (-1: none), before its body.
-    void (*head)(void *context, long status, long long declared_length);
+    // The final response's status, declared length (-1: none) and Content-Type (NULL: none),
+    // before its body.
+    void (*head)(void *context, long status, long long declared_length, const char *content_type);
     // A piece of the body.
     void (*body)(void *context, const char *bytes, size_t count);
     // Nonzero stops the transfer (checked every 50 ms at least).
