@@ -58,8 +58,11 @@ public struct PostgresResults: ResultsSource {
         case let .within(spec):
             // As in memory, from every row of the table.
             query = TableQuery(inside: try withinQuery(spec, cancellation: cancellation))
-        case .outside, .reach:
-            throw QueryError.invalid("outside and reach read every record into memory, and \(table.name) is a table in a "
+        case let .outside(spec):
+            // As in memory, from every row of the table.
+            query = TableQuery(outside: try outsideQuery(spec, cancellation: cancellation))
+        case .reach:
+            throw QueryError.invalid("reach reads every record into memory, and \(table.name) is a table in a "
                 + "database — export it to a file and load that, or narrow it first and export FILE")
         }
         // Checked now, as memory checks a step when it applies it: an unknown field is an error.

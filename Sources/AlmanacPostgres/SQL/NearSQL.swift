@@ -37,10 +37,16 @@ extension QueryBuilder {
     /// The distance as the results show it and sort by it: km rounded to one decimal.
     func roundedDistance(_ near: NearQuery) throws -> SQL { SQL("round((") + (try distance(near)) + ")::numeric, 1)" }
 
-    /// The row as JSON, with the distance as its last member when the query is a `near`.
+    /// The distance a `near` or an `outside` computes, as the results show it (nil for others).
+    func computedDistance(_ query: TableQuery) throws -> SQL? {
+        if let near = query.near { return try roundedDistance(near) }
+        return try query.outside.map(outsideDistance)
+    }
+
+    /// The row as JSON, with the distance as its last member when the query computes one.
     func rowJSON(_ query: TableQuery) throws -> SQL {
-        guard let near = query.near else { return SQL("row_to_json(t.*)::text") }
-        return SQL("(left(row_to_json(t.*)::text, -1) || ',\"\(NearQuery.column)\":' || ") + (try roundedDistance(near)) + "::text || '}')"
+        guard let distance = try computedDistance(query) else { return SQL("row_to_json(t.*)::text") }
+        return SQL("(left(row_to_json(t.*)::text, -1) || ',\"\(NearQuery.column)\":' || ") + distance + "::text || '}')"
     }
 
     /// A field's values as float8: a number column, a number in a JSON column, or text that
