@@ -61,9 +61,9 @@ public struct PostgresResults: ResultsSource {
         case let .outside(spec):
             // As in memory, from every row of the table.
             query = TableQuery(outside: try outsideQuery(spec, cancellation: cancellation))
-        case .reach:
-            throw QueryError.invalid("reach reads every record into memory, and \(table.name) is a table in a "
-                + "database — export it to a file and load that, or narrow it first and export FILE")
+        case let .reach(spec):
+            // As in memory, from every row of the table.
+            query = TableQuery(reach: try reachQuery(spec, cancellation: cancellation))
         }
         // Checked now, as memory checks a step when it applies it: an unknown field is an error.
         _ = try table.countSQL(query)

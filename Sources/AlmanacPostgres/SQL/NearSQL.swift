@@ -37,9 +37,10 @@ extension QueryBuilder {
     /// The distance as the results show it and sort by it: km rounded to one decimal.
     func roundedDistance(_ near: NearQuery) throws -> SQL { SQL("round((") + (try distance(near)) + ")::numeric, 1)" }
 
-    /// The distance a `near` or an `outside` computes, as the results show it (nil for others).
+    /// The distance a `near`, an `outside` or a `reach` computes, as the results show it (nil for others).
     func computedDistance(_ query: TableQuery) throws -> SQL? {
         if let near = query.near { return try roundedDistance(near) }
+        if let reach = query.reach { return try reachDistance(reach) }
         return try query.outside.map(outsideDistance)
     }
 

@@ -28,6 +28,7 @@ struct QueryBuilder {
         for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
         if let near = query.near { conditions.append(try nearCondition(near)) }
         if let inside = query.inside { conditions.append(try withinCondition(inside)) }
+        if let reach = query.reach { conditions.append(try reachCondition(reach)) }
         if let outside = query.outside {
             // Decided first: the rest (a filter on the distance) measures only the rows outside.
             let judged = try outsideCondition(outside)
@@ -175,6 +176,7 @@ struct QueryBuilder {
         }
         if let near = query.near { terms.append(try roundedDistance(near)) }
         if let outside = query.outside { terms.append(try outsideDistance(outside) + " DESC") }
+        if let reach = query.reach { terms.append(try reachPosition(reach)) }
         if let search = query.search { terms.append(filters.searchRank(search)) }
         terms += naturalOrder(query)
         return (joins, SQL.joined(terms, separator: ", "))
