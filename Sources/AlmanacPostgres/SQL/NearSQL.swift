@@ -71,6 +71,16 @@ extension QueryBuilder {
         }
     }
 
+    /// A field's one value per row as text (outside's country name, reach's code); `what` says
+    /// who reads it when the field holds lists.
+    func singleText(_ field: String, what: String) throws -> SQL {
+        var aliases = Aliases()
+        guard case let .scalar(column, kind, _) = try FieldReference.resolve(field, in: schema).source(aliases: &aliases) else {
+            throw QueryError.invalid("\(what) per row from \(field), and it holds lists")
+        }
+        return Self.text(of: column, kind: kind)
+    }
+
     func coordinates(_ coordinates: NearQuery.Coordinates) throws -> (SQL, SQL) {
         switch coordinates {
         case let .fields(latitude, longitude): return (try number(latitude), try number(longitude))

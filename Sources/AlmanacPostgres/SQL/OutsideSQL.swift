@@ -6,13 +6,7 @@ import AlmanacCore
 /// great-circle arc over the edge vectors bound as arrays, in the same float8 arithmetic.
 extension QueryBuilder {
     /// The row's country name as text.
-    private func countryTitle(_ outside: OutsideQuery) throws -> SQL {
-        var aliases = Aliases()
-        guard case let .scalar(column, kind, _) = try FieldReference.resolve(outside.field, in: schema).source(aliases: &aliases) else {
-            throw QueryError.invalid("outside reads one country name per row from \(outside.field), and it holds lists")
-        }
-        return Self.text(of: column, kind: kind)
-    }
+    private func countryTitle(_ outside: OutsideQuery) throws -> SQL { try singleText(outside.field, what: "outside reads one country name") }
 
     /// Judged (a country with an outline, a point in range) and outside that outline.
     func outsideCondition(_ outside: OutsideQuery) throws -> SQL {
