@@ -34,15 +34,4 @@ struct PostgresNearTests {
         #expect(memory.stdout.contains("9778,\"Stadion Center, Olympiaplatz 2\",0.0"), "\(memory.stdout)")
         #expect(!memory.stdout.contains("9864,\"Stadion Center, Engerthstr. 242\",0.0"), "the station measured from is left out")
     }
-
-    @Test("outside on a table says it needs the records in memory")
-    func otherQuestionsNeedMemory() throws {
-        let url = try Database.url("near_stations_memory")
-        #expect(try run(["use stations", "export \(url) --force"]).status == 0)
-        for command in ["outside"] {
-            let result = try run(["load d from \(url)", "use d", command])
-            #expect(result.status != 0 && result.stderr.contains("reads every record into memory, and d is a table in a database"),
-                    "\(command): \(result)")
-        }
-    }
 }

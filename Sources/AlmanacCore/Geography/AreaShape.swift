@@ -162,6 +162,9 @@ public struct AreaShape: Sendable {
     /// is at most a few hundred km: its great circle bulges by well under this).
     static let bulge = 1.0
 
+    /// Below this the ends of an arc are one point: only they count.
+    public static let shortNormal = 1e-15
+
     typealias Vector = (x: Double, y: Double, z: Double)
 
     @inline(__always)
@@ -192,7 +195,7 @@ public struct AreaShape: Sendable {
         let normal = cross(a, b)
         let size = length(normal)
         let ends = min(angle(p, a), angle(p, b))
-        guard size > 1e-15 else { return ends }
+        guard size > shortNormal else { return ends }
         let n = (normal.x / size, normal.y / size, normal.z / size)
         let across = dot(p, n)
         let foot = (p.x - across * n.0, p.y - across * n.1, p.z - across * n.2)

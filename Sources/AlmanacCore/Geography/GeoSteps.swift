@@ -77,11 +77,14 @@ public struct ReachSpec: Sendable, Equatable {
     public var dataset: String
     public var row: Int
     public var borders: Int
+    /// The country's alpha-3 code: how a table of countries finds its row.
+    public var code: String
 
-    public init(dataset: String, row: Int, borders: Int) {
+    public init(dataset: String, row: Int, borders: Int, code: String = "") {
         self.dataset = dataset
         self.row = row
         self.borders = borders
+        self.code = code
     }
 }
 

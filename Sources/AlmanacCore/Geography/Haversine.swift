@@ -10,7 +10,7 @@ import Darwin
 public enum Haversine {
     /// The IUGG mean Earth radius, in km.
     public static let earthRadius = 6371.0088
-    static let radians = Double.pi / 180
+    public static let radians = Double.pi / 180
 
     /// Kilometres between two points given in degrees.
     @inline(__always)

@@ -347,13 +347,17 @@ public final class PostgresConnection: @unchecked Sendable {
         return connection
     }
 
-    /// Read-only, the statement time limit, and ISO dates, in one round trip.
+    /// Read-only, the statement time limit, ISO dates and no JIT, in one round trip. JIT
+    /// compiles a statement's expressions when its estimated cost is high: outside's (an
+    /// outline's edges per country) took 55 s to compile and 0.2 s to run.
     private func configure(_ connection: OpaquePointer) throws {
         var sql = SQL("SELECT set_config('default_transaction_read_only', ")
         sql.bind(settings.readOnly ? "on" : "off")
         sql.append(", false), set_config('statement_timeout', ")
         sql.bind(String(Int((settings.statementTimeout * 1000).rounded())))
         sql.append(", false), set_config('DateStyle', 'ISO', false)")
+        // Servers without JIT (before PostgreSQL 11, other engines) have no such setting.
+        sql.append(", CASE WHEN current_setting('jit', true) IS NOT NULL THEN set_config('jit', 'off', false) END")
         _ = try run(sql, on: connection, cancellation: .never, timeout: settings.connectTimeout)
     }
 

@@ -58,9 +58,12 @@ public struct PostgresResults: ResultsSource {
         case let .within(spec):
             // As in memory, from every row of the table.
             query = TableQuery(inside: try withinQuery(spec, cancellation: cancellation))
-        case .outside, .reach:
-            throw QueryError.invalid("outside and reach read every record into memory, and \(table.name) is a table in a "
-                + "database — export it to a file and load that, or narrow it first and export FILE")
+        case let .outside(spec):
+            // As in memory, from every row of the table.
+            query = TableQuery(outside: try outsideQuery(spec, cancellation: cancellation))
+        case let .reach(spec):
+            // As in memory, from every row of the table.
+            query = TableQuery(reach: try reachQuery(spec, cancellation: cancellation))
         }
         // Checked now, as memory checks a step when it applies it: an unknown field is an error.
         _ = try table.countSQL(query)

@@ -20,9 +20,14 @@ public struct TableQuery: Sendable, Equatable {
     public var near: NearQuery?
     /// `within COUNTRY`: the rows inside its outline, in the table's order.
     public var inside: WithinQuery?
+    /// `outside`: the rows outside their own country's outline, farthest first, with their distance.
+    public var outside: OutsideQuery?
+    /// `reach COUNTRY N`: the countries within N borders, nearest first, with their distance.
+    public var reach: ReachQuery?
 
     public init(search: String? = nil, filters: [FilterExpression] = [], sort: [SortKey] = [], drills: [GroupDrill] = [],
-                within: TableLimit? = nil, near: NearQuery? = nil, inside: WithinQuery? = nil) {
+                within: TableLimit? = nil, near: NearQuery? = nil, inside: WithinQuery? = nil, outside: OutsideQuery? = nil,
+                reach: ReachQuery? = nil) {
         self.search = search
         self.filters = filters
         self.sort = sort
@@ -30,13 +35,18 @@ public struct TableQuery: Sendable, Equatable {
         self.within = within
         self.near = near
         self.inside = inside
+        self.outside = outside
+        self.reach = reach
     }
+
+    /// Whether the rows carry a computed distance (near's, outside's).
+    public var measures: Bool { near != nil || outside != nil || reach != nil }
 
     /// The fields the question uses, which a listing shows beside its columns: sort keys (the
     /// last sort's, as in memory), then the filters' and drill-downs' fields, earliest first.
     public var fieldsInUse: [String] {
         var seen = Set<String>()
-        let computed = near == nil ? [] : [NearQuery.column]
+        let computed = measures ? [NearQuery.column] : []
         return (sortFields + narrowingFields + computed).filter { seen.insert($0).inserted }
     }
 
@@ -53,7 +63,7 @@ public struct TableQuery: Sendable, Equatable {
 
     /// `limit N`: the first N rows of this question, a question of its own.
     /// A near question keeps its distance beside the rows it limits (the same distance, of the same rows).
-    public func limited(to count: Int) -> TableQuery { TableQuery(within: .first(count, of: self), near: near) }
+    public func limited(to count: Int) -> TableQuery { TableQuery(within: .first(count, of: self), near: near, outside: outside, reach: reach) }
 
     /// `limit` alone: this question without its limits, what came after each kept (a sort
     /// after a limit orders before the sort under it, as a later sort does).

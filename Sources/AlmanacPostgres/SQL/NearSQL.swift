@@ -37,10 +37,17 @@ extension QueryBuilder {
     /// The distance as the results show it and sort by it: km rounded to one decimal.
     func roundedDistance(_ near: NearQuery) throws -> SQL { SQL("round((") + (try distance(near)) + ")::numeric, 1)" }
 
-    /// The row as JSON, with the distance as its last member when the query is a `near`.
+    /// The distance a `near`, an `outside` or a `reach` computes, as the results show it (nil for others).
+    func computedDistance(_ query: TableQuery) throws -> SQL? {
+        if let near = query.near { return try roundedDistance(near) }
+        if let reach = query.reach { return try reachDistance(reach) }
+        return try query.outside.map(outsideDistance)
+    }
+
+    /// The row as JSON, with the distance as its last member when the query computes one.
     func rowJSON(_ query: TableQuery) throws -> SQL {
-        guard let near = query.near else { return SQL("row_to_json(t.*)::text") }
-        return SQL("(left(row_to_json(t.*)::text, -1) || ',\"\(NearQuery.column)\":' || ") + (try roundedDistance(near)) + "::text || '}')"
+        guard let distance = try computedDistance(query) else { return SQL("row_to_json(t.*)::text") }
+        return SQL("(left(row_to_json(t.*)::text, -1) || ',\"\(NearQuery.column)\":' || ") + distance + "::text || '}')"
     }
 
     /// A field's values as float8: a number column, a number in a JSON column, or text that
@@ -62,6 +69,16 @@ extension QueryBuilder {
         default:
             throw QueryError.invalid("\(field) holds no numbers near can read as coordinates")
         }
+    }
+
+    /// A field's one value per row as text (outside's country name, reach's code); `what` says
+    /// who reads it when the field holds lists.
+    func singleText(_ field: String, what: String) throws -> SQL {
+        var aliases = Aliases()
+        guard case let .scalar(column, kind, _) = try FieldReference.resolve(field, in: schema).source(aliases: &aliases) else {
+            throw QueryError.invalid("\(what) per row from \(field), and it holds lists")
+        }
+        return Self.text(of: column, kind: kind)
     }
 
     func coordinates(_ coordinates: NearQuery.Coordinates) throws -> (SQL, SQL) {

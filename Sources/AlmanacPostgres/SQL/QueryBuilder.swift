@@ -20,7 +20,7 @@ struct QueryBuilder {
         var conditions: [SQL] = []
         if let search = query.search { conditions.append(filters.searchCondition(search, aliases: &aliases)) }
         var filters = self.filters
-        filters.distance = try query.near.map(roundedDistance)
+        filters.distance = try computedDistance(query)
         for filter in query.filters {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
@@ -28,6 +28,13 @@ struct QueryBuilder {
         for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
         if let near = query.near { conditions.append(try nearCondition(near)) }
         if let inside = query.inside { conditions.append(try withinCondition(inside)) }
+        if let reach = query.reach { conditions.append(try reachCondition(reach)) }
+        if let outside = query.outside {
+            // Decided first: the rest (a filter on the distance) measures only the rows outside.
+            let judged = try outsideCondition(outside)
+            guard !conditions.isEmpty else { return judged }
+            return SQL("(CASE WHEN ") + judged + " THEN " + SQL.joined(conditions, separator: " AND ") + " ELSE false END)"
+        }
         return conditions.isEmpty ? nil : SQL.joined(conditions, separator: " AND ")
     }
 
@@ -133,7 +140,7 @@ struct QueryBuilder {
 
     /// Keyset paging works when rows come in primary-key order.
     func canContinueByKey(_ query: TableQuery) -> Bool {
-        query.sort.isEmpty && query.search == nil && !query.isLimited && query.near == nil && !schema.primaryKey.isEmpty
+        query.sort.isEmpty && query.search == nil && !query.isLimited && !query.measures && !schema.primaryKey.isEmpty
     }
 
     // MARK: - order
@@ -144,9 +151,9 @@ struct QueryBuilder {
         var joins = SQL()
         var terms: [SQL] = []
         for key in query.sort {
-            // near's distance is computed, not a column.
-            if let near = query.near, key.field.lowercased() == NearQuery.column {
-                terms.append(try roundedDistance(near) + (key.descending ? " DESC" : " ASC"))
+            // near's and outside's distance is computed, not a column.
+            if let distance = try computedDistance(query), key.field.lowercased() == NearQuery.column {
+                terms.append(distance + (key.descending ? " DESC" : " ASC"))
                 continue
             }
             let reference = try source(of: key.field, aliases: &aliases)
@@ -168,6 +175,8 @@ struct QueryBuilder {
             }
         }
         if let near = query.near { terms.append(try roundedDistance(near)) }
+        if let outside = query.outside { terms.append(try outsideDistance(outside) + " DESC") }
+        if let reach = query.reach { terms.append(try reachPosition(reach)) }
         if let search = query.search { terms.append(filters.searchRank(search)) }
         terms += naturalOrder(query)
         return (joins, SQL.joined(terms, separator: ", "))

@@ -18,7 +18,7 @@ extension QueryBuilder {
         func slice(_ values: [Double]) -> SQL { SQL("(") + array(values) + ")[k.first:k.last]" }
         var sql = SQL("(") + latitude + " BETWEEN " + number(max(-90, box.south)) + " AND " + number(min(90, box.north))
             + " AND " + longitude + " BETWEEN " + number(max(-180, box.west)) + " AND " + number(min(180, box.east))
-        sql.append(SQL(" AND EXISTS (SELECT 1 FROM (SELECT ") + latitude + " AS y, " + longitude + " AS x) AS p CROSS JOIN unnest(")
+        sql.append(SQL(" AND EXISTS (SELECT 1 FROM (SELECT ") + latitude + " AS y, " + longitude + " AS x OFFSET 0) AS p CROSS JOIN unnest(")
         sql.append(SQL.joined([array(columns.south), array(columns.north), array(columns.west), array(columns.east),
                                array(columns.bandHeight), integers(columns.bands), positions(columns.firstBand)],
                               separator: ", "))

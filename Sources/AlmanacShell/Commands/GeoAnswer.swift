@@ -66,13 +66,20 @@ enum GeoAnswer {
     }
 
     /// Applies a geographic step: the listing, and for json and ndjson the results as GeoJSON
-    /// (one FeatureCollection, or one Feature a line), as map writes them. A table's rows are
-    /// written as its listing is (records with their distance).
+    /// (one FeatureCollection, or one Feature a line), as map writes them. A table's GeoJSON is
+    /// of the rows its listing would print (into a pipe at most its unpaged limit, which the
+    /// listing says on standard error): the same writer over the page the database sends.
     static func apply(_ step: QueryStep, in session: Session) throws -> CommandResult? {
         let listing = try session.apply(step)
-        guard let results = try session.results().inMemory else { return listing }
-        return listing.with(document: MapCommand.geoJSON(results, outlines: MapCommand.outlines(in: session).0,
-                                                         cancellation: session.cancellation))
+        let outlines = MapCommand.outlines(in: session).0
+        var source = try session.results()
+        if let results = source.inMemory {
+            return listing.with(document: MapCommand.geoJSON(results, outlines: outlines, cancellation: session.cancellation))
+        }
+        guard session.settings.format.isMachineReadable else { return listing }
+        let total = try source.count(fresh: false, cancellation: session.cancellation)
+        let page = try source.page(start: 0, size: Listing.pageSize(of: source, total: total, in: session), cancellation: session.cancellation)
+        return listing.with(document: MapCommand.geoJSON(page.results, outlines: outlines, cancellation: session.cancellation))
     }
 
     /// `50`, `50 km`, `50km`, `2.5`: kilometres, not negative.

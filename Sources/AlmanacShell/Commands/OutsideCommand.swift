@@ -14,14 +14,29 @@ public enum OutsideCommand: Command {
         in world.geojson (Natural Earth 1:110m, so a station on the coast may lie a few km out at \
         sea). The results carry a distance column: km from the point to the outline, one decimal, \
         farthest first. Records whose country is unknown or has no outline are not judged. Under \
-        --format json the results are a GeoJSON FeatureCollection; map draws them. back undoes it.
+        --format json the results are a GeoJSON FeatureCollection; map draws them. back undoes it. \
+        On an attached PostgreSQL table the database answers: the table's different country \
+        names are read once (GROUP BY, at most 1,000), each resolved to its outline here, and \
+        per name the outline's edges are bound as arrays — within's ray cast, negated, and the \
+        distance to the nearest edge's great-circle arc in the same arithmetic — so no row is \
+        fetched to decide, and the rows and distances are those memory finds.
         """
     ).role(.shapes())
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         _ = try arguments.parse()
-        let datasets = try GeoAnswer.datasetsWithCoordinates(for: "outside", in: session)
-        let field = try countryField(datasets, in: session)
+        let source = try session.results()
+        let field: String
+        if source.inMemory == nil {
+            // An attached table answers in SQL (its coordinates are found when the step applies).
+            let names = ["countryTitle", "country"]
+            guard let found = names.first(where: { (try? source.checkField($0, cancellation: session.cancellation)) != nil }) else {
+                throw noCountryField(source.datasetNames)
+            }
+            field = found
+        } else {
+            field = try countryField(try GeoAnswer.datasetsWithCoordinates(for: "outside", in: session), in: session)
+        }
         let countries = try session.dataset("countries")
         let areas = try GeoAnswer.areas(in: session)
         return try GeoAnswer.apply(.outside(OutsideSpec(field: field, countries: countries, areas: areas)), in: session)
@@ -34,7 +49,11 @@ public enum OutsideCommand: Command {
                 return field
             }
         }
-        throw ShellError.invalid("outside compares each record's coordinates with the outline of its own country, named by a "
-            + "countryTitle or country field, and \(datasets.map(\.name).joined(separator: ", ")) has neither")
+        throw noCountryField(datasets.map(\.name))
+    }
+
+    static func noCountryField(_ names: [String]) -> ShellError {
+        .invalid("outside compares each record's coordinates with the outline of its own country, named by a "
+            + "countryTitle or country field, and \(names.joined(separator: ", ")) has neither")
     }
 }

@@ -15,7 +15,11 @@ public enum ReachCommand: Command {
         are countries (not COUNTRY itself), nearest first, then by name, with a distance column: how \
         many borders away each is (1 for a neighbour). A border counts when either country names \
         it (the data lists a few on one side only). They are results like any other: columns, \
-        sort, group, map and export work on them; back undoes it.
+        sort, group, map and export work on them; back undoes it. On an attached PostgreSQL table \
+        of countries (alpha3Code and a borders list) the table's own borders are read — a table \
+        of over 100,000 rows is refused with its size — the graph is searched as in memory, and \
+        the database answers with the rows whose code was reached (bound as an array) and their \
+        distance.
 
           countries> reach Austria 1
           #  name            alpha3Code  capital     region  population  distance
@@ -34,12 +38,15 @@ public enum ReachCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         guard let borders = parsed[Self.borders].first?.number else { throw arguments.usageError("missing N") }
-        try GeoAnswer.requireMemory("reach", in: session)
         let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: parsed[Self.country].map(\.word), in: session)
-        guard try session.datasetsInScope().contains(where: { $0 === countries }) else {
-            throw ShellError.invalid("reach answers with countries, and the dataset in use is \(session.scopeNames.joined(separator: ", ")) — "
-                + "'use countries' first")
+        // An attached table of countries follows its own borders (in the database's engine).
+        if try session.results().inMemory != nil {
+            guard try session.datasetsInScope().contains(where: { $0 === countries }) else {
+                throw ShellError.invalid("reach answers with countries, and the dataset in use is \(session.scopeNames.joined(separator: ", ")) — "
+                    + "'use countries' first")
+            }
         }
-        return try session.apply(.reach(ReachSpec(dataset: countries.name, row: row, borders: borders)))
+        let code = countries.values(of: countries.compile(FieldPath("alpha3Code")), row: row).first.map { countries.text(of: $0) } ?? ""
+        return try session.apply(.reach(ReachSpec(dataset: countries.name, row: row, borders: borders, code: code)))
     }
 }

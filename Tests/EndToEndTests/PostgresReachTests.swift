@@ -1,0 +1,54 @@
+import Foundation
+import PostgresCluster
+import Testing
+
+/// `reach` on an attached table of countries follows the table's own borders (read once: the
+/// table is small) and answers as `reach` over the same records in memory: the same rows in the
+/// same order with the same distances, which sort, filter and group read in the database. A
+/// table too big to be one of countries is refused with its size.
+@Suite("PostgreSQL: reach over a table's borders answers as in memory")
+struct PostgresReachTests {
+    let home: TemporaryHome
+
+    init() throws { home = try TemporaryHome() }
+
+    func run(_ lines: [String]) throws -> PipeResult {
+        try PipeRun.run(["--no-rc", "--format", "csv"], input: lines.joined(separator: "\n") + "\n",
+                        environment: home.environment(), directory: home.root)
+    }
+
+    @Test("reach Austria 2, China 3, Spain 1: memory and table alike")
+    func countries() throws {
+        let (_, url) = try Database.exported("countries", as: "reach_countries", in: home)
+        // In memory reach follows the bundled countries (a loaded copy is another dataset).
+        let script = ["columns name, distance", "reach Austria 2", "page", "count", "reach CHN 3", "count", "sort distance desc",
+                      "page", "filter distance = 1", "count", "group region", "reach Spain 1", "page"]
+        let memory = try run(["use countries"] + script)
+        let database = try run(["load d from \(url)", "use d"] + script)
+        #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
+        #expect(database.status == 0 && database.stderr.isEmpty, "\(database)")
+        #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
+        // Breadth-first search over countries.json's borders, either side naming one (python3):
+        // 20 countries within 2 of Austria, first Czech Republic, Germany, Hungary, Italy at 1;
+        // 46 within 3 of China, 16 of them neighbours; Spain's 5 neighbours.
+        let output = database.stdout
+        #expect(output.contains("name,distance\nCzech Republic,1\nGermany,1\nHungary,1\nItaly,1\n"), "\(output)")
+        #expect(output.contains("count\n20\n") && output.contains("count\n46\n") && output.contains("count\n16\n"), "\(output)")
+        #expect(output.hasSuffix("name,distance\nAndorra,1\nFrance,1\nGibraltar,1\nMorocco,1\nPortugal,1\n"), "\(output)")
+    }
+
+    @Test("a table of over 100,000 rows is refused with its size, one without borders says so")
+    func refusals() throws {
+        let cluster = try Database.cluster()
+        try cluster.execute("""
+            DROP TABLE IF EXISTS reach_many;
+            CREATE TABLE reach_many AS SELECT 'C' || i AS name, 'C' || i AS "alpha3Code", '[]'::jsonb AS borders
+                FROM generate_series(1, 100001) AS i;
+            """)
+        let many = try run(["load d from \(try Database.url("reach_many"))", "use d", "reach Austria 1"])
+        #expect(many.status != 0 && many.stderr.contains("d has 100,001 rows (more than 100,000)"), "\(many)")
+        _ = try Database.exported("planets", as: "reach_planets", in: home)
+        let planets = try run(["load d from \(try Database.url("reach_planets"))", "use d", "reach Austria 1"])
+        #expect(planets.status != 0 && planets.stderr.contains("and d has no alpha3Code"), "\(planets)")
+    }
+}
