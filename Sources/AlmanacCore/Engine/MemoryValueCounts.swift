@@ -9,7 +9,7 @@ extension MemoryResults {
         // at the first TAB on a large dataset).
         if !hasSteps, condition == nil, datasets.count == 1, let index = ValueIndex.ifReady(datasets[0], path: field),
            datasets[0].fieldsIfReady.map({ FieldLookup.field(field, in: $0) != nil }) == true {
-            return ValueCount.ordered(indexed: index.counts(withPrefix: prefix), limit: limit)
+            return ValueCount.ordered(index.counts(withPrefix: prefix), of: index, limit: limit)
         }
         var results = self.results
         if let condition { results = try Filter.run(condition, on: results, cancellation: cancellation) }
@@ -43,7 +43,7 @@ extension MemoryResults {
               let index = ValueIndex.ifReady(dataset, path: field),
               let pairs = index.pairs(withPrefix: prefix), pairs <= results.count * indexedRunShare else { return nil }
         let members = RowSet(results.items, dataset: 0, rows: dataset.count)
-        return ValueCount.ordered(indexed: index.counts(withPrefix: prefix, among: members), limit: limit)
+        return ValueCount.ordered(index.counts(withPrefix: prefix, among: members), of: index, limit: limit)
     }
 
     /// An index run of up to this many rows per result is cheaper to test than the results to read.
@@ -118,12 +118,13 @@ extension ValueCount {
         return ordered.prefix(limit).map { ValueCount($0.text, count: $0.count) }
     }
 
-    /// A value index's values (in its folded order) and their counts, ordered as `ordered`
-    /// orders them without folding each again: the index's order is already the tie-break for
-    /// text (folding, then code points). Words for none (`n/a`) left out.
-    static func ordered(indexed counts: [(value: String, records: Int, numeric: Bool)], limit: Int) -> [ValueCount] {
-        let counts = counts.filter { !ValueText.isAbsent($0.value) }
-        let numbers = counts.map { $0.numeric ? Double($0.value) : nil }
+    /// A value index's values (by position, in its folded order) and their counts, ordered as
+    /// `ordered` orders them without folding each again: the index's order is already the
+    /// tie-break for text (folding, then code points). Words for none (`n/a`) left out; a
+    /// String made only for the values listed.
+    static func ordered(_ counts: [(position: Int, records: Int)], of index: ValueIndex, limit: Int) -> [ValueCount] {
+        let counts = counts.filter { !ValueText.isAbsent(index.value(at: $0.position)) }
+        let numbers = counts.map { index.isNumber(at: $0.position) ? Double(index.value(at: $0.position)) : nil }
         let order = counts.indices.sorted { a, b in
             if counts[a].records != counts[b].records { return counts[a].records > counts[b].records }
             switch (numbers[a], numbers[b]) {
@@ -133,7 +134,7 @@ extension ValueCount {
             default: return a < b
             }
         }
-        return order.prefix(limit).map { ValueCount(counts[$0].value, count: counts[$0].records) }
+        return order.prefix(limit).map { ValueCount(index.value(at: counts[$0].position), count: counts[$0].records) }
     }
 
     /// A group listing's values (largest first) as counts: the values starting with `prefix`,

@@ -162,10 +162,14 @@ public struct ValueIndex: Sendable {
         positions(withPrefix: prefix).prefix(limit).map { values[$0] }
     }
 
-    /// Each value starting with `prefix` (folded) with how many records have it and whether
-    /// it is a number, in folded order.
-    func counts(withPrefix prefix: String) -> [(value: String, records: Int, numeric: Bool)] {
-        positions(withPrefix: prefix).map { (values[$0], starts[$0 + 1] - starts[$0], numeric[$0]) }
+    /// The value at `position` (of those `counts` gives), and whether it is a number.
+    func value(at position: Int) -> String { values[position] }
+    func isNumber(at position: Int) -> Bool { numeric[position] }
+
+    /// Each value starting with `prefix` (folded), as its position, with how many records have
+    /// it, in folded order.
+    func counts(withPrefix prefix: String) -> [(position: Int, records: Int)] {
+        positions(withPrefix: prefix).map { ($0, starts[$0 + 1] - starts[$0]) }
     }
 
     /// How many (record, value) pairs the values starting with `prefix` have: the work of
@@ -177,30 +181,37 @@ public struct ValueIndex: Sendable {
     }
 
     /// Each value starting with `prefix` (folded) that some of `among` (rows of the dataset)
-    /// have, with how many of them, and whether it is a number, in folded order: one run of
-    /// rows tested against the set, however many records the value index or the set has.
-    func counts(withPrefix prefix: String, among members: RowSet) -> [(value: String, records: Int, numeric: Bool)] {
-        var found: [(value: String, records: Int, numeric: Bool)] = []
+    /// have, as its position, with how many of them, in folded order: one run of rows tested
+    /// against the set, however many records the value index or the set has.
+    func counts(withPrefix prefix: String, among members: RowSet) -> [(position: Int, records: Int)] {
+        var found: [(position: Int, records: Int)] = []
         rows.withUnsafeBufferPointer { rows in
             for position in positions(withPrefix: prefix) {
                 var records = 0
                 for index in starts[position]..<starts[position + 1] where members.contains(Int(rows[index])) { records += 1 }
-                if records > 0 { found.append((values[position], records, numeric[position])) }
+                if records > 0 { found.append((position, records)) }
             }
         }
         return found
     }
 
+    /// The values whose folding starts with `prefix` folded: one run, found by two binary searches.
     private func positions(withPrefix prefix: String) -> Range<Int> {
         let wanted = Folding.fold(prefix)
+        if wanted.isEmpty { return 0..<folded.count }
         var low = 0
         var high = folded.count
         while low < high {
             let middle = (low + high) / 2
             if folded[middle].utf8.lexicographicallyPrecedes(wanted.utf8) { low = middle + 1 } else { high = middle }
         }
+        // From `low` on, those starting with it come first.
         var end = low
-        while end < folded.count, folded[end].utf8.starts(with: wanted.utf8) { end += 1 }
+        high = folded.count
+        while end < high {
+            let middle = (end + high) / 2
+            if folded[middle].utf8.starts(with: wanted.utf8) { end = middle + 1 } else { high = middle }
+        }
         return low..<end
     }
 }
