@@ -43,24 +43,12 @@ public struct ValueIndex: Sendable {
                     let word = document.node(node)
                     guard !seenWords.contains(word) else { return }
                     seenWords.append(word)
-                    if let known = wordOrdinals[word] {
-                        ordinal = known
-                    } else {
-                        ordinal = wordNodes.count
-                        wordOrdinals[word] = ordinal
-                        wordNodes.append(node)
-                    }
+                    ordinal = wordOrdinals.number(of: word, next: wordNodes.count) { wordNodes.append(node) }
                 } else {
                     let text = dataset.text(of: value)
                     guard !seenTexts.contains(text) else { return }
                     seenTexts.append(text)
-                    if let known = textOrdinals[text] {
-                        ordinal = known
-                    } else {
-                        ordinal = -1 - texts.count
-                        textOrdinals[text] = ordinal
-                        texts.append((text, dataset.number(of: value) != nil))
-                    }
+                    ordinal = textOrdinals.number(of: text, next: -1 - texts.count) { texts.append((text, dataset.number(of: value) != nil)) }
                 }
                 pairValues.append(ordinal)
                 if keepsRows { pairRows.append(rowWord) }
