@@ -64,7 +64,7 @@ enum Repeat {
             return NameIndex.of(copy).count
         }
         default: throw BenchError("--repeat wants group, describe:FIELD, sort, sort2, filter-computed, sort-computed, group-computed, "
-            + "filter-link, group-link, counts:country|region|station|station-in-country, values-index:FIELD, "
+            + "filter-link, group-link, counts:country|region|station|station-in-country|stations-in-country, values-index:FIELD, "
             + "search, search:TEXT, load, extract, index or " + MemoryQueries.ids.joined(separator: ", "))
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.

@@ -12,6 +12,7 @@ enum ValueCountSteps {
         ("counts:region", "regionTitle", Queries.country, ""),
         ("counts:station", "stationTitle", nil, "Моск"),
         ("counts:station-in-country", "stationTitle", Queries.country, "Моск"),
+        ("counts:stations-in-country", "stationTitle", Queries.country, ""),
     ]
     /// As many values as TAB asks for.
     static let limit = 100_000

@@ -28,4 +28,61 @@ import Testing
             }
         }
     }
+
+    /// Some records of a dataset (every other one): counted from the value index's rows, as a
+    /// tally of those records counts them.
+    @Test func countsAmongSomeRecordsFromTheIndexAsATallyCounts() throws {
+        for (name, field) in Self.fields {
+            let dataset = try RealData.load(name)
+            let some = ResultSet(datasets: [dataset], items: dataset.allItems.filter { $0.row % 2 == 0 })
+            for prefix in ["", "a", "S", "1"] {
+                let tallied = try ValueCount.tally(some, field: field, prefix: prefix, limit: 1000, cancellation: .never)
+                let indexed = MemoryResults.indexedCounts(of: field, among: some, prefix: prefix, limit: 1000)
+                #expect(indexed == tallied, "\(name).\(field) starting with '\(prefix)' among every other record")
+            }
+        }
+    }
+
+    /// TAB after `filter countryTitle = Россия and stationTitle = с`: the Russian stations'
+    /// titles starting with с (folded), each with how many stations have it, as a count over
+    /// the file read by Foundation says; 274 titles of 282 stations (python3 over the file).
+    @Test func stationTitlesUnderACountryFilterCountAsTheFileSays() throws {
+        let russia = FilterExpression.comparison(field: "countryTitle", op: .equal, value: "Россия")
+        let results = MemoryResults(datasets: [RealData.stations])
+        for (prefix, titles, stations) in [("с", 274, 282), ("Моск", 24, 24), ("санкт", 2, 2)] {
+            let expected = try Self.russianStationTitles(startingWith: prefix)
+            let found = try #require(try results.valueCounts(of: "stationTitle", where: russia, prefix: prefix, limit: 1000,
+                                                             quick: true, cancellation: .never))
+            #expect(found == expected, "starting with \(prefix)")
+            #expect(found.count == titles && found.reduce(0) { $0 + $1.count } == stations, "starting with \(prefix)")
+        }
+        // Counted from the value index's rows, not by reading the titles of the 3,136 stations.
+        let inRussia = try Filter.run(russia, on: ResultSet.all([RealData.stations]))
+        #expect(MemoryResults.indexedCounts(of: "stationTitle", among: inRussia, prefix: "с", limit: 1000) != nil)
+    }
+
+    /// The stations (one per stationId, the first listed) whose country is Россия, their
+    /// titles starting with `prefix` case- and diacritic-insensitively, most first, then by
+    /// folding, then by code point: read by Foundation from the bundled file.
+    static func russianStationTitles(startingWith prefix: String) throws -> [ValueCount] {
+        func fold(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        let root = try #require(RawData.object("stations.json") as? [String: Any])
+        var seen: Set<Int> = []
+        var counts: [String: Int] = [:]
+        for list in ["citiesFrom", "citiesTo"] {
+            for city in try #require(root[list] as? [[String: Any]]) {
+                for station in city["stations"] as? [[String: Any]] ?? [] {
+                    guard let id = station["stationId"] as? Int, seen.insert(id).inserted,
+                          station["countryTitle"] as? String == "Россия", let title = station["stationTitle"] as? String,
+                          fold(title).hasPrefix(fold(prefix)) else { continue }
+                    counts[title, default: 0] += 1
+                }
+            }
+        }
+        return counts.sorted { a, b in
+            if a.value != b.value { return a.value > b.value }
+            let (first, second) = (Array(fold(a.key).utf8), Array(fold(b.key).utf8))
+            return first != second ? first.lexicographicallyPrecedes(second) : Array(a.key.utf8).lexicographicallyPrecedes(Array(b.key.utf8))
+        }.map { ValueCount($0.key, count: $0.value) }
+    }
 }

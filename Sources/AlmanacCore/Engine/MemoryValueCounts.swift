@@ -9,11 +9,11 @@ extension MemoryResults {
         // at the first TAB on a large dataset).
         if !hasSteps, condition == nil, datasets.count == 1, let index = ValueIndex.ifReady(datasets[0], path: field),
            datasets[0].fieldsIfReady.map({ FieldLookup.field(field, in: $0) != nil }) == true {
-            let found = index.counts(withPrefix: prefix).filter { !ValueText.isAbsent($0.value) }
-            return ValueCount.ordered(found.map { ($0.value, $0.records, $0.numeric ? Double($0.value) : nil) }, limit: limit)
+            return ValueCount.ordered(index.counts(withPrefix: prefix), of: index, limit: limit)
         }
         var results = self.results
         if let condition { results = try Filter.run(condition, on: results, cancellation: cancellation) }
+        if let counts = Self.indexedCounts(of: field, among: results, prefix: prefix, limit: limit) { return counts }
         // Only records with a value containing the beginning can have a value starting with it:
         // one quick pass (folded bytes, each distinct string once) before grouping fewer.
         if !prefix.isEmpty {
@@ -31,6 +31,23 @@ extension MemoryResults {
 
     /// Results under 1/this of the records are counted record by record.
     static let fewRecordsShare = 8
+
+    /// Some records of one dataset, counted from the field's value index when it is built: the
+    /// rows of the values starting with `prefix` (one run of the index) tested against the
+    /// results' rows, rather than each result's values read, folded and compared. Nil when the
+    /// index is not ready, the field holds objects (`group` counts those whole), or the run is
+    /// so much longer than the results that counting them one by one is cheaper.
+    static func indexedCounts(of field: String, among results: ResultSet, prefix: String, limit: Int) -> [ValueCount]? {
+        guard results.datasets.count == 1, let dataset = results.datasets.first,
+              let found = dataset.fieldsIfReady?.field(field), !found.kinds.contains(.object),
+              let index = ValueIndex.ifReady(dataset, path: field),
+              let pairs = index.pairs(withPrefix: prefix), pairs <= results.count * indexedRunShare else { return nil }
+        let members = RowSet(results.items, dataset: 0, rows: dataset.count)
+        return ValueCount.ordered(index.counts(withPrefix: prefix, among: members), of: index, limit: limit)
+    }
+
+    /// An index run of up to this many rows per result is cheaper to test than the results to read.
+    static let indexedRunShare = 32
 
     public var conditions: [FilterExpression] { QueryStep.conditions(of: steps) }
 }
@@ -99,6 +116,25 @@ extension ValueCount {
                 return a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
             }
         return ordered.prefix(limit).map { ValueCount($0.text, count: $0.count) }
+    }
+
+    /// A value index's values (by position, in its folded order) and their counts, ordered as
+    /// `ordered` orders them without folding each again: the index's order is already the
+    /// tie-break for text (folding, then code points). Words for none (`n/a`) left out; a
+    /// String made only for the values listed.
+    static func ordered(_ counts: [(position: Int, records: Int)], of index: ValueIndex, limit: Int) -> [ValueCount] {
+        let counts = counts.filter { !ValueText.isAbsent(index.value(at: $0.position)) }
+        let numbers = counts.map { index.isNumber(at: $0.position) ? Double(index.value(at: $0.position)) : nil }
+        let order = counts.indices.sorted { a, b in
+            if counts[a].records != counts[b].records { return counts[a].records > counts[b].records }
+            switch (numbers[a], numbers[b]) {
+            case let (first?, second?) where first != second: return first < second
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return a < b
+            }
+        }
+        return order.prefix(limit).map { ValueCount(index.value(at: counts[$0].position), count: counts[$0].records) }
     }
 
     /// A group listing's values (largest first) as counts: the values starting with `prefix`,

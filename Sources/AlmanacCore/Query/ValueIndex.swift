@@ -5,9 +5,13 @@ public struct ValueIndex: Sendable {
     /// The values, and their foldings, sorted by folding.
     private let values: [String]
     private let folded: [String]
-    /// How many records have each value (a list's value once per record), and whether it is a
-    /// number: TAB's counts for the whole dataset, without a pass over its records.
-    private let records: [Int]
+    /// The rows holding each value (a list's value once per record), value after value in
+    /// folded order: value `i`'s rows are `rows[starts[i]..<starts[i + 1]]`, so the values of
+    /// a beginning own one run of rows, and how many records have value `i` is the run's length
+    /// (TAB's counts for the whole dataset, without a pass over its records). Empty when the
+    /// rows would not fit in 32 bits: then `starts` still gives the counts.
+    private let starts: [Int]
+    private let rows: [UInt32]
     private let numeric: [Bool]
 
     public var count: Int { values.count }
@@ -16,60 +20,102 @@ public struct ValueIndex: Sendable {
         let compiled = dataset.compile(FieldPath(path))
         let document = dataset.document
         // By node word first (equal short strings share one): each distinct one read once.
-        var byWord: [UInt64: (records: Int, node: Int)] = [:]
-        var byText: [String: (records: Int, numeric: Bool)] = [:]
+        // Every (row, value) pair is kept as the value's ordinal (a node word's from 0, a
+        // text's from -1 down) to lay the rows out by value once the values are sorted.
+        var wordOrdinals: [UInt64: Int] = [:]
+        var wordNodes: [Int] = []
+        var textOrdinals: [String: Int] = [:]
+        var texts: [(text: String, numeric: Bool)] = []
+        var pairRows: [UInt32] = []
+        var pairValues: [Int] = []
+        let keepsRows = dataset.count <= Int(UInt32.max)
         var seenWords: [UInt64] = []
         var seenTexts: [String] = []
         for row in 0..<dataset.count {
             seenWords.removeAll(keepingCapacity: true)
             seenTexts.removeAll(keepingCapacity: true)
+            let rowWord = UInt32(truncatingIfNeeded: row)
             dataset.forEachValue(of: compiled, row: row) { value in
+                let ordinal: Int
                 if case let .node(node) = value {
                     // null is no value.
                     guard document.kind(at: node) != .null else { return }
                     let word = document.node(node)
                     guard !seenWords.contains(word) else { return }
                     seenWords.append(word)
-                    byWord[word, default: (0, node)].records += 1
-                    return
+                    ordinal = wordOrdinals.number(of: word, next: wordNodes.count) { wordNodes.append(node) }
+                } else {
+                    let text = dataset.text(of: value)
+                    guard !seenTexts.contains(text) else { return }
+                    seenTexts.append(text)
+                    ordinal = textOrdinals.number(of: text, next: -1 - texts.count) { texts.append((text, dataset.number(of: value) != nil)) }
                 }
-                let text = dataset.text(of: value)
-                guard !seenTexts.contains(text) else { return }
-                seenTexts.append(text)
-                byText[text, default: (0, dataset.number(of: value) != nil)].records += 1
+                pairValues.append(ordinal)
+                if keepsRows { pairRows.append(rowWord) }
             }
         }
+        wordOrdinals = [:]
+        textOrdinals = [:]
         // No String-keyed table for the node values: hashing and comparing 378,000 Cyrillic
         // titles as Strings (normalized) took seconds. Sorted by UTF-8 bytes, then equal
         // texts of different nodes (long strings are not shared) merged side by side.
-        var entries: [(folded: String, value: String, found: (records: Int, numeric: Bool))] = []
-        entries.reserveCapacity(byWord.count + byText.count)
-        for (_, found) in byWord {
-            let text = dataset.text(of: .node(found.node))
+        var entries: [(folded: String, value: String, numeric: Bool, ordinal: Int)] = []
+        entries.reserveCapacity(wordNodes.count + texts.count)
+        for (ordinal, node) in wordNodes.enumerated() {
+            let text = dataset.text(of: .node(node))
             guard !text.isEmpty else { continue }
-            entries.append((Folding.fold(text), text, (found.records, document.kind(at: found.node) == .number)))
+            entries.append((Folding.fold(text), text, document.kind(at: node) == .number, ordinal))
         }
-        for (text, found) in byText where !text.isEmpty { entries.append((Folding.fold(text), text, found)) }
+        for (index, found) in texts.enumerated() where !found.text.isEmpty {
+            entries.append((Folding.fold(found.text), found.text, found.numeric, -1 - index))
+        }
         // One key per entry: the folding, a NUL, the value (folded order, then code points),
         // compared with memcmp.
         let keys = entries.map { Array($0.folded.utf8) + [0] + Array($0.value.utf8) }
         let order = keys.indices.sorted { Self.precedes(keys[$0], keys[$1]) }
-        var merged: [(folded: String, value: String, found: (records: Int, numeric: Bool))] = []
-        merged.reserveCapacity(entries.count)
+        // Each ordinal's place among the merged values (-1: the empty text, no value).
+        var placeOfWord = [Int](repeating: -1, count: wordNodes.count)
+        var placeOfText = [Int](repeating: -1, count: texts.count)
+        var values: [String] = []
+        var folded: [String] = []
+        var numeric: [Bool] = []
+        values.reserveCapacity(entries.count)
+        folded.reserveCapacity(entries.count)
+        numeric.reserveCapacity(entries.count)
         var lastKey: [UInt8]?
         for index in order {
-            if keys[index] == lastKey {
-                merged[merged.count - 1].found.records += entries[index].found.records
-            } else {
-                merged.append(entries[index])
+            let entry = entries[index]
+            if keys[index] != lastKey {
+                values.append(entry.value)
+                folded.append(entry.folded)
+                numeric.append(entry.numeric)
                 lastKey = keys[index]
             }
+            if entry.ordinal >= 0 { placeOfWord[entry.ordinal] = values.count - 1 } else { placeOfText[-1 - entry.ordinal] = values.count - 1 }
         }
-        entries = merged
-        values = entries.map(\.value)
-        folded = entries.map(\.folded)
-        records = entries.map(\.found.records)
-        numeric = entries.map(\.found.numeric)
+        // The rows laid out by value: counted, then each row put in its value's run.
+        var starts = [Int](repeating: 0, count: values.count + 1)
+        for ordinal in pairValues {
+            let place = ordinal >= 0 ? placeOfWord[ordinal] : placeOfText[-1 - ordinal]
+            if place >= 0 { starts[place + 1] += 1 }
+        }
+        for place in 0..<values.count { starts[place + 1] += starts[place] }
+        var rows: [UInt32] = []
+        if keepsRows {
+            rows = [UInt32](repeating: 0, count: starts[values.count])
+            var next = starts
+            for (ordinal, row) in zip(pairValues, pairRows) {
+                let place = ordinal >= 0 ? placeOfWord[ordinal] : placeOfText[-1 - ordinal]
+                guard place >= 0 else { continue }
+                rows[next[place]] = row
+                next[place] += 1
+            }
+        }
+        self.values = values
+        self.folded = folded
+        self.numeric = numeric
+        self.starts = starts
+        self.rows = rows
     }
 
     private static func precedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
@@ -104,22 +150,56 @@ public struct ValueIndex: Sendable {
         positions(withPrefix: prefix).prefix(limit).map { values[$0] }
     }
 
-    /// Each value starting with `prefix` (folded) with how many records have it and whether
-    /// it is a number, in folded order.
-    func counts(withPrefix prefix: String) -> [(value: String, records: Int, numeric: Bool)] {
-        positions(withPrefix: prefix).map { (values[$0], records[$0], numeric[$0]) }
+    /// The value at `position` (of those `counts` gives), and whether it is a number.
+    func value(at position: Int) -> String { values[position] }
+    func isNumber(at position: Int) -> Bool { numeric[position] }
+
+    /// Each value starting with `prefix` (folded), as its position, with how many records have
+    /// it, in folded order.
+    func counts(withPrefix prefix: String) -> [(position: Int, records: Int)] {
+        positions(withPrefix: prefix).map { ($0, starts[$0 + 1] - starts[$0]) }
     }
 
+    /// How many (record, value) pairs the values starting with `prefix` have: the work of
+    /// counting them among some rows. Nil when the index keeps no rows.
+    func pairs(withPrefix prefix: String) -> Int? {
+        guard rows.count == starts[values.count] else { return nil }
+        let range = positions(withPrefix: prefix)
+        return starts[range.upperBound] - starts[range.lowerBound]
+    }
+
+    /// Each value starting with `prefix` (folded) that some of `among` (rows of the dataset)
+    /// have, as its position, with how many of them, in folded order: one run of rows tested
+    /// against the set, however many records the value index or the set has.
+    func counts(withPrefix prefix: String, among members: RowSet) -> [(position: Int, records: Int)] {
+        var found: [(position: Int, records: Int)] = []
+        rows.withUnsafeBufferPointer { rows in
+            for position in positions(withPrefix: prefix) {
+                var records = 0
+                for index in starts[position]..<starts[position + 1] where members.contains(Int(rows[index])) { records += 1 }
+                if records > 0 { found.append((position, records)) }
+            }
+        }
+        return found
+    }
+
+    /// The values whose folding starts with `prefix` folded: one run, found by two binary searches.
     private func positions(withPrefix prefix: String) -> Range<Int> {
         let wanted = Folding.fold(prefix)
+        if wanted.isEmpty { return 0..<folded.count }
         var low = 0
         var high = folded.count
         while low < high {
             let middle = (low + high) / 2
             if folded[middle].utf8.lexicographicallyPrecedes(wanted.utf8) { low = middle + 1 } else { high = middle }
         }
+        // From `low` on, those starting with it come first.
         var end = low
-        while end < folded.count, folded[end].utf8.starts(with: wanted.utf8) { end += 1 }
+        high = folded.count
+        while end < high {
+            let middle = (end + high) / 2
+            if folded[middle].utf8.starts(with: wanted.utf8) { end = middle + 1 } else { high = middle }
+        }
         return low..<end
     }
 }

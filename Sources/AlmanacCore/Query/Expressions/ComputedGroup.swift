@@ -58,12 +58,7 @@ enum ComputedGroup {
                 }
             }
             for combination in combinations {
-                let group: Int
-                if let known = groups[combination] {
-                    group = known
-                } else {
-                    group = counts.count
-                    groups[combination] = group
+                let group = groups.number(of: combination, next: counts.count) {
                     keysOfGroup.append(combination)
                     counts.append(0)
                     members.append([])
