@@ -1,6 +1,6 @@
 import Foundation
 
-/// The environment almanac is started with: nothing inherited but PATH, a temporary home,
+/// The environment almanac is started with: nothing inherited but PATH (and TZ), a temporary home,
 /// TERM=xterm, no LANG/LC_* (so the shell's own UTF-8 fallback is what makes Cyrillic work),
 /// and NO_COLOR=1 unless a test removes it.
 struct TestEnvironment: Sendable {
@@ -18,6 +18,8 @@ struct TestEnvironment: Sendable {
         ]
         // A CI that keeps the datasets elsewhere says so; everything else stays out.
         if let data = inherited["ALMANAC_DATA"] { variables["ALMANAC_DATA"] = data }
+        // The tests' clock and the shell's must be in one time zone (`today`, `friday`).
+        if let zone = inherited["TZ"] { variables["TZ"] = zone }
     }
 
     /// A copy with `name` set to `value`, or removed when `value` is nil.
