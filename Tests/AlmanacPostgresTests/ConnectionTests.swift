@@ -64,6 +64,23 @@ import Testing
         #expect(fastest < 0.2)
     }
 
+    /// A statement that ends by itself as its cancel goes out leaves the request on its way;
+    /// arriving during the next statement it stopped that one, which then read as a
+    /// statement_timeout (seen when TAB's quick count gave up and the next command failed).
+    @Test func aLateCancelNeverStopsTheNextStatement() throws {
+        let connection = try TestCluster.shared().connect()
+        try connection.open()
+        connection.cancelDelayForTesting = 0.1
+        for _ in 1...3 {
+            // Cancelled at 20 ms; the request reaches the server at about 120 ms, after the
+            // 60 ms statement ended.
+            let start = Date()
+            let cancellation = Cancellation { Date().timeIntervalSince(start) > 0.02 }
+            #expect(throws: CancelledError.self) { try connection.query("SELECT pg_sleep(0.06)", cancellation: cancellation) }
+            #expect(try connection.query("SELECT pg_sleep(0.3), 'next'").value(0, 1) == "next")
+        }
+    }
+
     @Test func aCancellationStopsTheStatementWithin200Milliseconds() throws {
         let connection = try TestCluster.shared().connect()
         try connection.open()

@@ -42,6 +42,14 @@ public final class PostgresConnection: @unchecked Sendable {
     private var connection: OpaquePointer?
     /// Set by `cancel()`; cleared when a statement starts. The waiting statement sees it.
     let cancelRequested = Atomic<Bool>(false)
+    /// Cancel requests sent and not yet answered by the server, by the connection they stop
+    /// (its `generation`). One that arrives late would stop the next statement, which would
+    /// then read as a statement_timeout.
+    private let unansweredCancels = Mutex<[Int: Int]>([:])
+    /// Counts the connections opened; used only while holding `statementLock`.
+    private var generation = 0
+    /// How long a cancel request waits before it is sent: a slow network, for tests.
+    var cancelDelayForTesting: Double = 0
 
     /// A PGcancel handed to the thread that sends it, which frees it.
     private struct CancelRequest: @unchecked Sendable {
@@ -267,21 +275,43 @@ public final class PostgresConnection: @unchecked Sendable {
     private func sendCancel(_ connection: OpaquePointer) {
         guard let pointer = PQgetCancel(connection) else { return }
         let request = CancelRequest(pointer: pointer)
-        BackgroundThread.start(name: "almanac PQcancel") {
+        let (generation, delay) = (generation, cancelDelayForTesting)
+        unansweredCancels.withLock { $0[generation, default: 0] += 1 }
+        BackgroundThread.start(name: "almanac PQcancel") { [self] in
+            if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
             var buffer = [CChar](repeating: 0, count: 256)
             _ = PQcancel(request.pointer, &buffer, Int32(buffer.count))
             PQfreeCancel(request.pointer)
+            unansweredCancels.withLock { counts in
+                counts[generation, default: 1] -= 1
+                if counts[generation] == 0 { counts[generation] = nil }
+            }
         }
+    }
+
+    /// Whether every cancel request sent has been answered, waiting up to `cancelGrace` for
+    /// them. The server ignores a cancel that reaches an idle connection, so once answered it
+    /// cannot stop the next statement; one still unanswered can, and its connection is given
+    /// up instead (the late request then finds no statement of ours).
+    private func cancelsSettled() -> Bool {
+        let deadline = Date().addingTimeInterval(Self.cancelGrace)
+        while unansweredCancels.withLock({ $0[generation] != nil }) {
+            if Date() >= deadline { return false }
+            usleep(1_000)
+        }
+        return true
     }
 
     // MARK: - Connecting
 
     /// The open connection, opening it (again) when there is none or it broke.
     private func opened(cancellation: Cancellation, connectTimeout: Double? = nil) throws -> OpaquePointer {
+        if connection != nil, !cancelsSettled() { drop() }
         if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
         drop()
         let connection = try connect(cancellation: cancellation, timeout: min(connectTimeout ?? settings.connectTimeout, settings.connectTimeout))
         self.connection = connection
+        generation += 1
         do {
             try configure(connection)
         } catch {
