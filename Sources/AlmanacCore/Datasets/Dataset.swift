@@ -206,6 +206,9 @@ public final class Dataset: Sendable {
         /// Per component, every spelling of its key the document has, when some component has
         /// a twin that differs only by `_`/`-` (`iso639_1`, `iso639-1`): those are one field.
         let spellings: [[JSONDocument.Key]]?
+        /// Per component, the keys a record is walked by (`spellings`, else `keys` one each):
+        /// made once here, not per record.
+        let lookups: [[JSONDocument.Key]]
 
         /// Whether the path reads keys spelt more than one way (then no column stands for it).
         public var hasTwinSpellings: Bool { spellings != nil }
@@ -236,7 +239,8 @@ public final class Dataset: Sendable {
             }
             spellings.append(keys)
         }
-        return CompiledPath(path: path, keys: spellings.map { $0[0] }, derived: derived, spellings: twins ? spellings : nil)
+        return CompiledPath(path: path, keys: spellings.map { $0[0] }, derived: derived, spellings: twins ? spellings : nil,
+                            lookups: spellings)
     }
 
     /// The single value `path` reaches in the record at `row`, when it reaches a single one.
@@ -268,7 +272,7 @@ public final class Dataset: Sendable {
             for value in derived.values(self, row) { body(value) }
             return
         }
-        visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, wholeObjects: false, body)
+        visit(records[row], depth: 0, keys: path.lookups, wholeObjects: false, body)
     }
 
     /// Calls `body` with each whole value `path` reaches in the record at `row`: as
@@ -277,7 +281,7 @@ public final class Dataset: Sendable {
     /// listings read, so a record with an object counts once (see `ObjectIdentity`).
     public func forEachWholeValue(of path: CompiledPath, row: Int, _ body: (FieldValue) -> Void) {
         if path.derived != nil { return forEachValue(of: path, row: row, body) }
-        visit(records[row], depth: 0, keys: path.spellings ?? path.keys.map { [$0] }, wholeObjects: true, body)
+        visit(records[row], depth: 0, keys: path.lookups, wholeObjects: true, body)
     }
 
     public func wholeValues(of path: CompiledPath, row: Int) -> [FieldValue] {

@@ -10,14 +10,29 @@ public enum ObjectIdentity {
     public static func member(of node: Int, in document: JSONDocument) -> Int? {
         guard document.kind(at: node) == .object else { return nil }
         for key in members {
-            guard let value = document.member(key, of: node) else { continue }
-            switch document.kind(at: value) {
-            case .number: return value
-            case .string where !ValueText.isAbsent(stringAt: value, in: document): return value
-            default: continue
-            }
+            if let value = document.member(key, of: node), names(value, in: document) { return value }
         }
         return nil
+    }
+
+    /// `members` prepared for `document`'s objects, for `member(of:in:keys:)` over many rows.
+    public static func keys(in document: JSONDocument) -> [JSONDocument.Key] { members.map(document.key) }
+
+    /// `member(of:in:)` with the keys prepared once (`keys(in:)`): node words compared, no text.
+    public static func member(of node: Int, in document: JSONDocument, keys: [JSONDocument.Key]) -> Int? {
+        guard document.kind(at: node) == .object else { return nil }
+        for key in keys {
+            if let value = document.member(key, of: node), names(value, in: document) { return value }
+        }
+        return nil
+    }
+
+    private static func names(_ value: Int, in document: JSONDocument) -> Bool {
+        switch document.kind(at: value) {
+        case .number: return true
+        case .string: return !ValueText.isAbsent(stringAt: value, in: document)
+        default: return false
+        }
     }
 
     /// The object's name, or its JSON text; nil for an empty object (no value).

@@ -1,6 +1,6 @@
 /// Writes values of a `JSONDocument` back as JSON text: keys in source order, numbers with
 /// their source literal, strings escaped as RFC 8259 requires (non-ASCII kept as UTF-8).
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     public var pretty: Bool
     public private(set) var bytes: [UInt8] = []
 
@@ -15,6 +15,9 @@ public struct JSONWriter {
 
     public mutating func write(_ value: JSONValue) { write(value.document, value.index) }
 
+    /// Empties the text written so far, keeping its memory for the next (one buffer for many values).
+    public mutating func clear() { bytes.removeAll(keepingCapacity: true) }
+
     public mutating func write(_ document: JSONDocument, _ index: Int, indent: Int = 0) {
         switch document.kind(at: index) {
         case .null: append("null")
@@ -22,7 +25,7 @@ public struct JSONWriter {
         case .false: append("false")
         case .number:
             let range = document.textRange(at: index)
-            bytes.append(contentsOf: document.arena[range])
+            document.withArenaBytes { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
         case .string:
             writeString(document, index)
         case .array:
@@ -47,7 +50,7 @@ public struct JSONWriter {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 writeString(document, child)
-                append(pretty ? ": " : ":")
+                if pretty { append(": ") } else { bytes.append(UInt8(ascii: ":")) }
                 write(document, child + 1, indent: indent + 1)
                 child = document.end(of: child + 1)
             }
@@ -66,11 +69,17 @@ public struct JSONWriter {
 
     private mutating func writeString(_ document: JSONDocument, _ index: Int) {
         let range = document.textRange(at: index)
-        document.arena.withUnsafeBufferPointer { writeEscaped(UnsafeBufferPointer(rebasing: $0[range])) }
+        document.withArenaBytes { writeEscaped(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private mutating func writeEscaped(_ text: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
+        // Most text needs no escape: copied whole.
+        if !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text {
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")

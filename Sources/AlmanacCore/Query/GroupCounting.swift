@@ -206,8 +206,8 @@ struct ValueNumbering: Sendable {
             case .object:
                 // An object is one value, known by the member that names it.
                 let document = dataset.document
-                guard let member = ObjectIdentity.member(of: node, in: document) else {
-                    return ObjectIdentity.text(of: node, in: document).map { number(forText: $0) } ?? empty
+                guard let member = ObjectIdentity.member(of: node, in: document, keys: namingKeys(datasetIndex, document)) else {
+                    return number(forObjectText: node, in: document)
                 }
                 return document.kind(at: member) == .string
                     ? number(stringWord: document.node(member), in: document, datasetIndex: datasetIndex)
@@ -217,6 +217,31 @@ struct ValueNumbering: Sendable {
         case let .text(text): return ValueText.isAbsent(text) ? empty : number(forText: text)
         case let .number(number): return self.number(forText: NumberFormat.plain(number), isNumber: true)
         }
+    }
+
+    /// Per dataset, `ObjectIdentity`'s naming keys prepared for its document.
+    private var objectKeys: [[JSONDocument.Key]?] = []
+    /// The buffer each unnamed object's JSON text is written into, reused from row to row.
+    private var objectText = JSONWriter()
+
+    private mutating func namingKeys(_ datasetIndex: Int, _ document: JSONDocument) -> [JSONDocument.Key] {
+        while objectKeys.count <= datasetIndex { objectKeys.append(nil) }
+        if let keys = objectKeys[datasetIndex] { return keys }
+        let keys = ObjectIdentity.keys(in: document)
+        objectKeys[datasetIndex] = keys
+        return keys
+    }
+
+    /// An object no member names, numbered by its JSON text (`ObjectIdentity.text`) written
+    /// into one reused buffer: no String per row. An empty object is none.
+    private mutating func number(forObjectText node: Int, in document: JSONDocument) -> Int32 {
+        guard document.count(at: node) > 0 else { return empty }
+        var writer = JSONWriter()
+        swap(&writer, &objectText)
+        defer { swap(&writer, &objectText) }
+        writer.clear()
+        writer.write(document, node)
+        return writer.bytes.withUnsafeBufferPointer { number(forBytes: $0) }
     }
 
     private struct NumberKey: Hashable {
