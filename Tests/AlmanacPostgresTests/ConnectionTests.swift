@@ -18,6 +18,16 @@ import Testing
         #expect(try TestCluster.shared().admin.query("SELECT to_regclass('should_not_exist') IS NULL").scalar == "t")
     }
 
+    /// The server compiles (JIT) a statement whose estimate passes jit_above_cost; in a session
+    /// of almanac's, nothing is compiled (seconds per jsonb statement on a busy machine).
+    @Test func aSessionCompilesNothing() throws {
+        let connection = try TestCluster.shared().connect()
+        #expect(try connection.query("SELECT boot_val FROM pg_settings WHERE name = 'jit'").scalar == "on", "the server's default compiles")
+        #expect(try connection.query("SHOW jit").scalar == "off")
+        let plan = try connection.query("EXPLAIN SELECT count(*) FROM generate_series(1, 100000000) AS i WHERE i % 7 = 0").column(0)
+        #expect(!plan.contains { $0?.hasPrefix("JIT:") == true }, "\(plan)")
+    }
+
     @Test func parametersAreValuesNeverSQL() throws {
         let connection = try TestCluster.shared().connect()
         var sql = SQL("SELECT ")
