@@ -45,17 +45,9 @@ enum GeoAnswer {
         return index
     }
 
-    /// Fails when the results in use are an attached table's: these questions read every record.
-    static func requireMemory(_ command: String, in session: Session) throws {
-        let source = try session.results()
-        guard source.inMemory == nil else { return }
-        throw ShellError.invalid("\(command) reads every record into memory, and \(source.datasetNames.joined(separator: ", ")) is a table in "
-            + "a database — export it to a file and load that, or narrow it first and export FILE")
-    }
-
-    /// The datasets in scope, in memory and with coordinates (for `command`).
+    /// The datasets in scope, in memory and with coordinates (for `command`; a table's
+    /// coordinates are found when its step applies).
     static func datasetsWithCoordinates(for command: String, in session: Session) throws -> [Dataset] {
-        try requireMemory(command, in: session)
         let datasets = try session.datasetsInScope()
         guard datasets.contains(where: { GeoLocator(dataset: $0).source != nil }) else {
             let names = datasets.map(\.name).joined(separator: ", ")
