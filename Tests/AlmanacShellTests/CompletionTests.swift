@@ -54,6 +54,24 @@ import Testing
         #expect(complete("filter currencies.co").insertion == "currencies.code ")
     }
 
+    /// Inside an open quote a parenthesis is part of the value, not a function call: TAB offers
+    /// the values that start with the quoted text (it offered `Virgin Islands (region` and the
+    /// other fields).
+    @Test func aQuotedValueKeepsItsParenthesis() throws {
+        _ = shell.output("use countries")
+        _ = shell.output("count")
+        let data = try #require(FileManager.default.contents(atPath: ShellHarness.dataDirectory + "/countries.json"))
+        let records = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let names = records.compactMap { $0["name"] as? String }.filter { $0.hasPrefix("Virgin Islands (") }.sorted()
+        #expect(names == ["Virgin Islands (British)", "Virgin Islands (U.S.)"])
+        #expect(complete("filter name = \"Virgin Islands (").candidates.map(\.text).sorted() == names)
+        let british = complete("filter name = \"Virgin Islands (B")
+        #expect(british.candidates.map(\.text) == ["Virgin Islands (British)"])
+        #expect(british.insertion == "\"Virgin Islands (British)\" ")
+        // Unquoted, the parenthesis still opens an expression.
+        #expect(complete("filter lower(na").candidates.map(\.text).contains("lower(name"))
+    }
+
     @Test func declaredKeywordsFlagsAndWords() {
         _ = shell.output("use stations")
         _ = shell.output("count")

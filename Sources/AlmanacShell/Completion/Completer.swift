@@ -15,7 +15,7 @@ public struct Completer {
 
     public func complete(_ textBeforeCursor: String, in session: Session) -> Result {
         let line = Tokenizer.partial(textBeforeCursor)
-        let request = CompletionRequest(words: line.words, fragment: line.fragment)
+        let request = CompletionRequest(words: line.words, fragment: line.fragment, isQuoted: line.openQuote != nil)
         let candidates: [CompletionCandidate]
         if line.words.isEmpty {
             candidates = request.matching(session.commands.commands.map { $0.spec.name })

@@ -6,10 +6,14 @@ public struct CompletionRequest: Sendable {
     public var words: [Word]
     /// The unquoted text typed so far of the word being completed.
     public var fragment: String
+    /// Whether the fragment is inside a quote left open (`"Москва (Ор`): its text is one
+    /// literal, never operators or parentheses of an expression.
+    public var isQuoted: Bool
 
-    public init(words: [Word], fragment: String) {
+    public init(words: [Word], fragment: String, isQuoted: Bool = false) {
         self.words = words
         self.fragment = fragment
+        self.isQuoted = isQuoted
     }
 
     /// Finished argument words (after the command name).

@@ -106,7 +106,9 @@ enum CompletionSources {
     /// The next part of a filter's condition, read as the parser reads it: a field or a
     /// function, an operator, a value of that field, or the word that joins another condition.
     static func condition(_ words: [Word], _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        if words.isEmpty || ExpressionCompletion.split(request.fragment).kept != "" { return ExpressionCompletion.names(request, in: session) }
+        if words.isEmpty || !request.isQuoted && ExpressionCompletion.split(request.fragment).kept != "" {
+            return ExpressionCompletion.names(request, in: session)
+        }
         let tokens = ExpressionTokens.tokens(words.map { ($0.text, $0.isQuoted) })
         guard let last = tokens.last else { return [] }
         let comparisons = FilterExpression.Operator.allCases.map(\.rawValue) + ["=~"]

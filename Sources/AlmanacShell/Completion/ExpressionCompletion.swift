@@ -7,7 +7,7 @@ enum ExpressionCompletion {
     /// Fields and, for a name begun, functions — for the word being typed, whose text before
     /// its last operator or parenthesis is kept (`log10(population/ar` → `…/area`).
     static func names(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
-        let (kept, name) = split(request.fragment)
+        let (kept, name) = request.isQuoted ? ("", request.fragment) : split(request.fragment)
         var inner = request
         inner.fragment = name
         var candidates = CompletionSources.fields(inner, in: session).map { CompletionCandidate(kept + $0.text, appendSpace: $0.appendSpace) }
