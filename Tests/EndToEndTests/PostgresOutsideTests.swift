@@ -14,30 +14,23 @@ struct PostgresOutsideTests {
 
     /// Each step of outside on a table measures the outside rows against their outline's edges
     /// (a second or two on a loaded machine): the whole script gets a minute.
+    static let timeout: Duration = .seconds(60)
+
     func run(_ lines: [String], format: String = "csv") throws -> PipeResult {
         try PipeRun.run(["--no-rc", "--format", format], input: lines.joined(separator: "\n") + "\n",
-                        environment: home.environment(), directory: home.root, timeout: .seconds(60))
+                        environment: home.environment(), directory: home.root, timeout: Self.timeout)
     }
 
     @Test("stations outside their own country: memory and table alike, distances included")
     func stations() throws {
-        let url = try Database.url("outside_stations")
-        let file = home.root + "/stations.json"
-        let exported = try run(["use stations", "export \(file)", "export \(url) --force"])
-        #expect(exported.status == 0, "\(exported)")
-        let script = ["set pagesize 5", "use d", "columns stationId, distance", "outside", "count", "page", "page 18", "sort distance",
+        let script = ["set pagesize 5", "columns stationId, distance", "outside", "count", "page", "page 18", "sort distance",
                       "page", "filter distance > 100", "count", "back", "back", "group countryTitle", "set pagesize auto", "outside"]
-        let memory = try run(["load d from \(file)"] + script)
-        let database = try run(["load d from \(url)"] + script)
-        #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
-        #expect(database.status == 0 && database.stderr.isEmpty, "\(database)")
-        #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
+        let output = try Database.sameAnswers("stations", table: "outside_stations", in: home, timeout: Self.timeout, script)
         // Counted independently (python3 over the file's 4,037 distinct stations: each
         // countryTitle by the countries' Russian translation, its outline in world.geojson by
         // alpha3Code else name, an even-odd ray cast per polygon, the distance to the nearest
         // edge's great-circle arc): 89 outside, 66 of them in Russia, 18 farther than 100 km,
         // farthest 259.6 km (7493), their distances summing to 4,107.3 km.
-        let output = database.stdout
         #expect(output.contains("count\n89\n") && output.contains("count\n18\n") && output.contains("Россия,66,74.2"), "\(output)")
         #expect(output.contains("stationId,distance\n7493,259.6\n"), "\(output)")
         let last = output.components(separatedBy: "stationId,distance\n").last ?? ""

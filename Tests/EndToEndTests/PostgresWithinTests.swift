@@ -11,25 +11,10 @@ struct PostgresWithinTests {
 
     init() throws { home = try TemporaryHome() }
 
-    func run(_ lines: [String], format: String = "csv") throws -> PipeResult {
-        try PipeRun.run(["--no-rc", "--format", format], input: lines.joined(separator: "\n") + "\n",
-                        environment: home.environment(), directory: home.root)
-    }
-
     /// The same script on the file and on the table exported from it: the same output.
-    /// `normalized` makes the outputs comparable (a jsonb column keeps its keys in its own order).
     func sameAnswers(dataset: String, table: String, format: String = "csv", normalized: (String) -> String = { $0 },
-                     _ script: [String]) throws -> String {
-        let url = try Database.url(table)
-        let file = home.root + "/\(table).json"
-        let exported = try run(["use \(dataset)", "export \(file)", "export \(url) --force"])
-        #expect(exported.status == 0, "\(exported)")
-        let memory = try run(["load d from \(file)", "use d"] + script, format: format)
-        let database = try run(["load d from \(url)", "use d"] + script, format: format)
-        #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
-        #expect(database.status == 0 && database.stderr.isEmpty, "\(database)")
-        #expect(normalized(memory.stdout) == normalized(database.stdout), "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
-        return database.stdout
+                     _ script: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try Database.sameAnswers(dataset, table: table, in: home, format: format, normalized: normalized, script, sourceLocation: sourceLocation)
     }
 
     @Test("stations within Austria, Russia and Chile: memory and table alike")

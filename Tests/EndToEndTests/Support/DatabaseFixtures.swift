@@ -7,11 +7,12 @@ import PostgresCluster
 enum Database {
     static func cluster() throws -> TestCluster { try TestCluster.shared() }
 
-    /// A bundled dataset exported by almanac into a JSON file in `home` and into `table`: the
-    /// same records to load in memory and to attach (file, URL), for a differential test.
+    /// A bundled dataset exported by almanac into a JSON file in `home` (named after the table:
+    /// one test may export a dataset twice) and into `table`: the same records to load in
+    /// memory and to attach (file, URL), for a differential test.
     static func exported(_ dataset: String, as table: String, in home: TemporaryHome) throws -> (file: String, url: String) {
         let url = try url(table)
-        let file = home.root + "/\(dataset).json"
+        let file = home.root + "/\(table).json"
         let exported = try PipeRun.run(["--no-rc", "-c", "use \(dataset)", "-c", "export \(file)", "-c", "export \(url) --force"],
                                        environment: home.environment(), directory: home.root)
         guard exported.status == 0 else { throw HarnessError("exporting \(dataset) failed: \(exported)") }
