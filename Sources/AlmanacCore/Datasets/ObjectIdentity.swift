@@ -9,10 +9,7 @@ public enum ObjectIdentity {
     /// The member that names the object at `node`: a string or number that is present.
     public static func member(of node: Int, in document: JSONDocument) -> Int? {
         guard document.kind(at: node) == .object else { return nil }
-        for key in members {
-            if let value = document.member(key, of: node), names(value, in: document) { return value }
-        }
-        return nil
+        return member(of: node, in: document, keys: keys(in: document))
     }
 
     /// `members` prepared for `document`'s objects, for `member(of:in:keys:)` over many rows.
