@@ -62,30 +62,18 @@ public struct FieldCatalog: Sendable {
 
     public static let fewValues = 24
 
-
     /// The longest example `fields` shows, in characters: an example is a glimpse of a value
-
     /// (a 2 MB string or a 1,000,000-digit number was printed whole, in every mode).
-
     public static let glimpseLength = 40
 
-
     /// `text` up to its first line break and at most `glimpseLength` characters, with `…` when cut.
-
     public static func glimpse(of text: String) -> String {
-
         var kept = Substring(text)
-
         if let lineBreak = kept.firstIndex(where: \.isNewline) { kept = kept[..<lineBreak] }
-
         if let end = kept.index(kept.startIndex, offsetBy: glimpseLength, limitedBy: kept.endIndex), end < kept.endIndex {
-
             kept = kept[..<end]
-
         }
-
         return kept.endIndex == text.endIndex ? text : String(kept) + "…"
-
     }
 
     public private(set) var fields: [Field]
