@@ -121,6 +121,22 @@ struct ResultShapingTests {
         #expect(exported.count == Self.countries.count && exported.allSatisfy { $0["translations"] != nil })
     }
 
+    @Test("a sign inside a computed column is arithmetic, not +FIELD or -FIELD; -NAME drops the column computed as NAME")
+    func signedArithmeticInColumns() throws {
+        let output = try run(["use countries", "filter name = Norway", "columns name, population + 1 as p, -area as west, area - 1 as a1",
+                              "columns -p", "columns name, -area"])
+        let norway = try #require(Self.countries.first { $0["name"] as? String == "Norway" })
+        let population = try #require(Self.number(norway["population"])), area = try #require(Self.number(norway["area"]))
+        let computed = try #require(try json(output.output(of: output.commands[2]) ?? "") as? [[String: Any]], "\(output)")
+        #expect(computed.count == 1 && Set(computed[0].keys) == ["name", "p", "west", "a1"])
+        #expect((computed[0]["p"] as? NSNumber)?.doubleValue == population + 1)
+        #expect((computed[0]["west"] as? NSNumber)?.doubleValue == -area)
+        #expect((computed[0]["a1"] as? NSNumber)?.doubleValue == area - 1)
+        let dropped = try #require(try json(output.output(of: "columns -p") ?? "") as? [[String: Any]])
+        #expect(dropped.count == 1 && Set(dropped[0].keys) == ["name", "west", "a1"])
+        #expect(output.output(of: "columns name, -area")?.contains("either name the columns, or add and drop") == true, "\(output)")
+    }
+
     // MARK: - Group
 
     @Test("group with aggregates: count, percent, sum, avg, min, max, distinct per region, as the data gives them")

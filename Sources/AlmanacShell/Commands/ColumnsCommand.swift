@@ -50,7 +50,7 @@ public enum ColumnsCommand: Command {
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        if ExpressionWords.areComputed(arguments.words), !arguments.words.contains(where: { !$0.isQuoted && ($0.text.hasPrefix("+") || $0.text.hasPrefix("-")) }) {
+        if ExpressionWords.areComputed(arguments.words), !ExpressionWords.addsOrDrops(arguments.words) {
             return try computed(arguments, in: session)
         }
         let given = try arguments.parse()[fields]
@@ -73,7 +73,13 @@ public enum ColumnsCommand: Command {
         }
         let signed = given.filter { $0.text.hasPrefix("+") || $0.text.hasPrefix("-") }
         if signed.count == given.count {
+            let computedNames = ExpressionWords.names(in: session)
             for value in given {
+                // `-density` drops the column computed `as density`.
+                if value.text.hasPrefix("-"), let spec = computedNames[String(value.text.dropFirst())]?.spec, chosen.contains(spec) {
+                    chosen.removeAll { $0 == spec }
+                    continue
+                }
                 let name = try field(value, dropping: true)
                 if value.text.hasPrefix("+") {
                     if !chosen.contains(name) { chosen.append(name) }

@@ -38,13 +38,24 @@ enum ExpressionWords {
 extension ExpressionWords {
     /// Whether the words are more than field names (`population / area`, `length(name)`,
     /// `x as y`): then the expression language reads them, else the declared parameters as
-    /// always. A `+` or `-` that starts a word is `columns`' own form.
+    /// always.
     static func areComputed(_ words: [Word]) -> Bool {
         words.enumerated().contains { index, word in
             guard !word.isQuoted else { return false }
             if index > 0, word.text.lowercased() == "as" { return true }
             if word.text == "-" || word.text == "+" { return true }
             return word.text.dropFirst().contains { "()*/%|=<>~!+".contains($0) } || word.text.first.map { "(*/%|=<>~!".contains($0) } == true
+        }
+    }
+
+    /// Whether a comma-separated item is `columns`' own add-or-drop form: one word `+NAME` or
+    /// `-NAME`. A sign inside an item (`population + 1 as p`, `-area as west`) is arithmetic.
+    static func addsOrDrops(_ words: [Word]) -> Bool {
+        let line = words.map { $0.isQuoted ? "q" : $0.text }.joined(separator: " ")
+        return line.split(separator: ",").contains { item in
+            let words = item.split(separator: " ")
+            guard words.count == 1, let sign = words[0].first, sign == "+" || sign == "-", words[0].count > 1 else { return false }
+            return !words[0].dropFirst().contains { "()*/%|=<>~!+".contains($0) }
         }
     }
 
