@@ -16,8 +16,8 @@ struct BigNumberTests {
     static let commands = ["set format csv", "group n", "filter n = \(high)", "count", "back", "filter n > \(low)", "count", "back",
                            "filter n < \(high)", "count", "back", "describe n"]
 
-    func answers(_ setup: [String]) throws -> [String] {
-        let result = try PipeRun.run(["--no-rc"], input: (setup + Self.commands).joined(separator: "\n") + "\n",
+    func answers(_ setup: [String], commands: [String] = Self.commands) throws -> [String] {
+        let result = try PipeRun.run(["--no-rc"], input: (setup + commands).joined(separator: "\n") + "\n",
                                      environment: home.environment(), directory: home.root)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         return result.stdout.split(separator: "\n").map(String.init)
@@ -41,6 +41,28 @@ struct BigNumberTests {
             #expect(answers.prefix(4) == ["n,count,percent", "\(Self.high),2,50", "5,1,25", "\(Self.low),1,25"], "\(answers)")
             #expect(answers.filter { Int($0) != nil } == ["2", "2", "2"], "=, >, < each match two: \(answers)")
             #expect(answers.last?.hasPrefix("n,number,4,0,3,") == true, "three distinct values: \(answers)")
+        }
+    }
+
+    @Test("sort tells apart integers one Double holds (…788, …789; 2⁵³ and 2⁵³ + 1; 30 digits), both ways, in memory and on a table")
+    func sortIsExact() throws {
+        // name → n, listed in the order the names give; each pair rounds to one Double.
+        let values = [("a", Self.high), ("b", "1234567890123456789"), ("c", "9007199254740993"), ("d", Self.low),
+                      ("e", "1234567890123456788"), ("f", "9007199254740992"), ("g", "5")]
+        let file = try home.write("[" + values.map { "{\"name\": \"\($0.0)\", \"n\": \($0.1)}" }.joined(separator: ", ") + "]",
+                                  to: home.root + "/sorted.json")
+        let cluster = try Database.cluster()
+        try cluster.once("big numbers sorted") {
+            try cluster.execute("CREATE TABLE big_sorted (name text PRIMARY KEY, n numeric); INSERT INTO big_sorted VALUES "
+                                + values.map { "('\($0.0)', \($0.1))" }.joined(separator: ", "))
+        }
+        let ascending = ["g", "f", "c", "e", "b", "d", "a"]
+        for source in [file, try Database.url("big_sorted")] {
+            for (sort, expected) in [("sort n", ascending), ("sort n desc", ascending.reversed())] {
+                // A script prints its last answer: one run per direction.
+                let answers = try answers(["load s from \(source)", "use s"], commands: ["set format csv", "columns name", sort])
+                #expect(answers.dropFirst().map { String($0.prefix(1)) } == Array(expected), "\(source) \(sort): \(answers)")
+            }
         }
     }
 }

@@ -90,6 +90,8 @@ struct SortKeys {
     /// Text that reads as a number (`"120"`), and how many values are which.
     private var textNumbers: [Double] = []
     private var numberCount = 0
+    /// Keys past 2^53 and their exact values, until `rankExactNumbers`.
+    private var exactNumbers: [(index: Int, value: ExactNumber)] = []
     private var numericTextCount = 0
     private var otherTextCount = 0
     /// Folded keys of recent string nodes (equal short strings share a node): a small
@@ -103,11 +105,13 @@ struct SortKeys {
             for item in results.items {
                 if let value = computed.value(of: item) { appendNumber(value) } else { appendMissing() }
             }
+            rankExactNumbers()
             return
         }
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         if let computed = try ComputedValues.expression(field, in: all, datasets: results.datasets) {
             fill(computed: try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
+            rankExactNumbers()
             return
         }
         let catalogs = try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
@@ -119,13 +123,14 @@ struct SortKeys {
         reserve(results.count)
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
-            if let column = columns[item.dataset] {
+            if let column = columns[item.dataset], !Self.needsLiteral(column, row: item.row) {
                 append(column: column, row: item.row, document: results.datasets[item.dataset].document, datasetIndex: item.dataset)
             } else {
                 append(first: results.datasets[item.dataset], path: paths[item.dataset], row: item.row, datasetIndex: item.dataset)
             }
         }
         settleNumericText()
+        rankExactNumbers()
     }
 
     /// The keys of a computed value: each row's first value (a list's first element).
@@ -153,6 +158,11 @@ struct SortKeys {
             } else {
                 kinds[index] = Self.number
                 numbers[index] = textNumbers[index]
+                prefixes[index] = 0
+                if ExactNumber.isAmbiguous(numbers[index]),
+                   let exact = ExactNumber(String(decoding: text[starts[index]..<(starts[index] + lengths[index])], as: UTF8.self)) {
+                    exactNumbers.append((index, exact))
+                }
             }
         }
     }
@@ -176,7 +186,9 @@ struct SortKeys {
             if kinds[a] != kinds[b] { return Int(kinds[a]) - Int(kinds[b]) }
             switch kinds[a] {
             case SortKeys.number:
-                return numbers[a] < numbers[b] ? -1 : (numbers[a] > numbers[b] ? 1 : 0)
+                if numbers[a] != numbers[b] { return numbers[a] < numbers[b] ? -1 : 1 }
+                // Past 2^53 equal Doubles may be different integers: their exact values decide.
+                return prefixes[a] == prefixes[b] ? 0 : (prefixes[a] < prefixes[b] ? -1 : 1)
             case SortKeys.text:
                 if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] ? -1 : 1 }
                 if secondPrefixes[a] != secondPrefixes[b] { return secondPrefixes[a] < secondPrefixes[b] ? -1 : 1 }
@@ -258,7 +270,9 @@ struct SortKeys {
             appendNumber(number)
         case let .node(node)?:
             switch document.kind(at: node) {
-            case .number: appendNumber(document.number(at: node))
+            case .number:
+                let number = document.number(at: node)
+                appendNumber(number, literal: ExactNumber.isAmbiguous(number) ? document.string(at: node) : nil)
             case .null: appendMissing()
             case .string:
                 appendString(word: document.node(node), document: document, datasetIndex: datasetIndex)
@@ -340,9 +354,26 @@ struct SortKeys {
         push(Self.missing)
     }
 
-    private mutating func appendNumber(_ number: Double) {
+    private mutating func appendNumber(_ number: Double, literal: String? = nil) {
         if !number.isNaN { numberCount += 1 }
+        if ExactNumber.isAmbiguous(number), let exact = ExactNumber(literal ?? "\(number)") { exactNumbers.append((kinds.count, exact)) }
         push(number.isNaN ? Self.missing : Self.number, number: number)
+    }
+
+    /// Whether a column's number is past 2^53, so its literal is read for its exact value.
+    @inline(__always)
+    static func needsLiteral(_ column: FieldCatalog.Column, row: Int) -> Bool {
+        column.kinds[row] == JSONDocument.Kind.number.rawValue && ExactNumber.isAmbiguous(Double(bitPattern: column.words[row]))
+    }
+
+    /// Past 2^53 equal Doubles may be different numbers (`1234567890123456789`, `…788`): each
+    /// such key's rank among their exact values breaks the tie, kept in `prefixes` (text's,
+    /// unused by numbers; 0 for every other number).
+    private mutating func rankExactNumbers() {
+        guard !exactNumbers.isEmpty else { return }
+        let ranks = Dictionary(Set(exactNumbers.map(\.value)).sorted().enumerated().map { ($1, UInt64($0 + 1)) }, uniquingKeysWith: { first, _ in first })
+        for (index, exact) in exactNumbers { prefixes[index] = ranks[exact] ?? 0 }
+        exactNumbers = []
     }
 
     private mutating func appendText(start: Int, length: Int, number: Double, original: UInt64) {

@@ -84,6 +84,8 @@ enum TopSort {
                             continue
                         }
                         let value = Double(bitPattern: words[row])
+                        // Past 2^53 equal Doubles may be different integers: SortKeys reads them exactly.
+                        if ExactNumber.isAmbiguous(value) { return false }
                         if value.isNaN {
                             if absent.count < count { absent.append(position) }
                             continue
