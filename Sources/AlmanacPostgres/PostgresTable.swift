@@ -149,6 +149,13 @@ public final class PostgresTable: Sendable {
                 minimum: numeric ? number(4) : nil, maximum: numeric ? number(5) : nil, mean: numeric ? number(6) : nil,
                 quartiles: numeric && quartiles.count == 3 ? quartiles : nil, common: [], isDate: isDate)
             if numeric, !isDate, count(13) > 0 { profile.notation = .galacticYear }
+            // The database's text of an extreme past 2⁵³ is exact where a Double is not.
+            if numeric, !isDate, let minimum = profile.minimum, ExactNumber.isAmbiguous(minimum) {
+                profile.exactMinimum = result.value(row, 4).flatMap { ExactNumber($0)?.decimalText }
+            }
+            if numeric, !isDate, let maximum = profile.maximum, ExactNumber.isAmbiguous(maximum) {
+                profile.exactMaximum = result.value(row, 5).flatMap { ExactNumber($0)?.decimalText }
+            }
             profile.nonFinite = numeric ? count(14) : 0
             if numeric, let minimum = profile.minimum, let maximum = profile.maximum {
                 // The bins memory's describe draws, counted by the database.

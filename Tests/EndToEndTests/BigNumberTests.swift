@@ -41,6 +41,9 @@ struct BigNumberTests {
             #expect(answers.prefix(4) == ["n,count,percent", "\(Self.high),2,50", "5,1,25", "\(Self.low),1,25"], "\(answers)")
             #expect(answers.filter { Int($0) != nil } == ["2", "2", "2"], "=, >, < each match two: \(answers)")
             #expect(answers.last?.hasPrefix("n,number,4,0,3,") == true, "three distinct values: \(answers)")
+            // min is 5; max past 2⁵³ is the literal, not the Double's 1.2345678901234568e+29.
+            let describe = answers.last?.split(separator: ",").map(String.init) ?? []
+            #expect(describe.count > 6 && describe[5] == "5" && describe[6] == Self.high, "\(answers)")
         }
     }
 

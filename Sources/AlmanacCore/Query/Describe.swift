@@ -190,6 +190,9 @@ public enum Describe {
             // Doubles past 2⁵³ whose literals were read count by those; any other (a computed value) by its bits.
             let ambiguous = Set(numbers.filter { ExactNumber.isAmbiguous($0) })
             profile.distinct += max(exact.count, ambiguous.count)
+            // An extreme past 2⁵³ is the extreme of the literals (all values beyond it are past 2⁵³ too).
+            if let minimum = profile.minimum, ExactNumber.isAmbiguous(minimum) { profile.exactMinimum = exact.min()?.decimalText }
+            if let maximum = profile.maximum, ExactNumber.isAmbiguous(maximum) { profile.exactMaximum = exact.max()?.decimalText }
         }
         return profile
     }

@@ -85,6 +85,10 @@ public struct FieldProfile: Sendable, Equatable {
     public var notation: NumberNotation = .plain
     /// Values left out of the statistics: NaN, ±infinity, numbers beyond a Double.
     public var nonFinite = 0
+    /// The minimum and maximum as written, when past 2⁵³ a Double cannot say which integer
+    /// they are (`1234567890123456789`, not `1.2345678901234568e+18`).
+    public var exactMinimum: String?
+    public var exactMaximum: String?
 
     public init(field: String, type: String, present: Int, absent: Int, distinct: Int, minimum: Double? = nil,
                 maximum: Double? = nil, mean: Double? = nil, quartiles: [Double]? = nil,

@@ -44,6 +44,20 @@ public struct ExactNumber: Hashable, Comparable, Sendable {
         self.exponent = exponent
     }
 
+    /// The number in decimal digits (`-1234567890123456789`, `12.5`), or nil when that would
+    /// take more than `digitLimit` digits (`1e300`): then a Double says it as well as anything.
+    public var decimalText: String? {
+        guard !digits.isEmpty else { return "0" }
+        let sign = negative ? "-" : ""
+        let text = digits.map { String($0) }.joined()
+        guard max(exponent, digits.count) <= Self.digitLimit, exponent > -Self.digitLimit else { return nil }
+        if exponent >= digits.count { return sign + text + String(repeating: "0", count: exponent - digits.count) }
+        if exponent > 0 { return sign + text.prefix(exponent) + "." + text.dropFirst(exponent) }
+        return sign + "0." + String(repeating: "0", count: -exponent) + text
+    }
+
+    static let digitLimit = 40
+
     public static func < (left: ExactNumber, right: ExactNumber) -> Bool {
         if left.negative != right.negative { return left.negative }
         // Same sign: compare magnitudes, reversed for negatives.

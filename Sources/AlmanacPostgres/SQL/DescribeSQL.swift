@@ -116,7 +116,8 @@ extension QueryBuilder {
     func numberStatistics(_ number: SQL, enabled: Bool) -> SQL {
         guard enabled else { return "NULL, NULL, NULL, NULL, NULL, NULL" }
         let value = Self.finiteFloat8(number)
-        var sql = SQL("min(") + value + ")::text, max(" + value + ")::text, (" + Self.finiteMean(value) + ")::text"
+        let exact = Self.finiteNumber(number)
+        var sql = SQL("min(") + exact + ")::text, max(" + exact + ")::text, (" + Self.finiteMean(value) + ")::text"
         for fraction in ["0.25", "0.5", "0.75"] {
             sql.append(SQL(", ") + Self.finitePercentile(fraction, of: value) + "::text")
         }

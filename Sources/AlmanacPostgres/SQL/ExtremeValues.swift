@@ -13,6 +13,12 @@ extension QueryBuilder {
         return SQL("CASE WHEN ") + value + " BETWEEN -\(largestDouble) AND \(largestDouble) THEN " + value + "::float8 END"
     }
 
+    /// The same values in their own type: min and max of a numeric past 2⁵³ stay exact.
+    static func finiteNumber(_ number: SQL) -> SQL {
+        let value = SQL("(") + number + ")"
+        return SQL("CASE WHEN ") + value + " BETWEEN -\(largestDouble) AND \(largestDouble) THEN " + value + " END"
+    }
+
     /// Text (`cleaned`: trimmed, without thousands separators) as a number, NULL unless it
     /// reads as a finite Double — as `NumericText` reads it in memory. The pattern's exponent
     /// of at most three digits and the length bound keep the cast to numeric from overflowing.

@@ -51,7 +51,8 @@ public enum DescribeCommand: Command {
         }
         var table = ResultTable(columns: columns, count: profiles.count) { index in
             let profile = profiles[index].profile
-            func statistic(_ value: Double?) -> ResultValue {
+            func statistic(_ value: Double?, exactly: String? = nil) -> ResultValue {
+                if let exactly { return .literal(exactly) }
                 guard let value else { return .absent }
                 if profile.isDate { return .date(Date(timeIntervalSince1970: value)) }
                 // Galactic years as the data writes them (896BBY), machine formats too.
@@ -62,7 +63,8 @@ public enum DescribeCommand: Command {
             }
             let quartiles = profile.quartiles ?? []
             return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
-                    statistic(profile.minimum), statistic(profile.maximum), statistic(profile.mean),
+                    statistic(profile.minimum, exactly: profile.exactMinimum), statistic(profile.maximum, exactly: profile.exactMaximum),
+                    statistic(profile.mean),
                     statistic(quartiles.first), statistic(quartiles.count > 1 ? quartiles[1] : nil), statistic(quartiles.last),
                     profile.distribution.map { .list($0.map { .integer($0) }) } ?? .absent,
                     profile.common.isEmpty ? .absent
@@ -84,6 +86,7 @@ public enum DescribeCommand: Command {
             if !ValueText.groupsThousands(profile.field) {
                 for column in row.indices where column != place {
                     if case let .integer(number) = row[column], column >= 5 { row[column] = .text(String(number)) }
+                    if case let .literal(digits) = row[column] { row[column] = .text(digits) }
                     if case let .decimal(number) = row[column] { row[column] = .text(NumberFormat.plain(number)) }
                 }
             }
