@@ -119,7 +119,7 @@ public final class PostgresTable: Sendable {
         for row in 0..<result.rowCount {
             let field = fields[Int(result.value(row, 0) ?? "0") ?? 0]
             var aliases = Aliases()
-            let spec = try builder.source(of: field, aliases: &aliases)
+            let spec = try builder.source(of: field, in: query, aliases: &aliases)
             let number = { (column: Int) in result.value(row, column).flatMap(Double.init) }
             let count = { (column: Int) in Int(result.value(row, column) ?? "0") ?? 0 }
             // As in memory: numbers when (nearly) all values are — a stray word is as absent.

@@ -21,4 +21,26 @@ struct PostgresNearTests {
         #expect(output.contains("9778,\"Stadion Center, Olympiaplatz 2\",0.0"), "\(output)")
         #expect(!output.contains("9864,\"Stadion Center, Engerthstr. 242\",0.0"), "the station measured from is left out")
     }
+
+    @Test("a near's distance is a field like any other: histogram, describe, group, expressions, sort then limit — memory and table alike")
+    func distanceIsAField() throws {
+        // Expected from the file: each distinct station's haversine distance, rounded as shown.
+        var distances: [(title: String, km: Double)] = []
+        for station in try MapCommandTests.stations().values {
+            guard let point = station["point"] as? [String: Double], let latitude = point["latitude"], let longitude = point["longitude"] else { continue }
+            let km = GeographyCommandTests.haversine([55.75, 37.62], [latitude, longitude])
+            if km <= 50 { distances.append((station["stationTitle"] as! String, (km * 10).rounded() / 10)) }
+        }
+        let near = "near \"55.75, 37.62\" within 50 km"
+        let shapes = try Database.sameAnswers("stations", table: "near_distance_shapes", in: home, [near, "histogram distance 5", "describe distance",
+                                                                                                  "group distance", "group round(distance / 10) * 10 as tens"])
+        #expect(shapes.contains("distance,number,\(distances.count),0,\(Set(distances.map(\.km)).count),"), "\(shapes)")
+        let farthest = distances.sorted { $0.km > $1.km }.prefix(3)
+        let computed = try Database.sameAnswers("stations", table: "near_distance_computed", in: home,
+                                                [near, "columns stationTitle, distance * 1000 as meters", "sort meters desc", "limit 3"])
+        #expect(computed.split(separator: "\n").dropFirst().map { String($0.split(separator: ",").first ?? "") } == farthest.map(\.title),
+                "\(computed)")
+        let filtered = try Database.sameAnswers("stations", table: "near_distance_filtered", in: home, [near, "filter distance * 2 > 60", "count"])
+        #expect(filtered.trimmingCharacters(in: .whitespacesAndNewlines) == "count\n\(distances.filter { $0.km * 2 > 60 }.count)", "\(filtered)")
+    }
 }

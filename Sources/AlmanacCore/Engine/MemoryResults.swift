@@ -112,7 +112,7 @@ public struct MemoryResults: ResultsSource {
     public func checkExpression(_ expression: Expression, cancellation: Cancellation) throws {
         let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         for (dataset, catalog) in zip(datasets, catalogs) {
-            _ = try ExpressionBinder(DatasetFields(dataset, catalog: catalog, others: catalogs)).bind(expression)
+            _ = try ExpressionBinder(DatasetFields(dataset, catalog: catalog, others: catalogs, stepColumns: results.computed)).bind(expression)
         }
     }
 

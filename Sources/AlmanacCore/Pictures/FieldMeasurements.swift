@@ -23,7 +23,7 @@ public struct FieldMeasurements: Sendable {
 
     public static func read(_ field: String, from results: ResultSet, cancellation: Cancellation = .never) throws -> FieldMeasurements {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        if let computed = try ComputedValues.expression(field, in: catalogs, datasets: results.datasets) {
+        if let computed = try ComputedValues.expression(field, in: catalogs, datasets: results.datasets, stepColumns: results.computed) {
             return measured(field, try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
         }
         try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)

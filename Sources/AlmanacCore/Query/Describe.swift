@@ -9,7 +9,7 @@ public enum Describe {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         var computed: [String: Expression] = [:]
         for field in requested {
-            if let expression = try ComputedValues.expression(field, in: all, datasets: results.datasets) { computed[field] = expression.expression; continue }
+            if let expression = try ComputedValues.expression(field, in: all, datasets: results.datasets, stepColumns: results.computed) { computed[field] = expression.expression; continue }
             try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         }
         var profiles: [(dataset: String, profile: FieldProfile)] = []

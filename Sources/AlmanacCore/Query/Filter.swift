@@ -172,8 +172,10 @@ struct CompiledFilter {
         case let .not(inner):
             return try evaluate(inner).map { !$0 }
         case let .computed(expression):
-            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: fields, others: others)).bindCondition(expression)
-            return try ExpressionEvaluator(dataset: dataset, catalog: fields, rows: rows, cancellation: cancellation).mask(bound)
+            let steps = computed?.columns ?? []
+            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: fields, others: others, stepColumns: steps)).bindCondition(expression)
+            return try ExpressionEvaluator(dataset: dataset, catalog: fields, rows: rows, cancellation: cancellation,
+                                           stepColumns: steps, datasetIndex: computed?.dataset ?? 0).mask(bound)
         case let .comparison(field, op, value):
             if let computed, let column = computed.columns.first(where: { $0.name.lowercased() == field.lowercased() }) {
                 return column.matches(op, value, rows: rows, dataset: computed.dataset)

@@ -38,7 +38,7 @@ public enum Group {
     /// groups are counted by their numbers; text is made only once per distinct value.
     public static func run(_ results: ResultSet, by spec: GroupSpec, cancellation: Cancellation = .never) throws -> Groups {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        if try ComputedGroup.isComputed(spec, in: all, datasets: results.datasets) { return try ComputedGroup.run(results, by: spec, cancellation: cancellation) }
+        if try ComputedGroup.isComputed(spec, in: all, datasets: results.datasets, stepColumns: results.computed) { return try ComputedGroup.run(results, by: spec, cancellation: cancellation) }
         let fields = spec.fields
         var catalogs: [FieldCatalog] = []
         for field in fields + spec.aggregates.map(\.field) {
@@ -182,7 +182,7 @@ public enum Group {
     /// them, by the fields of `spec`): what `show #N` after a group lists.
     public static func members(of row: Row, by spec: GroupSpec, in results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        if try ComputedGroup.isComputed(GroupSpec(fields: spec.fields), in: all, datasets: results.datasets) {
+        if try ComputedGroup.isComputed(GroupSpec(fields: spec.fields), in: all, datasets: results.datasets, stepColumns: results.computed) {
             return try ComputedGroup.members(of: row, by: spec, in: results, cancellation: cancellation)
         }
         let catalogs = try spec.fields.map { try FieldLookup.require($0, in: results.datasets, cancellation: cancellation) }.last ?? []

@@ -113,7 +113,7 @@ public struct PostgresResults: ResultsSource {
     public mutating func showing(_ columns: [String]) { self.columns = columns }
 
     public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws {
-        try table.checkExpression(expression)
+        try table.checkExpression(expression, in: query)
     }
 
     /// `GROUP BY` in the database.

@@ -4,11 +4,11 @@ import AlmanacCore
 /// condition: each grouping field's value as `group` computed it — the same expression, so a
 /// row counted in a group is a row of it.
 extension QueryBuilder {
-    func drillCondition(_ drill: GroupDrill, aliases: inout Aliases) throws -> SQL {
+    func drillCondition(_ drill: GroupDrill, in query: TableQuery, aliases: inout Aliases) throws -> SQL {
         var conditions: [SQL] = []
         for (index, field) in drill.fields.enumerated() {
             let value = drill.values[index]
-            let reference = try source(of: field, aliases: &aliases, whole: true)
+            let reference = try source(of: field, in: query, aliases: &aliases, whole: true)
             switch reference.source {
             case let .scalar(expression, kind, _):
                 let text = Self.groupText(of: expression, kind: kind)

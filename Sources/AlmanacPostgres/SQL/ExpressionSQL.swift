@@ -8,6 +8,8 @@ import AlmanacCore
 struct ExpressionSQL {
     let schema: TableSchema
     let types: ColumnTypes
+    /// The distance a near, an outside or a reach computes (`distance`, a number like a field).
+    var stepDistance: SQL? = nil
 
     var folding: TextFolding { schema.folding }
 
@@ -42,6 +44,7 @@ struct ExpressionSQL {
         case .null:
             return "NULL"
         case let .field(name, container):
+            if let stepDistance, name == NearQuery.column { return SQL("(") + stepDistance + ")::float8" }
             if let element, element.field == name { return element.value }
             if container { throw untranslatable(bound, "an object") }
             return try scalarField(name, type: bound.type.element, aliases: &aliases)
@@ -267,6 +270,7 @@ struct TableFields: ExpressionCatalog {
     init(_ sql: ExpressionSQL) { self.sql = sql }
 
     func field(_ name: String) -> (name: String, type: ValueType, container: Bool)? {
+        if sql.stepDistance != nil, name.lowercased() == NearQuery.column { return (NearQuery.column, .number, false) }
         guard let reference = try? FieldReference.resolve(name, in: sql.schema) else { return nil }
         return (name, sql.types.type(of: reference), sql.types.isContainer(reference))
     }
@@ -287,8 +291,8 @@ struct TableFields: ExpressionCatalog {
 
 extension PostgresTable {
     /// Checks that an expression binds against the table's columns and translates to SQL.
-    public func checkExpression(_ expression: Expression) throws {
-        let sql = ExpressionSQL(schema: schema, types: types)
+    public func checkExpression(_ expression: Expression, in query: TableQuery = TableQuery()) throws {
+        let sql = try builder.expressions(for: query)
         var aliases = Aliases()
         _ = try sql.value(try sql.bind(expression), aliases: &aliases, element: nil)
     }
@@ -308,8 +312,8 @@ extension QueryBuilder {
     /// The spec's values: a field's column or JSON path, or the expression computed in SQL.
     /// `whole`: a path that ends at an object is the object (group, describe and drill-down
     /// count it once, by its name), not its members' values.
-    func source(of spec: String, aliases: inout Aliases, whole: Bool = false) throws -> SpecSource {
-        if let expression = computed(spec) { return try computedSource(expression, aliases: &aliases) }
+    func source(of spec: String, in query: TableQuery, aliases: inout Aliases, whole: Bool = false) throws -> SpecSource {
+        if let expression = try computed(spec, in: query) { return try computedSource(expression, in: query, aliases: &aliases) }
         let resolved = try FieldReference.resolve(spec, in: schema)
         return SpecSource(source: whole ? resolved.wholeSource(aliases: &aliases) : resolved.source(aliases: &aliases),
                           reference: resolved, type: nil)
@@ -318,7 +322,9 @@ extension QueryBuilder {
     /// The expression a spec is, or nil for a column's name or a JSON path (`info.address.city`).
     /// A column named as the whole spec is that column; a dotted path is no expression, unless
     /// it crosses links (`homeworld.population`): then it is computed, typed as memory types it.
-    func computed(_ spec: String) -> AlmanacCore.Expression? {
+    /// The distance a near, an outside or a reach computes is one too, before a column of that name.
+    func computed(_ spec: String, in query: TableQuery) throws -> AlmanacCore.Expression? {
+        if spec.lowercased() == NearQuery.column, try computedDistance(query) != nil { return Expression(.field(NearQuery.column)) }
         guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec) else { return nil }
         if let field = parsed.expression.fieldName {
             guard (try? FieldReference.resolve(field, in: schema))?.hops.isEmpty == false else { return nil }
@@ -326,8 +332,8 @@ extension QueryBuilder {
         return parsed.expression
     }
 
-    func computedSource(_ expression: AlmanacCore.Expression, aliases: inout Aliases) throws -> SpecSource {
-        let sql = expressions
+    func computedSource(_ expression: AlmanacCore.Expression, in query: TableQuery, aliases: inout Aliases) throws -> SpecSource {
+        let sql = try expressions(for: query)
         let bound = try sql.bind(expression)
         let type = bound.type
         if type.isList {

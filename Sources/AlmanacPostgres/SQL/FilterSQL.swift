@@ -23,7 +23,7 @@ struct FilterSQL {
         case let .comparison(field, op, value) where distance != nil && field.lowercased() == NearQuery.column:
             try ComputedColumn.validate(op, value, field: field)
         case let .computed(expression):
-            _ = try ExpressionSQL(schema: schema, types: types).bindCondition(expression)
+            _ = try ExpressionSQL(schema: schema, types: types, stepDistance: distance).bindCondition(expression)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             if op != .contains, op != .notContains, let type = reference.numericDescription,
@@ -48,7 +48,7 @@ struct FilterSQL {
             if op == .notEqual { return SQL("(") + distance! + " IS NOT NULL AND (" + test + ") IS NOT TRUE)" }
             return SQL("(") + test + " IS TRUE)"
         case let .computed(expression):
-            let sql = ExpressionSQL(schema: schema, types: types)
+            let sql = ExpressionSQL(schema: schema, types: types, stepDistance: distance)
             return try sql.condition(try sql.bindCondition(expression), aliases: &aliases)
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)

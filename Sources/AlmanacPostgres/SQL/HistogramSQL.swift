@@ -17,7 +17,7 @@ extension QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
-        switch try source(of: field, aliases: &aliases).source {
+        switch try source(of: field, in: query, aliases: &aliases).source {
         case let .scalar(column, kind, typeName):
             return SQL("SELECT NULL::bigint AS r, ") + Self.histogramColumns(column, kind: kind, typeName: typeName) + " FROM " + from + whereClause(condition)
         case let .set(set, _):

@@ -9,6 +9,12 @@ struct QueryBuilder {
 
     var filters: FilterSQL { FilterSQL(schema: schema, types: types) }
     var expressions: ExpressionSQL { ExpressionSQL(schema: schema, types: types) }
+    /// The expressions of a query's steps: a near's, an outside's or a reach's `distance` among the fields.
+    func expressions(for query: TableQuery) throws -> ExpressionSQL {
+        var sql = expressions
+        sql.stepDistance = try computedDistance(query)
+        return sql
+    }
 
     /// Numbers written as text, as `NumericText` reads them (after spaces and commas go).
     static let numericPattern = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
@@ -25,7 +31,7 @@ struct QueryBuilder {
             try filters.validate(filter)
             conditions.append(try filters.condition(filter, aliases: &aliases))
         }
-        for drill in query.drills { conditions.append(try drillCondition(drill, aliases: &aliases)) }
+        for drill in query.drills { conditions.append(try drillCondition(drill, in: query, aliases: &aliases)) }
         if let near = query.near { conditions.append(try nearCondition(near)) }
         if let inside = query.inside { conditions.append(try withinCondition(inside)) }
         if let reach = query.reach { conditions.append(try reachCondition(reach)) }
@@ -93,7 +99,7 @@ struct QueryBuilder {
         }
         var sql = SQL("SELECT ") + (try rowJSON(query))
         for key in schema.primaryKey { sql.append(", t.\(schema.columns[key].quoted)::text") }
-        let columns = try computedColumns(computed, aliases: &aliases)
+        let columns = try computedColumns(computed, in: query, aliases: &aliases)
         for column in columns { sql.append(SQL(", (") + column.sql + ")::text") }
         sql.append(" FROM ")
         sql.append(try source(query))
@@ -121,11 +127,14 @@ struct QueryBuilder {
 
     /// The computed columns among `specs` (numbers, dates as seconds, text, booleans; a list as
     /// a JSON array), each with its type.
-    func computedColumns(_ specs: [String], aliases: inout Aliases) throws -> [(spec: String, type: ValueType, sql: SQL)] {
+    func computedColumns(_ specs: [String], in query: TableQuery, aliases: inout Aliases) throws -> [(spec: String, type: ValueType, sql: SQL)] {
         var columns: [(spec: String, type: ValueType, sql: SQL)] = []
+        let distance = try computedDistance(query)
         for spec in specs {
-            guard let expression = computed(spec), !columns.contains(where: { $0.spec == spec }) else { continue }
-            let sql = expressions
+            // The distance itself is in each row's JSON already.
+            guard distance == nil || spec.lowercased() != NearQuery.column else { continue }
+            guard let expression = try computed(spec, in: query), !columns.contains(where: { $0.spec == spec }) else { continue }
+            let sql = try expressions(for: query)
             let bound = try sql.bind(expression)
             if bound.type.isList {
                 let (set, element) = try sql.listElement(bound, aliases: &aliases)
@@ -156,7 +165,7 @@ struct QueryBuilder {
                 terms.append(distance + (key.descending ? " DESC" : " ASC"))
                 continue
             }
-            let reference = try source(of: key.field, aliases: &aliases)
+            let reference = try source(of: key.field, in: query, aliases: &aliases)
             switch reference.source {
             case let .scalar(expression, kind, typeName):
                 if kind == .text {
@@ -174,9 +183,12 @@ struct QueryBuilder {
                 terms += order(SQL("\(first).k"), kind: values.kind, typeName: values.typeName, descending: key.descending)
             }
         }
-        if let near = query.near { terms.append(try roundedDistance(near)) }
-        if let outside = query.outside { terms.append(try outsideDistance(outside) + " DESC") }
-        if let reach = query.reach { terms.append(try reachPosition(reach)) }
+        // After a limit the rows' position carries the step's order and any sort before it.
+        if !query.isLimited {
+            if let near = query.near { terms.append(try roundedDistance(near)) }
+            if let outside = query.outside { terms.append(try outsideDistance(outside) + " DESC") }
+            if let reach = query.reach { terms.append(try reachPosition(reach)) }
+        }
         if let search = query.search { terms.append(filters.searchRank(search)) }
         terms += naturalOrder(query)
         return (joins, SQL.joined(terms, separator: ", "))

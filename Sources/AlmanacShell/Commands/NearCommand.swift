@@ -18,7 +18,8 @@ public enum NearCommand: Command {
         is measured (as search, near starts afresh; filter and sort narrow its results after), \
         stations by their point and countries by their latlng, along the great circle (haversine, \
         mean Earth radius 6,371 km). The record REF names is left out. The results carry a \
-        distance column (km, one decimal) that columns, sort, filter (distance < 10) and export read; under --format json \
+        distance column (km, one decimal) that columns, sort, filter (distance < 10), group, describe, histogram, \
+        expressions (distance * 1000 as meters) and export read; under --format json \
         they are a GeoJSON FeatureCollection with the distance among each Feature's properties. \
         back undoes it. On an attached PostgreSQL table the database answers it: the haversine \
         formula in SQL with the point and N as parameters (WHERE distance <= N ORDER BY distance), \

@@ -11,8 +11,9 @@ enum ComputedGroup {
     }
 
     /// Whether the spec needs this engine: a key or an aggregate that is no field.
-    static func isComputed(_ spec: GroupSpec, in catalogs: [FieldCatalog], datasets: [Dataset]) throws -> Bool {
-        for field in spec.fields + spec.aggregates.map(\.field) where try ComputedValues.expression(field, in: catalogs, datasets: datasets) != nil {
+    static func isComputed(_ spec: GroupSpec, in catalogs: [FieldCatalog], datasets: [Dataset], stepColumns: [ComputedColumn] = []) throws -> Bool {
+        for field in spec.fields + spec.aggregates.map(\.field)
+        where try ComputedValues.expression(field, in: catalogs, datasets: datasets, stepColumns: stepColumns) != nil {
             return true
         }
         return false
@@ -20,7 +21,7 @@ enum ComputedGroup {
 
     /// A spec's values over the results: its expression, or the field read as a vector.
     static func vector(_ spec: String, results: ResultSet, catalogs: [FieldCatalog], cancellation: Cancellation) throws -> ValueVector {
-        let expression = try ComputedValues.expression(spec, in: catalogs, datasets: results.datasets)?.expression ?? Expression(.field(spec))
+        let expression = try ComputedValues.expression(spec, in: catalogs, datasets: results.datasets, stepColumns: results.computed)?.expression ?? Expression(.field(spec))
         return try ComputedValues.evaluate(expression, over: results, cancellation: cancellation)
     }
 

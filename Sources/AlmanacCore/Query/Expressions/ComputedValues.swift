@@ -6,7 +6,12 @@ public enum ComputedValues {
     /// The expression a spec is, or nil when it names a field of some dataset (the field's own
     /// code then reads it). A path across links (`homeworld.climate`) of one of `datasets` is an
     /// expression too. A spec that is neither is an unknown field.
-    public static func expression(_ spec: String, in catalogs: [FieldCatalog], datasets: [Dataset]) throws -> (expression: Expression, name: String)? {
+    /// A step's column (near's `distance`) among `stepColumns` is an expression of one field.
+    public static func expression(_ spec: String, in catalogs: [FieldCatalog], datasets: [Dataset],
+                                  stepColumns: [ComputedColumn] = []) throws -> (expression: Expression, name: String)? {
+        if let step = stepColumns.first(where: { $0.name.lowercased() == spec.lowercased() }) {
+            return (Expression(.field(step.name)), step.name)
+        }
         if catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }) { return nil }
         let unknown = { () -> Error in
             let all = Set(catalogs.flatMap { FieldLookup.names(in: $0) })
@@ -29,16 +34,17 @@ public enum ComputedValues {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         if results.datasets.count == 1 {
             let dataset = results.datasets[0]
-            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: catalogs[0])).bind(expression)
-            return try ExpressionEvaluator(dataset: dataset, catalog: catalogs[0], rows: results.items.map(\.row), cancellation: cancellation)
-                .evaluate(bound)
+            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: catalogs[0], stepColumns: results.computed)).bind(expression)
+            return try ExpressionEvaluator(dataset: dataset, catalog: catalogs[0], rows: results.items.map(\.row), cancellation: cancellation,
+                                           stepColumns: results.computed).evaluate(bound)
         }
         var parts: [ValueVector] = []
         let (rowsByDataset, positions) = results.rowsByDataset
         for (index, dataset) in results.datasets.enumerated() {
-            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: catalogs[index], others: catalogs)).bind(expression)
+            let bound = try ExpressionBinder(DatasetFields(dataset, catalog: catalogs[index], others: catalogs, stepColumns: results.computed))
+                .bind(expression)
             parts.append(try ExpressionEvaluator(dataset: dataset, catalog: catalogs[index], rows: rowsByDataset[index],
-                                                 cancellation: cancellation).evaluate(bound))
+                                                 cancellation: cancellation, stepColumns: results.computed, datasetIndex: index).evaluate(bound))
         }
         return merge(parts, items: results.items, positions: positions)
     }

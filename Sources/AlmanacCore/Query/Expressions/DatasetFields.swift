@@ -6,14 +6,18 @@ public struct DatasetFields: ExpressionCatalog {
     public let catalog: FieldCatalog
     /// The catalogs of every dataset in the results: a field another has is no error here, only absent.
     let others: [FieldCatalog]
+    /// The results' step columns (near's `distance`): numbers like a field, and before one.
+    let stepColumns: [ComputedColumn]
 
-    public init(_ dataset: Dataset, catalog: FieldCatalog, others: [FieldCatalog] = []) {
+    public init(_ dataset: Dataset, catalog: FieldCatalog, others: [FieldCatalog] = [], stepColumns: [ComputedColumn] = []) {
         self.dataset = dataset
         self.catalog = catalog
         self.others = others
+        self.stepColumns = stepColumns
     }
 
     public func field(_ name: String) -> (name: String, type: ValueType, container: Bool)? {
+        if let step = stepColumns.first(where: { $0.name.lowercased() == name.lowercased() }) { return (step.name, .number, false) }
         guard let field = FieldLookup.field(name, in: catalog) else {
             if others.contains(where: { FieldLookup.field(name, in: $0) != nil }) { return (name, .null, false) }
             return nil

@@ -9,12 +9,18 @@ public struct ExpressionEvaluator {
     let catalog: FieldCatalog
     let rows: [Int]
     let cancellation: Cancellation
+    /// The results' step columns (near's `distance`) and the dataset's place among the results.
+    let stepColumns: [ComputedColumn]
+    let datasetIndex: Int
 
-    public init(dataset: Dataset, catalog: FieldCatalog, rows: [Int], cancellation: Cancellation = .never) {
+    public init(dataset: Dataset, catalog: FieldCatalog, rows: [Int], cancellation: Cancellation = .never,
+                stepColumns: [ComputedColumn] = [], datasetIndex: Int = 0) {
         self.dataset = dataset
         self.catalog = catalog
         self.rows = rows
         self.cancellation = cancellation
+        self.stepColumns = stepColumns
+        self.datasetIndex = datasetIndex
     }
 
     public func evaluate(_ bound: BoundExpression) throws -> ValueVector {
@@ -26,6 +32,10 @@ public struct ExpressionEvaluator {
         case let .boolean(value): return Self.constant(.boolean(value), type: .boolean, rows: count)
         case .null: return Self.constant(.null, type: .null, rows: count)
         case let .field(name, container):
+            if let step = stepColumns.first(where: { $0.name == name }) {
+                let values = rows.map { step.value(of: ResultSet.Item(dataset: datasetIndex, row: $0)) ?? .nan }
+                return ValueVector(.numbers(values), type: .number)
+            }
             return try FieldReader(dataset: dataset, catalog: catalog, rows: rows, cancellation: cancellation)
                 .read(name, type: bound.type, container: container)
         case let .linked(path):
