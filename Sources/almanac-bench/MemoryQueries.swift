@@ -13,7 +13,7 @@ enum MemoryQueries {
 
     /// `--repeat` ids, in the order bench/peers races them.
     static let ids = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "filter-computed-count",
-                      "distinct", "describe"]
+                      "filter-link", "distinct", "describe"]
 
     /// `sort point.latitude desc` and its first page: the 25 northernmost stations.
     static let northernmost = [SortKey("point.latitude", descending: true)]
@@ -30,14 +30,30 @@ enum MemoryQueries {
          "filter-number": "filter \(Queries.latitude), count",
          "filter-equal": "filter \(Queries.country), count",
          "filter-computed-count": "filter \(Queries.computedFilter), count",
+         "filter-link": "filter \(LinkSteps.filter), count",
          "distinct": "describe \(distinctField): distinct values",
          "describe": "describe (every field)"]
     }
 
-    /// The query `id` over every record of `dataset`, as a closure to time.
-    static func query(_ id: String, on dataset: Dataset) throws -> () throws -> Answer {
+    /// The query `id` over every record of `dataset`, as a closure to time. `folder`: where
+    /// the countries file the stations link into lies (`filter-link`).
+    static func query(_ id: String, on dataset: Dataset, folder: String = "") throws -> () throws -> Answer {
         let source = MemoryResults(datasets: [dataset])
         switch id {
+        case "filter-link":
+            // The stations beside the countries, in one catalog, as the shell links them.
+            let countries = try DatasetLoader().load(LoadRequest(name: "countries", source: .file(path: folder + "/countries.json"),
+                                                                 model: CountryModel.self), progress: LoadProgress(), cancellation: .never)
+            let catalog = Catalog(preparesIndexes: false)
+            catalog.insert(countries, request: LoadRequest(name: "countries", source: .file(path: ""), model: CountryModel.self))
+            catalog.insert(dataset, request: LoadRequest(name: "stations", source: .file(path: ""), model: StationModel.self))
+            let expression = try Queries.filter(LinkSteps.filter)
+            return {
+                try withExtendedLifetime(catalog) {
+                    var filtered = try source.applying(.filter(expression), cancellation: .never)
+                    return Answer(count: try filtered.count(fresh: false, cancellation: .never))
+                }
+            }
         case "group-country":
             return {
                 var source = source

@@ -14,7 +14,7 @@ SQLITE_COUNT = "sqlite3 json_each count"
 # `--repeat` id, with issue 33's limit on almanac ÷ DuckDB (None: shown, not judged).
 MEMORY_PHASE = "almanac, same phase"
 MEMORY_QUERIES = ["group-country", "group-aggregates", "sort-page", "filter-number", "filter-equal", "filter-computed-count",
-                  "distinct", "describe"]
+                  "filter-link", "distinct", "describe"]
 MEMORY_TITLES = {
     "group-country": ("group by country with an aggregate", "`group countryTitle avg point.latitude`",
                       "`SELECT count(*), countryTitle, avg(latitude) … GROUP BY countryTitle ORDER BY 1 DESC, 2`", 1.5),
@@ -27,6 +27,8 @@ MEMORY_TITLES = {
                      "`SELECT count(*) … WHERE countryTitle = 'Россия'`", 1.5),
     "filter-computed-count": ("filter + count (computed)", "`filter point.latitude - point.longitude > 20`, count",
                               "`SELECT count(*) … WHERE latitude - longitude > 20`", 1.5),
+    "filter-link": ("link-path filter + count", "`filter country.region = Europe`, count (stations → countries)",
+                    "`SELECT count(*) … JOIN country_names … WHERE region = 'Europe'`", 1.5),
     "distinct": ("distinct count of a text field", "`describe cityTitle` (distinct)", "`SELECT count(DISTINCT cityTitle) …`", 1.5),
     "describe": ("describe every field vs SUMMARIZE", "`describe`", "`SUMMARIZE stations`", 1.0),
 }
