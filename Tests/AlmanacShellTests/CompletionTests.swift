@@ -33,6 +33,15 @@ import Testing
         #expect(complete("show aland").insertion == "\"Åland Islands\" ")
     }
 
+    @Test("after near, TAB offers its distance beside the fields that start alike")
+    func stepColumnIsOffered() throws {
+        _ = shell.output("use stations")
+        _ = shell.output("near Москва within 50 km")
+        for line in ["sort dist", "histogram dist", "columns stationTitle, dist", "filter dist"] {
+            #expect(complete(line).candidates.map(\.text).sorted() == ["distance", "districtTitle"], "\(line)")
+        }
+    }
+
     @Test func cyrillicNames() throws {
         _ = shell.output("use stations")
         _ = shell.output("count")

@@ -126,7 +126,9 @@ public struct MemoryResults: ResultsSource {
     /// Field names of datasets whose fields are known (TAB never waits for inference).
     public func completionFields() -> [String] {
         var seen = Set<String>()
-        return datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) }.filter { seen.insert($0).inserted }
+        // A step's column (near's `distance`) first: it is read before a field of its name.
+        return (results.computed.map(\.name) + datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) })
+            .filter { seen.insert($0).inserted }
     }
 
     public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] {

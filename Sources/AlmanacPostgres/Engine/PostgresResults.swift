@@ -164,7 +164,11 @@ public struct PostgresResults: ResultsSource {
         try table.export(query, cancellation: cancellation) { try body(.all([$0])) }
     }
 
-    public func completionFields() -> [String] { table.schema.columns.map(\.name) }
+    public func completionFields() -> [String] {
+        // The distance a near, an outside or a reach computes is read before a column of its name.
+        let step = query.near != nil || query.outside != nil || query.reach != nil ? [NearQuery.column] : []
+        return step + table.schema.columns.map(\.name).filter { $0 != NearQuery.column }
+    }
 
     /// A prefix query with a limit, given up after a moment.
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {
