@@ -2,8 +2,8 @@ import AlmanacCore
 
 /// The delimited formats (`csv`, RFC 4180; `tsv`): a header, even over no rows, then one line
 /// per row, with the separator and quoting of the format's row. Records whose columns were not
-/// chosen are written whole: every top-level key of the source, lists and objects as compact
-/// JSON in their cell.
+/// chosen are written whole: every key of the source, a nested object as dotted columns, lists
+/// as compact JSON in their cell.
 final class DelimitedRows: RowRenderer {
     private let format: OutputFormat
     private let sink: any LineSink
@@ -58,36 +58,73 @@ final class DelimitedRows: RowRenderer {
     }
 }
 
-/// The top-level keys of some records, in first-seen order, and each record's values under them
-/// (keys prepared once per dataset, so a lookup compares node words, not strings).
+/// The columns of whole records, in first-seen order: each top-level key, and a nested object
+/// by its members' dotted paths (`user.login`, as a CSV loads back into objects); lists and
+/// empty objects stay one cell. Each record's values under them, its keys prepared once per
+/// dataset, so a lookup compares node words, not strings.
 struct SourceKeys {
     let names: [String]
-    private var prepared: [ObjectIdentifier: [JSONDocument.Key]] = [:]
+    private let paths: [[String]]
+    private var prepared: [ObjectIdentifier: [[JSONDocument.Key]]] = [:]
 
     init(_ records: RecordRows, rows: Range<Int>) {
-        var names: [String] = []
-        var seen = Set<String>()
-        func add(_ record: JSONValue) {
-            for member in record.document.members(of: record.index) {
-                let key = record.document.string(at: member.key)
-                if seen.insert(key).inserted { names.append(key) }
+        var paths: [[String]] = []
+        var seen = Set<[String]>()
+        // Paths where some record has a value that is no object (not null either).
+        var valued = Set<[String]>()
+        func add(_ document: JSONDocument, _ object: Int, under prefix: [String]) {
+            for member in document.members(of: object) {
+                let path = prefix + [document.string(at: member.key)]
+                let kind = document.kind(at: member.value)
+                if kind == .object, document.count(at: member.value) > 0 {
+                    add(document, member.value, under: path)
+                    continue
+                }
+                if kind != .null { valued.insert(path) }
+                guard seen.insert(path).inserted else { continue }
+                // Beside the columns of its object (`milestone.due_on` after `milestone.title`).
+                let place = paths.lastIndex { Self.shared($0, path) > 0 } ?? paths.count - 1
+                paths.insert(path, at: place + 1)
             }
         }
-        for row in rows { add(records.record(row)) }
+        for row in rows {
+            let record = records.record(row)
+            add(record.document, record.index, under: [])
+        }
         // No rows: the header of the datasets' first records, so an empty result still says its columns.
         if rows.isEmpty {
-            for dataset in records.results.datasets where dataset.count > 0 { add(dataset.record(0)) }
+            for dataset in records.results.datasets where dataset.count > 0 {
+                let record = dataset.record(0)
+                add(record.document, record.index, under: [])
+            }
         }
-        self.names = names
+        // A key that is an object in some records and null in others is its members' columns;
+        // one with other values too keeps its own column for those.
+        let all = paths
+        paths.removeAll { path in !valued.contains(path) && all.contains { $0.count > path.count && Self.shared($0, path) == path.count } }
+        self.paths = paths
+        self.names = paths.map { $0.joined(separator: ".") }
         for dataset in records.results.datasets {
-            prepared[ObjectIdentifier(dataset.document)] = names.map { dataset.document.key($0) }
+            prepared[ObjectIdentifier(dataset.document)] = paths.map { $0.map { dataset.document.key($0) } }
         }
     }
 
+    /// How many leading keys two paths share.
+    private static func shared(_ a: [String], _ b: [String]) -> Int {
+        zip(a, b).prefix { $0 == $1 }.count
+    }
+
     func values(of record: JSONValue) -> [ResultValue] {
-        let keys = prepared[ObjectIdentifier(record.document)] ?? names.map { record.document.key($0) }
-        return keys.map { key in
-            record.document.member(key, of: record.index).map { .source(record.document.value(at: $0)) } ?? .absent
+        let document = record.document
+        let keys = prepared[ObjectIdentifier(document)] ?? paths.map { $0.map { document.key($0) } }
+        return keys.map { path in
+            var node = record.index
+            for key in path {
+                guard let member = document.member(key, of: node) else { return .absent }
+                node = member
+            }
+            // An object here is in its members' columns.
+            return document.kind(at: node) == .object && document.count(at: node) > 0 ? .absent : .source(document.value(at: node))
         }
     }
 }

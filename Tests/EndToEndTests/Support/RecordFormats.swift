@@ -119,6 +119,20 @@ enum RecordFormats {
     /// Whether a delimited cell stands for `value` (a JSONSerialization value, nil when the
     /// record lacks the key): text as itself, a number as its digits, `true`/`false`, null or
     /// missing as an empty cell, lists and objects as JSON that parses to an equal value.
+    /// A record as CSV and TSV write it: a nested object (not empty) as its members' dotted
+    /// keys (`translations.de`), at any depth; lists and other values as they are.
+    static func flattened(_ record: [String: Any]) -> [String: Any] {
+        var flat: [String: Any] = [:]
+        for (key, value) in record {
+            if let object = value as? [String: Any], !object.isEmpty {
+                for (path, inner) in flattened(object) { flat[key + "." + path] = inner }
+            } else {
+                flat[key] = value
+            }
+        }
+        return flat
+    }
+
     static func cell(_ cell: String, represents value: Any?) -> Bool {
         guard let value, !(value is NSNull) else { return cell.isEmpty }
         switch value {
