@@ -285,9 +285,9 @@ public final class PostgresTable: Sendable {
     /// read-only transaction, each batch as a small dataset: memory stays bounded whatever
     /// the table's size. Returns the rows read.
     @discardableResult
-    public func export(_ query: TableQuery = TableQuery(), batch: Int = 1000, cancellation: Cancellation = .never,
+    public func export(_ query: TableQuery = TableQuery(), computed: [String] = [], batch: Int = 1000, cancellation: Cancellation = .never,
                        _ body: (Dataset) throws -> Void) throws -> Int {
-        let rows = try builder.rows(query)
+        let (rows, columns) = try builder.rows(query, computed: computed)
         return try connection.session(cancellation: cancellation) { session in
             try session.query("BEGIN READ ONLY", cancellation: cancellation)
             do {
@@ -298,7 +298,8 @@ public final class PostgresTable: Sendable {
                     let fetched = try session.query(SQL("FETCH FORWARD \(max(1, batch)) FROM almanac_export"), cancellation: cancellation)
                     if fetched.rowCount == 0 { break }
                     total += fetched.rowCount
-                    try body(try RowDocument.dataset(fetched, name: name, layout: schema.layout, source: source, started: started))
+                    let extras = columns.isEmpty ? ModelExtras() : ModelExtras(ComputedColumns.read(fetched, first: 1, specs: columns))
+                    try body(try RowDocument.dataset(fetched, name: name, layout: schema.layout, source: source, started: started, extras: extras))
                 }
                 try session.query("COMMIT", cancellation: cancellation)
                 return total

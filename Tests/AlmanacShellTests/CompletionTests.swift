@@ -92,7 +92,7 @@ import Testing
         #expect(texts("map ") == ["world", "--size"])
         #expect(texts("map world ") == ["--size"])
         #expect(texts("map --size ") == [])
-        #expect(texts("export out.csv ") == ["--force"])
+        #expect(texts("export out.csv ") == ["all", "--force"])
         #expect(texts("load quotes ") == ["from"])
         #expect(texts("load ") == ["countries", "species", "planets", "people", "stations", "from"])
         #expect(texts("set format ") == ["table", "expanded", "json", "ndjson", "csv", "tsv", "markdown"])

@@ -161,7 +161,8 @@ public struct PostgresResults: ResultsSource {
     /// Read through a cursor, a batch at a time.
     @discardableResult
     public func forEachBatch(cancellation: Cancellation, _ body: (ResultSet) throws -> Void) throws -> Int {
-        try table.export(query, cancellation: cancellation) { try body(.all([$0])) }
+        // The columns shown: computed ones come from the database with each batch.
+        try table.export(query, computed: columns, cancellation: cancellation) { try body(.all([$0])) }
     }
 
     public func completionFields() -> [String] {

@@ -116,13 +116,16 @@ struct QueryBuilder {
     }
 
     /// Every row of the query in order, for a cursor (export).
-    func rows(_ query: TableQuery) throws -> SQL {
+    func rows(_ query: TableQuery, computed: [String] = []) throws -> (sql: SQL, columns: [(spec: String, type: ValueType)]) {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let (joins, order) = try ordering(query, aliases: &aliases)
-        var sql = SQL("SELECT ") + (try rowJSON(query)) + " FROM " + (try source(query)) + joins + whereClause(condition)
+        var sql = SQL("SELECT ") + (try rowJSON(query))
+        let columns = try computedColumns(computed, in: query, aliases: &aliases)
+        for column in columns { sql.append(SQL(", (") + column.sql + ")::text") }
+        sql.append(SQL(" FROM ") + (try source(query)) + joins + whereClause(condition))
         if !order.isEmpty { sql.append(" ORDER BY "); sql.append(order) }
-        return sql
+        return (sql, columns.map { ($0.spec, $0.type) })
     }
 
     /// The computed columns among `specs` (numbers, dates as seconds, text, booleans; a list as

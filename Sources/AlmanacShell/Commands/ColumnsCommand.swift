@@ -13,7 +13,7 @@ public enum ColumnsCommand: Command {
         examples: ["columns", "columns name, population, area", "columns name, population / area as density", "columns +capital", "columns -region", "columns reset"],
         discussion: """
         The chosen columns are every format's (the programs' formats otherwise write whole records); \
-        export always writes whole records. A field the current sort or filter uses is shown too. back \
+        export writes them too (export FILE all: whole records). A field the current sort or filter uses is shown too. back \
         undoes a change. A column may be computed: EXPR as NAME (columns name, population / area as \
         density), and later commands may use NAME (sort density desc): help expressions.
         """

@@ -34,7 +34,9 @@ public enum DescribeCommand: Command {
             fields = try arguments.parse()[Self.fields].map { names[$0.text]?.spec ?? $0.text }
         }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
-        return result(answer.profiles, datasets: answer.sections)
+        let described = result(answer.profiles, datasets: answer.sections)
+        session.lastSummary = (described.table, "field")
+        return described
     }
 
     /// One row per profile; sectioned by dataset when `datasets` names more than one.

@@ -1,22 +1,28 @@
 import AlmanacCore
 import Foundation
 
-/// `export PATH [--force]` writes the current results in the source schema, as JSON, NDJSON,
-/// CSV or TSV by the file's extension, whole or not at all.
+/// `export PATH [all] [--force]` writes what the listing shows — the chosen columns, the groups
+/// after `group` — as JSON, NDJSON, CSV or TSV by the file's extension, whole or not at all;
+/// `all` writes whole records.
 public enum ExportCommand: Command {
     static let path = Parameter("PATH", .text(.files, or: ["postgresql://…?table=NEW"]))
+    static let all = Parameter.flag("all")
     static let force = Parameter.flag("--force")
 
     public static let spec = CommandSpec(
         name: "export",
         summary: "Write the current results to a file (.json, .ndjson, .csv, .tsv, .geojson) or a new PostgreSQL table",
-        parameters: [path, force],
-        examples: ["export europe.csv", "export results.json --force", "export stations.ndjson", "export stations.geojson",
+        parameters: [path, all, force],
+        examples: ["export europe.csv", "export results.json --force", "export europe.csv all", "export stations.ndjson", "export stations.geojson",
                    "export postgresql://me@localhost/atlas?table=countries"],
         discussion: """
-        Records are written whole, in the source schema, whatever the columns shown. An existing \
+        A file gets what the listing shows: after columns, those columns in their order (computed \
+        ones too, and the fields the sort or filter uses); after group, the groups as listed; after \
+        describe or histogram, their table; else whole records in the source schema. export FILE \
+        all writes whole records whatever is shown. CSV and TSV write a nested object as dotted \
+        columns (user.login) and a list as JSON text. An existing \
         file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json. \
-        A postgresql:// URL writes the results into a new table, in one transaction (COPY): each \
+        A postgresql:// URL writes the records into a new table, in one transaction (COPY): each \
         top-level key a column, typed from its values (text, bigint, numeric, boolean, arrays, \
         jsonb); a table's results keep their columns' types. An existing table is replaced only \
         with --force. The results of a table in a database are read through a cursor, whatever \
@@ -35,18 +41,12 @@ public enum ExportCommand: Command {
         }
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
         let source = try session.results()
-        let isGeoJSON = path.lowercased().hasSuffix(".geojson")
-        guard let results = source.inMemory else {
-            // Whole records through a cursor; GeoJSON needs every point in memory.
-            guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty, !isGeoJSON else {
+        let whole = parsed.has(Self.all)
+        if path.lowercased().hasSuffix(".geojson") {
+            // GeoJSON needs every point in memory: a table's results go to the other formats.
+            guard let results = source.inMemory else {
                 throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW", at: given.word)
             }
-            let written = try abandonedWhenCancelled(path) {
-                try FileExport.write(source, format: format, to: path, force: force, in: session)
-            }
-            return report(written, to: path, in: session)
-        }
-        if isGeoJSON {
             let text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
                                                            cancellation: session.cancellation) + "\n"
             // Interrupted (Ctrl-C, or a signal that ends the shell), an export is abandoned whole:
@@ -57,14 +57,38 @@ public enum ExportCommand: Command {
             }
             return report(results.count, to: path, in: session)
         }
-        guard let format = OutputFormat.forFile(path) else {
+        guard let format = OutputFormat.forFile(path), !format.fileExtensions.isEmpty else {
             throw arguments.usageError("the file's extension says the format: .json, .ndjson, .csv, .tsv or .geojson", at: given.word)
         }
-        // Whole records, whatever the columns shown; the same renderer as the screen's.
+        // What the listing shows: a describe's or histogram's table, the groups after group, the
+        // chosen columns; else whole records.
+        if !whole, let (table, rows) = session.lastSummary {
+            let written = try abandonedWhenCancelled(path) {
+                try FileExport.write(table, format: format, to: path, force: force, in: session)
+            }
+            return report(written, to: path, what: rows, in: session)
+        }
+        if !whole, let groups = session.lastGroups {
+            let written = try abandonedWhenCancelled(path) {
+                try FileExport.write(groups, format: format, to: path, force: force, in: session)
+            }
+            return report(written, to: path, what: "group", in: session)
+        }
+        let fields = whole ? nil : exportedFields(of: source, in: session)
+        var shown = source
+        if let fields { shown.showing(fields) }
         let written = try abandonedWhenCancelled(path) {
-            try FileExport.write(source, format: format, to: path, force: force, in: session)
+            try FileExport.write(shown, fields: fields, format: format, to: path, force: force, in: session)
         }
         return report(written, to: path, in: session)
+    }
+
+    /// The columns a listing shows when the user chose them (with the fields the sort or filter
+    /// uses, as the listing adds them); nil when none were chosen: whole records.
+    static func exportedFields(of source: any ResultsSource, in session: Session) -> [String]? {
+        guard let name = source.datasetNames.first, source.datasetNames.count == 1, var fields = session.chosenColumns[name] else { return nil }
+        for field in source.fieldsInUse where !ComputedField.isAmong(fields, field) { fields.append(field) }
+        return fields
     }
 
     /// Runs a file export; stopped by a cancellation, it says the file was not written.
@@ -79,11 +103,11 @@ public enum ExportCommand: Command {
     }
 
     /// `wrote 250 records to europe.csv`, at the prompt or with --verbose.
-    static func report(_ count: Int, to path: String, in session: Session) -> CommandResult? {
+    static func report(_ count: Int, to path: String, what: String = "record", in session: Session) -> CommandResult? {
         guard session.isInteractive || session.verbose else { return nil }
-        let written = ResultTable(columns: [ResultColumn("records", .integer), ResultColumn("path")],
+        let written = ResultTable(columns: [ResultColumn(what + "s", .integer), ResultColumn("path")],
                                   rows: [[.integer(count), .text(path)]])
-        let line = "wrote \(count.grouped) record\(count == 1 ? "" : "s") to \(SafeText.escape(path))"
+        let line = "wrote \(count.grouped) \(what)\(count == 1 ? "" : "s") to \(SafeText.escape(path))"
         return CommandResult(written, shape: .object, prose: .lines([line]))
     }
 }

@@ -51,6 +51,7 @@ public enum GroupCommand: Command {
         let groups = try source.group(spec, cancellation: session.cancellation)
         if session.source != nil { session.keep(source) }
         session.lastGroups = groups
+        session.lastSummary = nil
         var result = GroupResult.result(spec, count: groups.count, total: groups.total, in: session) { groups.row($0) }
         if groups.groups > groups.count {
             let note = "\((groups.groups - groups.count).grouped) more groups not listed (the \(groups.count.grouped) largest are) — "

@@ -107,6 +107,7 @@ extension Session {
         keep(source)
         self.page = page
         lastGroups = nil
+        lastSummary = nil
         return answer
     }
 
@@ -116,6 +117,7 @@ extension Session {
         tableIdentity = nil
         undoable = []
         lastGroups = nil
+        lastSummary = nil
         page = 1
     }
 

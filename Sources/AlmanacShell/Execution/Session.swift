@@ -38,6 +38,9 @@ public final class Session {
     var saidUndoIsBounded = false
     /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
     public var lastGroups: GroupAnswer?
+    /// The table of the last describe or histogram while it is the last answer shown, and what
+    /// its rows are (`field`, `bin`): export writes it, as it writes the groups after group.
+    public var lastSummary: (table: ResultTable, rows: String)?
     /// The page of `results` last shown (1-based).
     public var page = 1
     /// Starts every dataset registered in the catalog and not loading yet: at the prompt, all
