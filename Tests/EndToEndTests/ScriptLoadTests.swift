@@ -63,6 +63,24 @@ struct ScriptLoadTests {
         #expect(try run.finish() == 0, "\(run.stderrText)")
     }
 
+    @Test("`count` reads no field, so it does not wait for the countries stations link into; `fields` does")
+    func countLoadsNoLinkedDataset() throws {
+        let fifo = try data.makeFIFO(for: "countries")
+        let run = try PipeSession(data.arguments, environment: home.environment())
+        try run.send("use stations")
+        try run.send("count")
+        try run.waitFor("\(try Self.distinctStations())\n")
+        for _ in 0..<30 {
+            #expect(!Self.hasReader(fifo), "count opened countries.json, which it does not read")
+            pause(milliseconds: 10)
+        }
+        // `fields` shows each field's example, a country by its name: it waits for the countries.
+        try run.send("fields")
+        let feeder = FIFOFeeder.start(fifo, bytes: try DataFolder.realContents("countries"))
+        try feeder.wait()
+        #expect(try run.finish() == 0, "\(run.stderrText)")
+    }
+
     @Test("`datasets` in a script lists every dataset, each started")
     func datasetsStartsEveryLoad() throws {
         let result = try PipeRun.run(data.arguments + ["--format", "tsv", "-c", "datasets"], environment: home.environment())
