@@ -43,6 +43,14 @@ struct ScriptLoadTests {
         return descriptor >= 0
     }
 
+    /// Watches the FIFO for 300 ms: nobody may open it meanwhile.
+    static func expectNoReader(_ fifo: String, _ why: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        for _ in 0..<30 {
+            #expect(!hasReader(fifo), why, sourceLocation: sourceLocation)
+            pause(milliseconds: 10)
+        }
+    }
+
     @Test("a script that uses planets never opens stations.json; `use stations` opens it at once")
     func scriptOpensOnlyWhatItNames() throws {
         let fifo = try data.makeFIFO(for: "stations")
@@ -51,10 +59,7 @@ struct ScriptLoadTests {
         try run.send("count")
         try run.waitFor("\(try Self.planetCount())\n")
         // Every load the shell was going to start has started by now; watch a while longer.
-        for _ in 0..<30 {
-            #expect(!Self.hasReader(fifo), "the stations file was opened by a script that never used it")
-            pause(milliseconds: 10)
-        }
+        Self.expectNoReader(fifo, "the stations file was opened by a script that never used it")
         try run.send("use stations")
         let feeder = FIFOFeeder.start(fifo, bytes: try DataFolder.realContents("stations"))
         try feeder.wait()  // `use` started the load: the FIFO had a reader before any count asked
@@ -70,10 +75,7 @@ struct ScriptLoadTests {
         try run.send("use stations")
         try run.send("count")
         try run.waitFor("\(try Self.distinctStations())\n")
-        for _ in 0..<30 {
-            #expect(!Self.hasReader(fifo), "count opened countries.json, which it does not read")
-            pause(milliseconds: 10)
-        }
+        Self.expectNoReader(fifo, "count opened countries.json, which it does not read")
         // `fields` shows each field's example, a country by its name: it waits for the countries.
         try run.send("fields")
         let feeder = FIFOFeeder.start(fifo, bytes: try DataFolder.realContents("countries"))
