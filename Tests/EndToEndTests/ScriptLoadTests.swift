@@ -43,23 +43,41 @@ struct ScriptLoadTests {
         return descriptor >= 0
     }
 
-    @Test("a script that uses planets never opens stations.json; `use stations` opens it at once")
-    func scriptOpensOnlyWhatItNames() throws {
-        let fifo = try data.makeFIFO(for: "stations")
+    /// Runs `first` in a session (waiting for `answer`) with `dataset`'s file a FIFO that
+    /// nobody may open meanwhile (watched 300 ms more), then sends `opener`, which must open
+    /// it: the file is fed to that reader. The session goes on.
+    func expectOpened(by opener: String, dataset: String, after first: [String], answer: String,
+                      _ why: Comment, sourceLocation: SourceLocation = #_sourceLocation) throws -> PipeSession {
+        let fifo = try data.makeFIFO(for: dataset)
         let run = try PipeSession(data.arguments, environment: home.environment())
-        try run.send("use planets")
-        try run.send("count")
-        try run.waitFor("\(try Self.planetCount())\n")
+        for command in first { try run.send(command) }
+        try run.waitFor(answer)
         // Every load the shell was going to start has started by now; watch a while longer.
         for _ in 0..<30 {
-            #expect(!Self.hasReader(fifo), "the stations file was opened by a script that never used it")
+            #expect(!Self.hasReader(fifo), why, sourceLocation: sourceLocation)
             pause(milliseconds: 10)
         }
-        try run.send("use stations")
-        let feeder = FIFOFeeder.start(fifo, bytes: try DataFolder.realContents("stations"))
-        try feeder.wait()  // `use` started the load: the FIFO had a reader before any count asked
+        try run.send(opener)
+        let feeder = FIFOFeeder.start(fifo, bytes: try DataFolder.realContents(dataset))
+        try feeder.wait()
+        return run
+    }
+
+    @Test("a script that uses planets never opens stations.json; `use stations` opens it at once")
+    func scriptOpensOnlyWhatItNames() throws {
+        // `use` starts the load: the FIFO has a reader before any count asks.
+        let run = try expectOpened(by: "use stations", dataset: "stations", after: ["use planets", "count"],
+                                   answer: "\(try Self.planetCount())\n", "the stations file was opened by a script that never used it")
         try run.send("count")
         try run.waitFor("\(try Self.distinctStations())\n")
+        #expect(try run.finish() == 0, "\(run.stderrText)")
+    }
+
+    @Test("`count` reads no field, so it does not wait for the countries stations link into; `fields` does")
+    func countLoadsNoLinkedDataset() throws {
+        // `fields` shows each field's example, a country by its name: it waits for the countries.
+        let run = try expectOpened(by: "fields", dataset: "countries", after: ["use stations", "count"],
+                                   answer: "\(try Self.distinctStations())\n", "count opened countries.json, which it does not read")
         #expect(try run.finish() == 0, "\(run.stderrText)")
     }
 

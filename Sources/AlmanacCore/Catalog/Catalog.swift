@@ -61,10 +61,15 @@ public final class Catalog: Sendable {
     /// thread, so that the first search or filter at a prompt does not wait for them. A
     /// script, which exits after its last command, builds only what its commands ask for.
     private let preparesIndexes: Bool
+    /// Whether loads run at a lower priority, yielding to the person typing at a prompt. A
+    /// script has nobody typing, and its next command waits for the load: on a machine busy
+    /// with other work, nice 5 gave the load a third of the CPU share the script's peers got.
+    let loadsYieldToTyping: Bool
 
-    public init(loader: DatasetLoader = DatasetLoader(), preparesIndexes: Bool = true) {
+    public init(loader: DatasetLoader = DatasetLoader(), preparesIndexes: Bool = true, loadsYieldToTyping: Bool = true) {
         self.loader = loader
         self.preparesIndexes = preparesIndexes
+        self.loadsYieldToTyping = loadsYieldToTyping
     }
 
     public func observe(_ observer: @escaping Observer) { observers.withLock { $0.load = observer } }
@@ -190,7 +195,7 @@ public final class Catalog: Sendable {
     private func run(_ load: ActiveLoad) {
         // Loading yields to the person typing: a lower priority for this thread only.
         #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(almanac_gettid()), 5)
+        if loadsYieldToTyping { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(almanac_gettid()), 5) }
         #endif
         let result: Result<Dataset, LoadFailure>
         do {

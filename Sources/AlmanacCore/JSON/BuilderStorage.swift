@@ -73,7 +73,7 @@ struct BuilderStorage<Element: BitwiseCopyable> {
     }
 
     /// Elements from `count` whose pages are populated already (see `populate(ahead:)`).
-    private var populatedEnd = 0
+    private(set) var populatedEnd = 0
 
     /// Faults in, with one call, the pages of the next `ahead` elements not populated yet:
     /// cheaper than a page fault for each as the appends reach them.

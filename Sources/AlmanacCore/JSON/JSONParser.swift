@@ -26,6 +26,8 @@ public struct JSONParser {
     let base: UnsafePointer<UInt8>
     let count: Int
     var position = 0
+    /// Where this parse started (a suffix parse starts mid-text).
+    var origin = 0
     let source: String
     let limits: Limits
     var depth = 0
@@ -78,6 +80,7 @@ public struct JSONParser {
         guard let base = bytes.baseAddress, start > 0, start < bytes.count else { return nil }
         var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: LineTracker())
         parser.position = start
+        parser.origin = start
         parser.nextProgress = start + Self.progressInterval
         parser.boundaries = []
         do {
@@ -334,7 +337,7 @@ public struct JSONParser {
 
     mutating func reportProgress(_ builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         nextProgress = position + Self.progressInterval
-        builder.populateAhead()
+        builder.populateAhead(textDone: position - origin, textLeft: count - position)
         boundaries?.append(builder.nodeCount)
         if let split {
             split.publish(position: position, builder: builder)

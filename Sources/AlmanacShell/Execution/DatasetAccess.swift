@@ -9,12 +9,13 @@ extension Session {
     }
 
     /// The datasets in scope, waiting for any still loading (with a progress bar on a
-    /// terminal). Under `use all`, datasets that failed to load are left out.
-    public func datasetsInScope() throws -> [Dataset] {
+    /// terminal). Under `use all`, datasets that failed to load are left out. `awaitingLinked`:
+    /// false when no field is read, so the datasets the records link into need not be there.
+    public func datasetsInScope(awaitingLinked: Bool = true) throws -> [Dataset] {
         let names = scopeNames
         if names.count == 1 {
             let dataset = try dataset(names[0])
-            try awaitLinked(by: [dataset])
+            if awaitingLinked { try awaitLinked(by: [dataset]) }
             return [dataset]
         }
         // All at once, on both cores, rather than one after another as each is waited for.

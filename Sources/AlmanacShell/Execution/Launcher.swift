@@ -44,7 +44,7 @@ public enum Launcher {
         if let format = options.format { settings.format = format }
         settings.echo = options.echo
 
-        let catalog = Catalog(preparesIndexes: interactive)
+        let catalog = Catalog(preparesIndexes: interactive, loadsYieldToTyping: interactive)
         let session = Session(output: output, settings: settings, environment: environment, isInteractive: interactive,
                               catalog: catalog, notifier: notifier)
         session.verbose = options.verbose

@@ -13,15 +13,17 @@ public enum Undoable: Sendable {
 /// steps on it undone one at a time.
 extension Session {
     /// The current results: the source the steps so far made, or every record of the scope.
-    public func results() throws -> any ResultsSource {
+    /// `readingFields: false` for an answer that reads no field of the records (`count`): the
+    /// datasets they link into are then not waited for.
+    public func results(readingFields: Bool = true) throws -> any ResultsSource {
         if let source, isCurrent(source) { return source }
-        return try freshResults()
+        return try freshResults(readingFields: readingFields)
     }
 
     /// Every record of the scope: an attached table's rows, or the datasets in memory (waited for).
-    func freshResults() throws -> any ResultsSource {
+    func freshResults(readingFields: Bool = true) throws -> any ResultsSource {
         if let name = currentName, name != "all", let table = catalog.table(name) { return table.results() }
-        return MemoryResults(datasets: try datasetsInScope())
+        return MemoryResults(datasets: try datasetsInScope(awaitingLinked: readingFields))
     }
 
     /// A kept source is current unless the table it asks was attached again since.
