@@ -19,10 +19,20 @@ run: release
 # libstdc++ and libedit with its libraries are linked in from their static archives (the
 # folder scripts/static-libs makes, searched before the system's): loading them bound ~2,200
 # symbols at every start, 80% of `almanac --version`'s instructions.
+# No symbol is exported (--no-export-dynamic; nothing looks ours up): the runtime's start-up
+# dladdr walked all 7,500 of them, 0.26 M instructions. Type metadata is asked for through its
+# accessor rather than by mangled name: demangling it, and the first check of a conformance
+# (a scan of every conformance record of the binary), was half of `almanac -c quit`'s
+# instructions. Each function has its own section, and the ones a start runs are placed
+# together (scripts/startup-order lists them; gold's --section-ordering-file): a start faulted
+# in 99 windows of 64 KB of code spread over the binary, 53 now.
 # bench/peers builds with the same flags.
 STATIC_LIBS := $(CURDIR)/.build/static-libs
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xswiftc -L$(STATIC_LIBS) \
-	-Xlinker -ltinfo -Xlinker -lbsd -Xlinker -lmd
+	-Xlinker -ltinfo -Xlinker -lbsd -Xlinker -lmd -Xlinker --no-export-dynamic \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-sections.txt
 release: deps
 	@scripts/static-libs $(STATIC_LIBS)
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac-fetch

@@ -7,6 +7,16 @@ import Testing
         #expect(try CommandTable.standard.resolve("Exit").spec.name == "quit")
     }
 
+    /// The standard table names its commands itself, so that no spec is made at start-up.
+    @Test func standardNamesAreTheSpecsNamesAndAliases() {
+        for entry in CommandTable.standard.entries {
+            #expect(entry.names == ([entry.command.spec.name] + entry.command.spec.aliases).map { $0.lowercased() })
+        }
+        let names = CommandTable.standard.allNames
+        #expect(Set(names).count == names.count, "two commands are called alike: \(names)")
+        #expect(CommandTable(CommandTable.standard.commands).allNames == names)
+    }
+
     @Test func unknownCommandSuggestsTheClosest() {
         #expect(throws: ShellError.unknownCommand("serach", suggestion: "search")) { try CommandTable.standard.resolve("serach") }
         #expect(ShellError.unknownCommand("serach", suggestion: "search").description

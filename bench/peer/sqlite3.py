@@ -1,5 +1,5 @@
 """sqlite3, the shell almanac is modelled on: its JSON functions for loads and the first
-answer, its prompt and --version for start-up. (FTS5 search is in fts5.py.)"""
+answer, its prompt, --version and `:memory: .quit` for start-up. (FTS5 search is in fts5.py.)"""
 
 import shutil
 
@@ -37,7 +37,8 @@ class SQLite(Peer):
         return {"sqlite3 json_each count": Command(["sqlite3", ":memory:", COUNT_EACH.format(path=file["path"])], entries_only)}
 
     def startups(self):
-        return {"sqlite3 --version": Command(["sqlite3", "--version"], parse=lambda text: {})}
+        return {"sqlite3 --version": Command(["sqlite3", "--version"], parse=lambda text: {}),
+                "sqlite3 :memory: .quit": Command(["sqlite3", ":memory:", ".quit"], parse=lambda text: {})}
 
     def prompts(self):
         return {"sqlite3": ([shutil.which("sqlite3")], "sqlite> ")}

@@ -83,10 +83,19 @@ public struct CommandLog: Sendable {
     }
 
     /// The statement as a line that reads back as the same words.
+    /// Appended word by word: `joined(separator:)` is not specialised for this, and its first
+    /// call looked up its associated types at run time (a quarter of a million instructions in
+    /// every script, `-c quit` included).
     static func line(_ name: String, _ words: [Word]) -> String {
-        ([name] + words.map { word in
-            guard word.isQuoted || word.text.isEmpty else { return word.text }
-            return "\"" + word.text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
-        }).joined(separator: " ")
+        var line = name
+        for word in words {
+            line += " "
+            guard word.isQuoted || word.text.isEmpty else {
+                line += word.text
+                continue
+            }
+            line += "\"" + word.text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        }
+        return line
     }
 }

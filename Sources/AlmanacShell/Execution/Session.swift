@@ -6,8 +6,10 @@ public final class Session {
     public let commands: CommandTable
     public let output: Output
     public var settings: Settings
-    /// The settings `set` knows.
-    public let settingTable: SettingTable
+    /// The settings `set` knows: the standard table unless one was given, made when first
+    /// asked for (not at every start: `almanac -c quit` never needs it).
+    public var settingTable: SettingTable { givenSettingTable ?? .standard }
+    private let givenSettingTable: SettingTable?
     public let environment: ShellEnvironment
     /// The history of an interactive session; nil in scripts, which never write history.
     public var history: HistoryStore?
@@ -56,9 +58,9 @@ public final class Session {
     public init(
         commands: CommandTable = .standard, output: Output, settings: Settings,
         environment: ShellEnvironment, isInteractive: Bool, catalog: Catalog = Catalog(), notifier: Notifier = Notifier(),
-        engines: [any TableEngine] = Engines.standard, settingTable: SettingTable = .standard
+        engines: [any TableEngine] = Engines.standard, settingTable: SettingTable? = nil
     ) {
-        self.settingTable = settingTable
+        self.givenSettingTable = settingTable
         self.engines = engines
         self.catalog = catalog
         self.notifier = notifier
