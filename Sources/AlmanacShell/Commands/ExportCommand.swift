@@ -74,21 +74,13 @@ public enum ExportCommand: Command {
             }
             return report(written, to: path, what: "group", in: session)
         }
-        let fields = whole ? nil : exportedFields(of: source, in: session)
+        let fields = whole ? nil : session.chosenFields(of: source)
         var shown = source
         if let fields { shown.showing(fields) }
         let written = try abandonedWhenCancelled(path) {
             try FileExport.write(shown, fields: fields, format: format, to: path, force: force, in: session)
         }
         return report(written, to: path, in: session)
-    }
-
-    /// The columns a listing shows when the user chose them (with the fields the sort or filter
-    /// uses, as the listing adds them); nil when none were chosen: whole records.
-    static func exportedFields(of source: any ResultsSource, in session: Session) -> [String]? {
-        guard let name = source.datasetNames.first, source.datasetNames.count == 1, var fields = session.chosenColumns[name] else { return nil }
-        for field in source.fieldsInUse where !ComputedField.isAmong(fields, field) { fields.append(field) }
-        return fields
     }
 
     /// Runs a file export; stopped by a cancellation, it says the file was not written.

@@ -128,8 +128,19 @@ extension Session {
     func listingFields(for page: ResultsPage, of source: any ResultsSource) -> (fields: [String], chosen: Bool) {
         guard let name = source.datasetNames.first, !page.results.spansDatasets else { return ([], false) }
         let chosen = chosenColumns[name]
-        var fields = chosen ?? page.defaultColumns
-        for field in source.fieldsInUse where !ComputedField.isAmong(fields, field) { fields.append(field) }
-        return (fields, chosen != nil)
+        return (Self.adding(source.fieldsInUse, to: chosen ?? page.defaultColumns), chosen != nil)
+    }
+
+    /// The chosen columns as listings show them (with the fields the steps use); nil when the
+    /// user chose none: what `export` writes.
+    func chosenFields(of source: any ResultsSource) -> [String]? {
+        guard let name = source.datasetNames.first, source.datasetNames.count == 1, let chosen = chosenColumns[name] else { return nil }
+        return Self.adding(source.fieldsInUse, to: chosen)
+    }
+
+    private static func adding(_ inUse: [String], to fields: [String]) -> [String] {
+        var fields = fields
+        for field in inUse where !ComputedField.isAmong(fields, field) { fields.append(field) }
+        return fields
     }
 }
