@@ -25,7 +25,8 @@ struct AlmanacBench {
           --load-once F    load F with almanac in this process and print time and memory as JSON
           --decode-once F  the same with JSONDecoder
           --csv-parse F N  CSV's parse of F (N rows) from memory, seven runs
-          --repeat OP F N  load F, then time OP N times (for perf; OP: group, sort, describe, sort-page, … )
+          --repeat OP F N  load F, then time OP N times (for perf; OP: group, sort, describe, sort-page, … ;
+                           describe@1, group-country@2: on one thread or two whatever the size)
           --answer         with --repeat: first print the answer as JSON (bench/peers checks it against DuckDB's)
         """
 

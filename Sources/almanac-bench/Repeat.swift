@@ -17,6 +17,16 @@ enum Repeat {
             let query = try MemoryQueries.query(id, on: dataset, folder: (path as NSString).deletingLastPathComponent)
             if printAnswer { print("answer " + MemoryQueries.json(try query())) }
             body = { try query().count }
+        case let id where id.hasSuffix("@1") || id.hasSuffix("@2"):
+            // One query on one thread or on two whatever its size (the thresholds' measurement).
+            let threadsFrom = id.hasSuffix("@1") ? Int.max : 0
+            switch id.dropLast(2) {
+            case "group-country": body = { try Group.run(all, by: MemoryQueries.groupCountry, twoThreadsFrom: threadsFrom).count }
+            case "group-aggregates": body = { try Group.run(all, by: Queries.groupAggregates, twoThreadsFrom: threadsFrom).count }
+            case "group": body = { try Group.run(all, by: GroupSpec(fields: ["countryTitle", "cityTitle"]), twoThreadsFrom: threadsFrom).count }
+            case "describe": body = { try Describe.run(all, twoThreadsFrom: threadsFrom).count }
+            default: throw BenchError("\(id): @1 and @2 follow group-country, group-aggregates, group or describe")
+            }
         case let search where search.hasPrefix("search:"): body = { try Search.run(String(search.dropFirst(7)), in: [dataset]).count }
         case "group": body = { try Group.run(all, by: GroupSpec(fields: ["countryTitle", "cityTitle"])).count }
         case "sort": body = { try Sort.run(all, by: [SortKey("stationTitle")]).count }
@@ -62,7 +72,8 @@ enum Repeat {
         }
         default: throw BenchError("--repeat wants group, describe:FIELD, sort, sort2, filter-computed, sort-computed, group-computed, "
             + "filter-link, group-link, counts:country|region|station|station-in-country|stations-in-country, values-index:FIELD, "
-            + "search, search:TEXT, load, extract, index or " + MemoryQueries.ids.joined(separator: ", "))
+            + "search, search:TEXT, load, extract, index or " + MemoryQueries.ids.joined(separator: ", ")
+            + " (group-country, group-aggregates, group and describe with @1 or @2: on one thread or two whatever the size)")
         }
         // CPU time beside the wall time: on a shared machine the wall time is mostly the neighbours'.
         func cpuNanoseconds() -> Int {

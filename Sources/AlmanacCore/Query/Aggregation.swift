@@ -22,7 +22,7 @@ struct Aggregation: Sendable {
     }
 
     /// A column read without reference counting (the catalog keeps its arrays).
-    private struct ColumnView: @unchecked Sendable {
+    fileprivate struct ColumnView: @unchecked Sendable {
         let kinds: UnsafePointer<UInt8>
         let words: UnsafePointer<UInt64>
     }
@@ -85,7 +85,7 @@ struct Aggregation: Sendable {
         let documents = results.datasets.map(\.document)
         var distinct = WordTable()
         var readings: [Reading] = []
-        for position in groups.indices {
+        func one(_ position: Int) throws(CancelledError) {
             if position & 0xFFFF == 0 { try cancellation.checkpoint() }
             let item = items[positions.map { Int($0[position]) } ?? position]
             let group = Int(groups[position])
@@ -94,7 +94,7 @@ struct Aggregation: Sendable {
                 let word = column.words[item.row]
                 switch kind {
                 case FieldCatalog.Column.missing, JSONDocument.Kind.null.rawValue:
-                    continue
+                    return
                 case JSONDocument.Kind.number.rawValue:
                     let identity = function == .distinct
                         ? values.number(kind: kind, word: word, in: results.datasets[item.dataset], datasetIndex: item.dataset,
@@ -102,19 +102,19 @@ struct Aggregation: Sendable {
                         : 1
                     accumulator.present[group] += 1
                     add(Reading(number: Double(bitPattern: word), identity: identity), function, group, &accumulator, &distinct)
-                    continue
+                    return
                 case JSONDocument.Kind.string.rawValue:
                     // A string longer than the words for none is present: count needs no more.
                     if function == .count, JSONDocument.textRange(ofWord: word).count > 12 {
                         accumulator.present[group] += 1
-                        continue
+                        return
                     }
                     let identity = values.number(stringWord: word, in: documents[item.dataset], datasetIndex: item.dataset)
-                    guard identity != values.empty else { continue }
+                    guard identity != values.empty else { return }
                     let number = function == .count || function == .distinct ? .nan : number(of: identity)
                     accumulator.present[group] += 1
                     add(Reading(number: number, identity: identity), function, group, &accumulator, &distinct)
-                    continue
+                    return
                 default:
                     break
                 }
@@ -127,9 +127,23 @@ struct Aggregation: Sendable {
                 let number = dataset.number(of: value) ?? (function == .count || function == .distinct ? .nan : number(of: identity))
                 readings.append(Reading(number: number, identity: identity))
             }
-            guard !readings.isEmpty else { continue }
+            guard !readings.isEmpty else { return }
             accumulator.present[group] += 1
             for reading in readings { add(reading, function, group, &accumulator, &distinct) }
+        }
+        // One dataset's column: runs of numbers are added in a tight loop, anything else below.
+        let numberColumn = views.count == 1 && function != .distinct ? views[0] : nil
+        var position = 0
+        while position < groups.count {
+            if let numberColumn {
+                // A number read where identity 1 is a galactic year is marked as the loop below marks it.
+                let marks = function != .count && function != .sum && galacticYears.contains(1)
+                position = try accumulator.addNumbers(of: numberColumn, function, items: items, positions: positions, groups: groups,
+                                                      from: position, marksGalactic: marks, cancellation: cancellation)
+                guard position < groups.count else { break }
+            }
+            try one(position)
+            position += 1
         }
     }
 
@@ -207,6 +221,76 @@ private struct Accumulator: Sendable {
         sums[group] += number
         minimums[group] = Swift.min(minimums[group], number)
         maximums[group] = Swift.max(maximums[group], number)
+    }
+
+    /// From member `start` on, while their rows hold numbers (not NaN) or nothing: each number
+    /// added to its member's group as `add` adds it, straight from the column's words. A run of
+    /// members in one group (records come in runs: a country's cities) is totalled in
+    /// registers, from the group's totals so far and in the same order, so every sum is the
+    /// one `add` makes. Returns the first member whose row holds anything else, or the end.
+    mutating func addNumbers(of column: Aggregation.ColumnView, _ function: Aggregate.Function, items: UnsafeBufferPointer<ResultSet.Item>,
+                             positions: UnsafeBufferPointer<Int32>?, groups: UnsafeBufferPointer<Int32>, from start: Int,
+                             marksGalactic: Bool, cancellation: Cancellation) throws(CancelledError) -> Int {
+        let (number, missing, null) = (JSONDocument.Kind.number.rawValue, FieldCatalog.Column.missing, JSONDocument.Kind.null.rawValue)
+        let counts = function == .count
+        var added = false
+        defer { if added, marksGalactic { galactic = true } }
+        var run = Run()
+        defer { run.store(into: &self) }
+        for position in start..<groups.count {
+            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+            let row = items[positions.map { Int($0[position]) } ?? position].row
+            let kind = column.kinds[row]
+            guard kind == number else {
+                if kind == missing || kind == null { continue }
+                return position
+            }
+            let value = Double(bitPattern: column.words[row])
+            guard !value.isNaN else { return position }
+            let group = Int(groups[position])
+            if group != run.group {
+                run.store(into: &self)
+                run = Run(group, of: self)
+            }
+            run.present += 1
+            guard !counts else { continue }
+            added = true
+            run.numbers += 1
+            run.sum += value
+            run.minimum = Swift.min(run.minimum, value)
+            run.maximum = Swift.max(run.maximum, value)
+        }
+        return groups.count
+    }
+
+    /// One group's totals while its members come one after another.
+    private struct Run {
+        var group = -1
+        var present = 0
+        var numbers = 0
+        var sum = 0.0
+        var minimum = 0.0
+        var maximum = 0.0
+
+        init() {}
+
+        init(_ group: Int, of accumulator: Accumulator) {
+            self.group = group
+            present = accumulator.present[group]
+            numbers = accumulator.numbers[group]
+            sum = accumulator.sums[group]
+            minimum = accumulator.minimums[group]
+            maximum = accumulator.maximums[group]
+        }
+
+        func store(into accumulator: inout Accumulator) {
+            guard group >= 0 else { return }
+            accumulator.present[group] = present
+            accumulator.numbers[group] = numbers
+            accumulator.sums[group] = sum
+            accumulator.minimums[group] = minimum
+            accumulator.maximums[group] = maximum
+        }
     }
 
     /// Text orders as `sort` orders it: folded, then by code point.

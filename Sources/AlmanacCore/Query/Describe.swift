@@ -3,34 +3,36 @@
 /// most common values (DuckDB's SUMMARIZE, VisiData's describe sheet).
 public enum Describe {
     /// One profile per field of each dataset of `results` (its catalog's fields when `fields`
-    /// is empty), in the datasets' order.
+    /// is empty), in the datasets' order. `twoThreadsFrom`: the values (rows × fields) from
+    /// which the fields are profiled on two threads (`DescribeOnTwoThreads`).
     public static func run(_ results: ResultSet, fields requested: [String] = [], common: Int = 5,
-                           cancellation: Cancellation = .never) throws -> [(dataset: String, profile: FieldProfile)] {
+                           cancellation: Cancellation = .never,
+                           twoThreadsFrom: Int = Describe.twoThreadsFrom) throws -> [(dataset: String, profile: FieldProfile)] {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         var computed: [String: Expression] = [:]
         for field in requested {
             if let expression = try ComputedValues.expression(field, in: all, datasets: results.datasets, stepColumns: results.computed) { computed[field] = expression.expression; continue }
             try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         }
-        var profiles: [(dataset: String, profile: FieldProfile)] = []
+        var jobs: [FieldJob] = []
         for (index, dataset) in results.datasets.enumerated() {
             let catalog = try dataset.fields(cancellation: cancellation)
             let rows = results.spansDatasets ? results.items.filter { $0.dataset == index }.map(\.row) : results.items.map(\.row)
             let fields = requested.isEmpty ? catalog.fields.map(\.path)
                 : requested.filter { computed[$0] != nil || FieldLookup.field($0, in: catalog) != nil }
-            for field in fields {
-                try cancellation.checkpoint()
-                if let expression = computed[field] {
-                    let own = results.with(results.items.filter { $0.dataset == index })
-                    let vector = try ComputedValues.evaluate(expression, over: own, cancellation: cancellation)
-                    profiles.append((dataset.name, profile(ComputedField.title(of: field), vector, common: common)))
-                    continue
-                }
-                let profile = try profileOf(field, rows: rows, in: dataset, catalog: catalog, common: common, cancellation: cancellation)
-                profiles.append((dataset.name, profile))
-            }
+            jobs += fields.map { FieldJob(dataset: index, field: $0, rows: rows, catalog: catalog, computed: computed[$0]) }
         }
-        return profiles
+        let profiles = try profiles(of: jobs, twoThreadsFrom: twoThreadsFrom) { job throws in
+            try cancellation.checkpoint()
+            let dataset = results.datasets[job.dataset]
+            if let expression = job.computed {
+                let own = results.with(results.items.filter { $0.dataset == job.dataset })
+                let vector = try ComputedValues.evaluate(expression, over: own, cancellation: cancellation)
+                return profile(ComputedField.title(of: job.field), vector, common: common)
+            }
+            return try profileOf(job.field, rows: job.rows, in: dataset, catalog: job.catalog, common: common, cancellation: cancellation)
+        }
+        return zip(jobs, profiles).map { (results.datasets[$0.dataset].name, $1) }
     }
 
     /// What one value is, decided once per distinct value.

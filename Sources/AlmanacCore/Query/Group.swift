@@ -36,7 +36,10 @@ public enum Group {
     ///
     /// Values are numbered once (equal short strings share a node, so a node is a value) and
     /// groups are counted by their numbers; text is made only once per distinct value.
-    public static func run(_ results: ResultSet, by spec: GroupSpec, cancellation: Cancellation = .never) throws -> Groups {
+    ///
+    /// `twoThreadsFrom`: the rows from which the common case numbers and counts on two threads.
+    public static func run(_ results: ResultSet, by spec: GroupSpec, cancellation: Cancellation = .never,
+                           twoThreadsFrom: Int = Group.twoThreadsFrom) throws -> Groups {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         if try ComputedGroup.isComputed(spec, in: all, datasets: results.datasets, stepColumns: results.computed) { return try ComputedGroup.run(results, by: spec, cancellation: cancellation) }
         let fields = spec.fields
@@ -49,27 +52,23 @@ public enum Group {
             zip(fields, paths).map { $1.hasTwinSpellings ? nil : catalog.column($0) }
         }
         var values = ValueNumbering(mergesDocuments: results.spansDatasets)
-        var counter = GroupCounter(expected: results.count / 2)
         var aggregation = Aggregation(spec.aggregates, results: results, catalogs: catalogs, mergesDocuments: results.spansDatasets)
         // The common case: one dataset, one or two fields with columns. Number each column's
         // values once, then count packed pairs of numbers, with no allocation per record.
         if results.datasets.count == 1, fields.count <= 2, columns[0].allSatisfy({ $0 != nil }) {
             let dataset = results.datasets[0]
             let numbered = columns[0].enumerated().map { field, column in
-                values.numbers(of: column!, in: dataset, path: paths[0][field], field: field)
+                values.numbers(of: column!, in: dataset, path: paths[0][field], field: field, twoThreadsFrom: twoThreadsFrom)
             }
             // Each record's group, for the aggregates (read after counting, a field at a time).
             var groups = [Int32](repeating: 0, count: aggregation.isEmpty ? 0 : results.count)
-            try numbered[0].withUnsafeBufferPointer { first throws(CancelledError) in
-                let second = numbered.count > 1 ? numbered[1] : []
-                try second.withUnsafeBufferPointer { second throws(CancelledError) in
-                    try groups.withUnsafeMutableBufferPointer { groups throws(CancelledError) in
-                        for (position, item) in results.items.enumerated() {
-                            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
-                            let key = second.isEmpty ? UInt64(UInt32(bitPattern: first[item.row]))
-                                : UInt64(UInt32(bitPattern: first[item.row])) << 32 | UInt64(UInt32(bitPattern: second[item.row]))
-                            let group = counter.add(packed: key, width: numbered.count, row: item.row)
-                            if !groups.isEmpty { groups[position] = Int32(group) }
+            let second = numbered.count > 1 ? numbered[1] : []
+            let counter = try results.items.withUnsafeBufferPointer { items throws(CancelledError) in
+                try numbered[0].withUnsafeBufferPointer { first throws(CancelledError) in
+                    try second.withUnsafeBufferPointer { second throws(CancelledError) in
+                        try groups.withUnsafeMutableBufferPointer { groups throws(CancelledError) in
+                            try GroupCounter.count(items, first: first, second: second, groups: groups, expected: results.count / 2,
+                                                   twoThreadsFrom: twoThreadsFrom, cancellation: cancellation)
                         }
                     }
                 }
@@ -92,6 +91,7 @@ public enum Group {
             }
             return try finish(counter, values, aggregation, tieKeys: tieKeys, cancellation: cancellation)
         }
+        var counter = GroupCounter(expected: results.count / 2)
         var combination: [Int32] = []
         // The records counted and their groups, for the aggregates.
         var members = Aggregation.Members(positions: [], groups: [], groupCount: 0)

@@ -52,6 +52,32 @@ struct GroupCounter: Sendable {
         return index
     }
 
+    /// Adds one to group `index`: `add`'s answer for a record whose key is the last one's.
+    @inline(__always)
+    mutating func addOne(to index: Int) { counts[index] += 1 }
+
+    /// Adds the groups `other` counted (of one or two packed numbers, after this one's), in
+    /// the order it met them; returns each one's index here.
+    mutating func merge(_ other: GroupCounter) -> [Int32] {
+        var indices: [Int32] = []
+        indices.reserveCapacity(other.count)
+        for group in 0..<other.count {
+            let key = other.packed[group]
+            let next = Int32(counts.count)
+            let index = Int(table.value(of: key) { next })
+            if index == counts.count {
+                packed.append(key)
+                counts.append(other.counts[group])
+                firstRows.append(other.firstRows[group])
+            } else {
+                counts[index] += other.counts[group]
+            }
+            indices.append(Int32(index))
+        }
+        if other.width >= 0 { width = other.width }
+        return indices
+    }
+
     /// Group `index`'s one or two value numbers in ranks' order packed in a word (high: the
     /// first field's), for ordering groups; nil when groups have more than two fields.
     func rankKey(at index: Int, ranks: [Int32]) -> UInt64? {
@@ -144,19 +170,6 @@ struct ValueNumbering: Sendable {
 
     /// Whether value number `number` is a number (read with `ValueText.number`).
     func isNumber(_ number: Int32) -> Bool { isNumeric[Int(number)] }
-
-    /// The number of every row's value in a column (the `field`th grouping field, at `path`).
-    mutating func numbers(of column: FieldCatalog.Column, in dataset: Dataset, path: Dataset.CompiledPath, field: Int) -> [Int32] {
-        var numbers = [Int32](repeating: empty, count: column.kinds.count)
-        column.kinds.withUnsafeBufferPointer { kinds in
-            column.words.withUnsafeBufferPointer { words in
-                for row in 0..<numbers.count {
-                    numbers[row] = number(kind: kinds[row], word: words[row], in: dataset, datasetIndex: 0, path: path, row: row, field: field)
-                }
-            }
-        }
-        return numbers
-    }
 
     /// The number of a column's value: interned strings by their word, numbers by their bits
     /// (per field: the same number reads `1,500` as a count and `1500` as a year), named by
