@@ -62,7 +62,7 @@ struct DeclaredCaretTests {
 
     @Test("export, map, load and trip point at the wrong word, or just past the end where one is missing")
     func filesMapsLoadsAndTrips() throws {
-        let export = "usage: export PATH|postgresql://…?table=NEW [--force]"
+        let export = "usage: export PATH|postgresql://…?table=NEW [all] [--force]"
         let map = "usage: map [world] [--size COLUMNSxROWS]"
         let load = "usage: load [NAME] [from SOURCE] [as json|ndjson|csv|tsv] [at PATH] [key FIELD]"
         try expectCarets([
