@@ -5,13 +5,13 @@ import Synchronization
 /// every object is written out, costs several of the others), and each profile goes into its
 /// field's place: the answer, and the first error in the fields' order, are one thread's.
 extension Describe {
-    /// From this many values (rows × fields) the fields would be profiled on two threads: none
-    /// for now. With both cores free (2026-11-27 14:35) two threads at 100× took 289 ms of wall
-    /// and 529 ms of CPU against one's ~270: 40% of the samples were swift_retain and
-    /// swift_release on the objects both threads read per row (`Dataset.visit`, `profileOf`),
-    /// their counts bouncing between the cores. Once those loops read without reference
-    /// counting, 1 << 17 (past the 1× stations' 44,407) is the measured size to start from.
-    public static let twoThreadsFrom = Int.max
+    /// From this many values (rows × fields) the fields are profiled on two threads. Below it
+    /// (the 1× stations: 4,037 rows × 11 fields) waking a second thread costs about what it saves.
+    /// At 100× on a quiet minute (bench/peers, 2026-11-27 14:42, load 1.1–1.7) two threads took
+    /// 177 ms of wall and 324 ms of CPU against SUMMARIZE's 220 ms (0.80×); one thread's ~270 ms
+    /// would miss. Both threads read the same objects per row, so their reference counts bounce
+    /// between the cores: reading those loops without retains is what would cut the CPU.
+    public static let twoThreadsFrom = 1 << 17
 
     /// One field of one dataset to profile.
     struct FieldJob {
