@@ -94,11 +94,14 @@ public enum Describe {
         }
     }
 
-    private static func profileOf(_ field: String, rows: [Int], in dataset: Dataset, catalog: FieldCatalog, common: Int,
+    private static func profileOf(_ field: String, rows: [Int], in sharedDataset: Dataset, catalog: FieldCatalog, common: Int,
                                   cancellation: Cancellation) throws -> FieldProfile {
+        // Both of describe's threads read the one dataset and document per row: held unretained
+        // (the caller keeps them alive), their reference counts do not bounce between the cores.
+        unowned(unsafe) let dataset = sharedDataset
+        unowned(unsafe) let document = sharedDataset.document
         let path = dataset.compile(FieldPath(field))
         let column = path.hasTwinSpellings ? nil : catalog.column(field)
-        let document = dataset.document
         var tally = Tally()
         if let column, let counted = try ColumnTally.count(column, rows: rows, in: dataset, path: path, into: &tally.values,
                                                              cancellation: cancellation) {

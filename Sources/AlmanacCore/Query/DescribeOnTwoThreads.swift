@@ -7,10 +7,9 @@ import Synchronization
 extension Describe {
     /// From this many values (rows × fields) the fields are profiled on two threads. Below it
     /// (the 1× stations: 4,037 rows × 11 fields) waking a second thread costs about what it saves.
-    /// At 100× on a quiet minute (bench/peers, 2026-11-27 14:42, load 1.1–1.7) two threads took
-    /// 177 ms of wall and 324 ms of CPU against SUMMARIZE's 220 ms (0.80×); one thread's ~270 ms
-    /// would miss. Both threads read the same objects per row, so their reference counts bounce
-    /// between the cores: reading those loops without retains is what would cut the CPU.
+    /// Each field's profile reads the shared dataset and document unretained (`profileOf`): with
+    /// their reference counts bouncing between the cores, two threads took 287 ms of wall and
+    /// 525 ms of CPU at 100×, more than one thread's ~260 ms; without, 141 ms and 278 ms.
     public static let twoThreadsFrom = 1 << 17
 
     /// One field of one dataset to profile.
