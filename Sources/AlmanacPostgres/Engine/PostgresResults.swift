@@ -167,7 +167,7 @@ public struct PostgresResults: ResultsSource {
 
     public func completionFields() -> [String] {
         // The distance a near, an outside or a reach computes is read before a column of its name.
-        let step = query.near != nil || query.outside != nil || query.reach != nil ? [NearQuery.column] : []
+        let step = query.measures ? [NearQuery.column] : []
         return step + table.schema.columns.map(\.name).filter { $0 != NearQuery.column }
     }
 

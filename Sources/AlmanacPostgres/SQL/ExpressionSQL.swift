@@ -324,7 +324,7 @@ extension QueryBuilder {
     /// it crosses links (`homeworld.population`): then it is computed, typed as memory types it.
     /// The distance a near, an outside or a reach computes is one too, before a column of that name.
     func computed(_ spec: String, in query: TableQuery) throws -> AlmanacCore.Expression? {
-        if spec.lowercased() == NearQuery.column, try computedDistance(query) != nil { return Expression(.field(NearQuery.column)) }
+        if query.measures, spec.lowercased() == NearQuery.column { return Expression(.field(NearQuery.column)) }
         guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec) else { return nil }
         if let field = parsed.expression.fieldName {
             guard (try? FieldReference.resolve(field, in: schema))?.hops.isEmpty == false else { return nil }

@@ -132,12 +132,11 @@ struct QueryBuilder {
     /// a JSON array), each with its type.
     func computedColumns(_ specs: [String], in query: TableQuery, aliases: inout Aliases) throws -> [(spec: String, type: ValueType, sql: SQL)] {
         var columns: [(spec: String, type: ValueType, sql: SQL)] = []
-        let distance = try computedDistance(query)
+        let sql = try expressions(for: query)
         for spec in specs {
             // The distance itself is in each row's JSON already.
-            guard distance == nil || spec.lowercased() != NearQuery.column else { continue }
+            guard !query.measures || spec.lowercased() != NearQuery.column else { continue }
             guard let expression = try computed(spec, in: query), !columns.contains(where: { $0.spec == spec }) else { continue }
-            let sql = try expressions(for: query)
             let bound = try sql.bind(expression)
             if bound.type.isList {
                 let (set, element) = try sql.listElement(bound, aliases: &aliases)
