@@ -298,7 +298,7 @@ final class SecondThread: @unchecked Sendable {
         // The caller keeps what `work` uses alive until `stopAndWait`.
         nonisolated(unsafe) let work = work
         // The work may parse, which recurses once per nesting level.
-        BackgroundThread.start(name: "second half", stackSize: Catalog.parsingStackSize) { [self] in
+        BackgroundThread.start(name: "second half", stackSize: Catalog.parsingStackSize, elsewhere: true) { [self] in
             work { self.stopped.load(ordering: .relaxed) }
             finished.signal()
         }
