@@ -42,7 +42,7 @@ final class CSVSecondPart: @unchecked Sendable {
         self.start = start
         nonisolated(unsafe) let bytes = bytes
         nonisolated(unsafe) let release = release
-        BackgroundThread.start(name: "csv second half", stackSize: Catalog.parsingStackSize) { [self] in
+        BackgroundThread.start(name: "csv second half", stackSize: Catalog.parsingStackSize, elsewhere: true) { [self] in
             parsed = CSVParser.parsePart(bytes, from: start, dialect: dialect, names: names, source: source, part: self, release: release)
             finished.signal()
         }

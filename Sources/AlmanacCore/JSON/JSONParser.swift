@@ -337,7 +337,10 @@ public struct JSONParser {
 
     mutating func reportProgress(_ builder: inout JSONDocumentBuilder) throws(ParseFailure) {
         nextProgress = position + Self.progressInterval
-        builder.populateAhead(textDone: position - origin, textLeft: count - position)
+        // Text this parser will still read: up to the other part's start, once one is chosen.
+        // The part's nodes arrive in pages of their own: pages cleared for them were dropped.
+        let end = split?.publishedPosition.flatMap { $0 > position ? $0 : nil } ?? count
+        builder.populateAhead(textDone: position - origin, textLeft: end - position)
         boundaries?.append(builder.nodeCount)
         if let split {
             split.publish(position: position, builder: builder)

@@ -147,4 +147,12 @@ int almanac_die_with_parent(pid_t parent);
 // Called by the signal handler (async-signal-safe: an atomic and sem_post).
 void almanac_watchdog_notify(int signo);
 
+// Starts `body(context)` on a new, detached thread named `name` (15 bytes kept) with
+// `stack_size` bytes of stack (0: the default), the given signals blocked from its first
+// instruction. `elsewhere`: on another CPU than the caller's, when one is allowed — a new
+// thread otherwise often waits on the caller's busy CPU until the next load balance,
+// milliseconds later — then free to move. Returns 0, or -1 when no thread could be made.
+int almanac_thread_start(void (*body)(void *), void *context, const char *name, size_t stack_size, int elsewhere,
+                         const int *blocked_signals, int blocked_count);
+
 #endif
