@@ -8,7 +8,8 @@ QUERIES = ["моск", "bus"]          # the same as almanac-bench's Queries.sea
 # almanac's search timed by bench/peers before and after the search peers, in their phase.
 SAME_PHASE = "almanac `search`, same phase"
 # The first answer's targets: (scale from which it applies, at most × simdjson, at least × faster than sqlite3).
-FIRST_ANSWER_LIMITS = [(1, 2.0, 2.0), (10, 1.25, 3.0)]
+# 1×: issue 33's 0.8× simdjson (round two asked 2×).
+FIRST_ANSWER_LIMITS = [(1, 0.8, 2.0), (10, 1.25, 3.0)]
 SQLITE_COUNT = "sqlite3 json_each count"
 # The in-memory race against DuckDB (bench/peers' last phase): almanac-bench's MemoryQueries by
 # `--repeat` id, with issue 33's limit on almanac ÷ DuckDB (None: shown, not judged).
