@@ -49,6 +49,17 @@ struct HistogramLogTests {
         #expect(bins.map(\.count) == HistogramCommandTests.counts(positive, in: bins.map { ($0.lower, $0.upper) }))
     }
 
+    @Test("histogram area log N: the first bin starts at the smallest area and the last ends at the largest, exactly")
+    func boundsAreTheExtremes() throws {
+        let areas = ValueReadingTests.records("countries").compactMap { ($0["area"] as? NSNumber)?.doubleValue }.filter { $0 > 0 }
+        for count in [3, 5, 7, 12] {
+            let bins = try bins("histogram area log \(count)")
+            #expect(bins.count == count)
+            #expect(bins.first?.lower == areas.min(), "log \(count)")
+            #expect(bins.last?.upper == areas.max(), "log \(count): the last bin ends at \(bins.last.map { "\($0.upper)" } ?? "nothing")")
+        }
+    }
+
     @Test("a linear histogram with most values in one bin says so and suggests log")
     func mostValuesInOneBin() throws {
         let bins = try bins("histogram population")

@@ -25,7 +25,9 @@ extension Histogram {
         if let requested {
             let factor = maximum > minimum ? pow(maximum / minimum, 1 / Double(requested)) : 10
             edges = (0...requested).map { minimum * pow(factor, Double($0)) }
-            edges[requested] = max(maximum, edges[requested])
+            // The last bin ends at the largest value itself, not at the product's rounding of
+            // it (17,124,442.000000022 for the largest country's area in five bins).
+            edges[requested] = maximum
             edges = edges.enumerated().map { $0.offset == 0 || $0.offset == requested ? $0.element : significant($0.element, 3) }
         } else {
             let low = Int(log10(minimum).rounded(.down))
