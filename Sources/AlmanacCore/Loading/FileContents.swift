@@ -29,11 +29,6 @@ enum FileContents {
     /// The 1× stations file (3.4 MB) answers `count` in a fresh process in 5.6 ms, not 6.7.
     static let secondThreadFrom = 2 << 20
 
-    /// The second thread starts a tenth of a millisecond or two after the first parses: its
-    /// part begins that much text past the middle, so that the two end together (the 1×
-    /// stations file's first answer: 5.72–5.86 → 5.63–5.73 ms; at 100× it is 0.04% of a half).
-    static let secondThreadLag = 128 << 10
-
     /// What the body learns besides the bytes: give back parsed pages (`release`), and
     /// whether the bytes it saw were the file's (`complete`: false when the file shrank
     /// under its mapping, so an error should be checked by reading the file again).
@@ -80,7 +75,7 @@ enum FileContents {
                 let bytes = mapping.bytes
                 let second = size >= secondThreadFrom ? secondHalf.map { work in
                     SecondThread { stopped in
-                        work(bytes, size / 2 + secondThreadLag, pageDropper(mapping.start, size), { stopped() || cancellation.isCancelled })
+                        work(bytes, size / 2, pageDropper(mapping.start, size), { stopped() || cancellation.isCancelled })
                     }
                 } : nil
                 defer { second?.stopAndWait() }
