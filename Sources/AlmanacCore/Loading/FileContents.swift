@@ -26,7 +26,7 @@ enum FileContents {
 
     /// Files from this size on get a second thread (`SecondHalfWork`): each half is then a
     /// millisecond of parsing or more, against the thread's 0.1 ms start on the other CPU.
-    /// The 1× stations file (3.4 MB) answers `count` in a fresh process in 5.6 ms, not 6.7.
+    /// The 1× stations file (3.4 MB) answers `count` in a fresh process in 5.5–5.6 ms, not 6.9.
     static let secondThreadFrom = 2 << 20
 
     /// What the body learns besides the bytes: give back parsed pages (`release`), and
