@@ -117,9 +117,14 @@ extension ComputedColumn {
     }
 }
 
+extension Array where Element == ComputedColumn {
+    /// The column called `name` (ignoring case), if there is one.
+    func named(_ name: String) -> ComputedColumn? {
+        first { $0.name.lowercased() == name.lowercased() }
+    }
+}
+
 extension ResultSet {
     /// The computed column called `name` (ignoring case), if the results carry one.
-    public func computedColumn(_ name: String) -> ComputedColumn? {
-        computed.first { $0.name.lowercased() == name.lowercased() }
-    }
+    public func computedColumn(_ name: String) -> ComputedColumn? { computed.named(name) }
 }

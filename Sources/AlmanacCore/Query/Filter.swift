@@ -38,7 +38,7 @@ public enum Filter {
         case .computed:
             // Bound against each dataset before it is filtered (`CompiledFilter`).
             break
-        case let .comparison(field, op, value) where computed.contains { $0.name.lowercased() == field.lowercased() }:
+        case let .comparison(field, op, value) where computed.named(field) != nil:
             try ComputedColumn.validate(op, value, field: field)
         case let .comparison(field, op, value):
             let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
@@ -177,7 +177,7 @@ struct CompiledFilter {
             return try ExpressionEvaluator(dataset: dataset, catalog: fields, rows: rows, cancellation: cancellation,
                                            stepColumns: steps, datasetIndex: computed?.dataset ?? 0).mask(bound)
         case let .comparison(field, op, value):
-            if let computed, let column = computed.columns.first(where: { $0.name.lowercased() == field.lowercased() }) {
+            if let computed, let column = computed.columns.named(field) {
                 return column.matches(op, value, rows: rows, dataset: computed.dataset)
             }
             guard FieldLookup.field(field, in: fields) != nil else {

@@ -313,7 +313,7 @@ extension QueryBuilder {
     /// `whole`: a path that ends at an object is the object (group, describe and drill-down
     /// count it once, by its name), not its members' values.
     func source(of spec: String, in query: TableQuery, aliases: inout Aliases, whole: Bool = false) throws -> SpecSource {
-        if let expression = try computed(spec, in: query) { return try computedSource(expression, in: query, aliases: &aliases) }
+        if let expression = computed(spec, in: query) { return try computedSource(expression, in: query, aliases: &aliases) }
         let resolved = try FieldReference.resolve(spec, in: schema)
         return SpecSource(source: whole ? resolved.wholeSource(aliases: &aliases) : resolved.source(aliases: &aliases),
                           reference: resolved, type: nil)
@@ -323,7 +323,7 @@ extension QueryBuilder {
     /// A column named as the whole spec is that column; a dotted path is no expression, unless
     /// it crosses links (`homeworld.population`): then it is computed, typed as memory types it.
     /// The distance a near, an outside or a reach computes is one too, before a column of that name.
-    func computed(_ spec: String, in query: TableQuery) throws -> AlmanacCore.Expression? {
+    func computed(_ spec: String, in query: TableQuery) -> AlmanacCore.Expression? {
         if query.measures, spec.lowercased() == NearQuery.column { return Expression(.field(NearQuery.column)) }
         guard schema.column(named: spec) == nil, let parsed = try? ComputedField.parse(spec) else { return nil }
         if let field = parsed.expression.fieldName {

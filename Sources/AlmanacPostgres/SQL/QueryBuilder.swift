@@ -136,7 +136,7 @@ struct QueryBuilder {
         for spec in specs {
             // The distance itself is in each row's JSON already.
             guard !query.measures || spec.lowercased() != NearQuery.column else { continue }
-            guard let expression = try computed(spec, in: query), !columns.contains(where: { $0.spec == spec }) else { continue }
+            guard let expression = computed(spec, in: query), !columns.contains(where: { $0.spec == spec }) else { continue }
             let bound = try sql.bind(expression)
             if bound.type.isList {
                 let (set, element) = try sql.listElement(bound, aliases: &aliases)

@@ -108,8 +108,7 @@ extension Session {
         let answer = try Listing.result(&source, page: page, in: self)
         keep(source)
         self.page = page
-        lastGroups = nil
-        lastSummary = nil
+        forgetLastAnswer()
         return answer
     }
 
@@ -118,9 +117,15 @@ extension Session {
         source = nil
         tableIdentity = nil
         undoable = []
+        forgetLastAnswer()
+        page = 1
+    }
+
+    /// A listing or a fresh start ends the turn of the last group, describe or histogram
+    /// answer: `show #N` and `export` no longer read it.
+    func forgetLastAnswer() {
         lastGroups = nil
         lastSummary = nil
-        page = 1
     }
 
     /// The fields a listing of `page` shows, and whether the user chose them: the chosen

@@ -9,7 +9,7 @@ public enum ComputedValues {
     /// A step's column (near's `distance`) among `stepColumns` is an expression of one field.
     public static func expression(_ spec: String, in catalogs: [FieldCatalog], datasets: [Dataset],
                                   stepColumns: [ComputedColumn] = []) throws -> (expression: Expression, name: String)? {
-        if let step = stepColumns.first(where: { $0.name.lowercased() == spec.lowercased() }) {
+        if let step = stepColumns.named(spec) {
             return (Expression(.field(step.name)), step.name)
         }
         if catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }) { return nil }

@@ -17,7 +17,7 @@ public struct DatasetFields: ExpressionCatalog {
     }
 
     public func field(_ name: String) -> (name: String, type: ValueType, container: Bool)? {
-        if let step = stepColumns.first(where: { $0.name.lowercased() == name.lowercased() }) { return (step.name, .number, false) }
+        if let step = stepColumns.named(name) { return (step.name, .number, false) }
         guard let field = FieldLookup.field(name, in: catalog) else {
             if others.contains(where: { FieldLookup.field(name, in: $0) != nil }) { return (name, .null, false) }
             return nil
