@@ -155,4 +155,8 @@ void almanac_watchdog_notify(int signo);
 int almanac_thread_start(void (*body)(void *), void *context, const char *name, size_t stack_size, int elsewhere,
                          const int *blocked_signals, int blocked_count);
 
+// The process's argc and argv as glibc gave them to the constructors (Arguments.c): what
+// Swift's `CommandLine.arguments` reads in a binary linked with the static Swift runtime.
+char **almanac_arguments(int *count);
+
 #endif
