@@ -10,6 +10,21 @@ import Testing
         ShellEnvironment.resolve(variables, dataDirectory: option, fallbacks: fallbacks, exists: existing.contains)
     }
 
+    @Test("the fallbacks are looked for only when neither --data nor $ALMANAC_DATA names a folder")
+    func fallbacksOnlyWhenNeeded() {
+        var asked = 0
+        func counted() -> [(String, DataOrigin)] {
+            asked += 1
+            return fallbacks
+        }
+        _ = ShellEnvironment.resolve([:], dataDirectory: "/given", fallbacks: counted(), exists: { _ in true })
+        _ = ShellEnvironment.resolve(["ALMANAC_DATA": "/env"], dataDirectory: nil, fallbacks: counted(), exists: { _ in true })
+        #expect(asked == 0)
+        let found = ShellEnvironment.resolve([:], dataDirectory: nil, fallbacks: counted(), exists: { _ in true })
+        #expect(asked == 1)
+        #expect(found.dataDirectory == "/usr/local/share/almanac/data" && found.dataOrigin == .installed)
+    }
+
     @Test("--data wins over everything, even a folder that does not exist")
     func optionComesFirst() {
         let environment = resolve(["ALMANAC_DATA": "/env"], option: "/given", existing: Set(fallbacks.map(\.0)))

@@ -24,9 +24,10 @@ public struct ShellEnvironment: Sendable, Equatable {
     static let variableNames = ["HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "ALMANAC_DATA", "ALMANAC_HISTORY"]
 
     /// `fallbacks` are the data folders to use when neither `--data` nor `$ALMANAC_DATA` names
-    /// one, best first: the first that exists wins, else the last.
+    /// one, best first: the first that exists wins, else the last. Made only then: finding the
+    /// install's folder reads /proc/self/exe, which a start with `--data` need not wait for.
     public static func resolve(
-        _ variables: [String: String], dataDirectory: String?, fallbacks: [(String, DataOrigin)],
+        _ variables: [String: String], dataDirectory: String?, fallbacks: @autoclosure () -> [(String, DataOrigin)],
         exists: (String) -> Bool = ShellEnvironment.isFolder
     ) -> ShellEnvironment {
         func nonEmpty(_ name: String) -> String? {
@@ -42,7 +43,8 @@ public struct ShellEnvironment: Sendable, Equatable {
         } else if let variable = nonEmpty("ALMANAC_DATA") {
             data = (variable, .environment)
         } else {
-            data = fallbacks.first { exists($0.0) } ?? fallbacks.last ?? (".", .checkout)
+            let folders = fallbacks()
+            data = folders.first { exists($0.0) } ?? folders.last ?? (".", .checkout)
         }
         return ShellEnvironment(
             historyPath: nonEmpty("ALMANAC_HISTORY") ?? state + "/almanac/history",
