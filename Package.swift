@@ -52,8 +52,8 @@ let package = Package(
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacCore"]),
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacNetwork", "almanac-fetch"]),
         .testTarget(name: "AlmanacShellTests", dependencies: ["AlmanacShell", "AlmanacCore"]),
-        // Test-only C helper: spawns a process on a pseudo-terminal.
-        .target(name: "CPTY", path: "Tests/CPTY"),
+        // Test-only C helper: spawns a process on a pseudo-terminal; probes CGlibc's watchdog.
+        .target(name: "CPTY", dependencies: ["CGlibc"], path: "Tests/CPTY"),
         // Test-only: the throwaway PostgreSQL cluster every database test shares.
         .target(name: "PostgresCluster", dependencies: ["AlmanacPostgres"], path: "Tests/PostgresCluster"),
         .testTarget(name: "AlmanacPostgresTests", dependencies: ["AlmanacPostgres", "AlmanacCore", "PostgresCluster"]),

@@ -1,8 +1,6 @@
 #define _GNU_SOURCE
 #include "CGlibc.h"
 #include <limits.h>
-#include <pthread.h>
-#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -13,8 +11,10 @@
 #include <unistd.h>
 
 // How the process ends, whatever the main thread is doing: what must not outlive it (helper
-// processes, a temporary file) is recorded here, and a watchdog thread ends the process a
-// moment after a termination signal if the main thread has not by then.
+// processes, a temporary file) is recorded here, and a watchdog ends the process a moment
+// after a termination signal if the main thread has not by then. The watchdog is a timer the
+// signal handler arms, whose SIGALRM does the ending: a thread waiting for the signal cost
+// every start a clone, a stack and an exit (0.07–0.15 ms of `almanac -c quit`).
 
 #define ALMANAC_CHILDREN 16
 static _Atomic pid_t children[ALMANAC_CHILDREN];
@@ -22,7 +22,7 @@ static _Atomic pid_t children[ALMANAC_CHILDREN];
 static char temporary_path[PATH_MAX + 1];
 static atomic_int temporary_set;
 
-static sem_t watchdog_wake;
+static timer_t watchdog_timer;
 static atomic_int watchdog_signal;
 static atomic_int watchdog_grace_ms;
 static atomic_int interrupt_ends;
@@ -62,26 +62,25 @@ static void remove_temporary_file(void) {
 }
 
 void almanac_watchdog_notify(int signo) {
-    if (atomic_load(&watchdog_grace_ms) <= 0) return;
+    int grace = atomic_load(&watchdog_grace_ms);
+    if (grace <= 0) return;
     if (signo == SIGTERM || signo == SIGHUP || (signo == SIGINT && atomic_load(&interrupt_ends))) {
         int none = 0;
-        atomic_compare_exchange_strong(&watchdog_signal, &none, signo);
-        sem_post(&watchdog_wake);
+        // The first termination signal arms the timer (timer_settime is async-signal-safe).
+        if (!atomic_compare_exchange_strong(&watchdog_signal, &none, signo)) return;
+        struct itimerspec after = {{0, 0}, {grace / 1000, (long)(grace % 1000) * 1000000L}};
+        timer_settime(watchdog_timer, 0, &after, NULL);
     }
 }
 
-static void *watchdog(void *unused) {
+// SIGALRM from the watchdog's timer: the main thread did not end the process in time. Any
+// thread may take it; everything here is async-signal-safe.
+static void watchdog_expired(int unused) {
     (void)unused;
-    while (sem_wait(&watchdog_wake) != 0) {}
-    int milliseconds = atomic_load(&watchdog_grace_ms);
-    struct timespec grace = {milliseconds / 1000, (long)(milliseconds % 1000) * 1000000L};
-    while (nanosleep(&grace, &grace) != 0) {}
-    // The main thread did not end the process in time: end it here.
     almanac_kill_children();
     remove_temporary_file();
     if (terminal_saved) tcsetattr(0, TCSANOW, &saved_terminal);
     _exit(128 + atomic_load(&watchdog_signal));
-    return NULL;
 }
 
 static void at_exit(void) { almanac_kill_children(); }
@@ -92,20 +91,16 @@ void almanac_watchdog_start(int grace_ms) {
     started = 1;
     atexit(at_exit);
     if (isatty(0) && tcgetattr(0, &saved_terminal) == 0) terminal_saved = 1;
-    sem_init(&watchdog_wake, 0, 0);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = watchdog_expired;
+    sigfillset(&action.sa_mask);
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_SIGNAL;
+    event.sigev_signo = SIGALRM;
+    if (sigaction(SIGALRM, &action, NULL) != 0 || timer_create(CLOCK_MONOTONIC, &event, &watchdog_timer) != 0) return;
     atomic_store(&watchdog_grace_ms, grace_ms);
-    // The watchdog takes no signals itself: the shell's handlers run on the main thread.
-    sigset_t all, previous;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &previous);
-    pthread_attr_t attributes;
-    pthread_attr_init(&attributes);
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attributes, 64 * 1024);
-    pthread_t thread;
-    if (pthread_create(&thread, &attributes, watchdog, NULL) != 0) atomic_store(&watchdog_grace_ms, 0);
-    pthread_attr_destroy(&attributes);
-    pthread_sigmask(SIG_SETMASK, &previous, NULL);
 }
 
 void almanac_watchdog_interrupt_ends(int on) { atomic_store(&interrupt_ends, on); }

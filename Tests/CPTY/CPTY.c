@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "CGlibc.h"
 #include <termios.h>
 #include <locale.h>
 #include <unistd.h>
@@ -112,4 +115,43 @@ int cpty_wcwidth(unsigned int character) {
     int width = wcwidth((wchar_t)character);
     if (previous) uselocale(previous);
     return width;
+}
+
+static void probe_signal(int signo) { almanac_watchdog_notify(signo); }
+
+static double probe_now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}
+
+int cpty_watchdog_probe(int grace_ms, int interrupt_ends, int signo, int limit_ms, double *elapsed_ms) {
+    double started = probe_now_ms();
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        reset_signals_in_child();
+        almanac_watchdog_interrupt_ends(interrupt_ends);
+        almanac_watchdog_start(grace_ms);
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = probe_signal;
+        sigaction(signo, &action, NULL);
+        raise(signo);
+        for (;;) pause();
+    }
+    int status = 0;
+    for (;;) {
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) break;
+        if (probe_now_ms() - started > limit_ms) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            *elapsed_ms = probe_now_ms() - started;
+            return -2;
+        }
+        usleep(1000);
+    }
+    *elapsed_ms = probe_now_ms() - started;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

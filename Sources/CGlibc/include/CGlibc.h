@@ -137,14 +137,14 @@ void almanac_kill_children(void);
 void almanac_set_temporary_file(const char *path);
 // The last resort after a termination signal (SIGTERM, SIGHUP, and SIGINT when
 // `almanac_watchdog_interrupt_ends(1)`, in scripts): when the process still runs `grace_ms`
-// after it, a thread kills the helpers, removes the temporary file, restores the terminal
-// and ends the process with 128 + the signal. The main thread normally ends it first.
+// after it, SIGALRM from a timer kills the helpers, removes the temporary file, restores the
+// terminal and ends the process with 128 + the signal. The main thread normally ends it first.
 void almanac_watchdog_start(int grace_ms);
 void almanac_watchdog_interrupt_ends(int on);
 // For a helper process: the kernel kills it when its parent ends (PR_SET_PDEATHSIG). Returns
 // -1 when that cannot be arranged or `parent` (0: unknown) is no longer its parent.
 int almanac_die_with_parent(pid_t parent);
-// Called by the signal handler (async-signal-safe: an atomic and sem_post).
+// Called by the signal handler (async-signal-safe: an atomic and timer_settime).
 void almanac_watchdog_notify(int signo);
 
 // Starts `body(context)` on a new, detached thread named `name` (15 bytes kept) with

@@ -26,4 +26,10 @@ int cpty_echo_enabled(int master);
 // Cells a character takes on a terminal, as libc's wcwidth says in a UTF-8 locale (whatever
 // the test process's own locale): 2 for wide characters, 0 for combining marks, -1 for controls.
 int cpty_wcwidth(unsigned int character);
+
+// Forks a child that starts CGlibc's watchdog with `grace_ms` (`interrupt_ends` as a script
+// sets it), takes `signo` through a handler that tells the watchdog, as the shell's does,
+// and then never ends by itself. Returns the child's exit status, -2 when it was still running
+// after `limit_ms` (then killed), -1 when no child could be made; *elapsed_ms: fork to end.
+int cpty_watchdog_probe(int grace_ms, int interrupt_ends, int signo, int limit_ms, double *elapsed_ms);
 #endif
