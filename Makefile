@@ -36,13 +36,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-sections.txt
-# Then the binaries' code is read back into the page cache in 2 MB pages (scripts/code-pages):
-# each start maps it in a few faults instead of one per 64 KB window (`-c quit` 0.11–0.14 ms).
 release: deps
 	@scripts/static-libs $(STATIC_LIBS)
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac-fetch
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac
-	@scripts/code-pages .build/release/almanac .build/release/almanac-fetch
 
 test: test-deps
 	$(SWIFT) build
@@ -62,7 +59,6 @@ test-deps:
 # variables removes exactly what it put there (scripts/install-files).
 install: release
 	@scripts/install-files install "$(PREFIX)" "$(DESTDIR)" .build/release
-	@scripts/code-pages "$(DESTDIR)$(PREFIX)/bin/almanac"
 
 # `make install` without the build: the binaries in $(BUILT) (the tests install their debug build).
 install-files:
