@@ -141,17 +141,17 @@ int cpty_watchdog_probe(int grace_ms, int interrupt_ends, int signo, int limit_m
         for (;;) pause();
     }
     int status = 0;
-    for (;;) {
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) break;
+    int timed_out = 0;
+    while (waitpid(pid, &status, WNOHANG) != pid) {
         if (probe_now_ms() - started > limit_ms) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
-            *elapsed_ms = probe_now_ms() - started;
-            return -2;
+            timed_out = 1;
+            break;
         }
         usleep(1000);
     }
     *elapsed_ms = probe_now_ms() - started;
+    if (timed_out) return -2;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

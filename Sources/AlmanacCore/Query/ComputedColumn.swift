@@ -120,7 +120,8 @@ extension ComputedColumn {
 extension Array where Element == ComputedColumn {
     /// The column called `name` (ignoring case), if there is one.
     func named(_ name: String) -> ComputedColumn? {
-        first { $0.name.lowercased() == name.lowercased() }
+        let lowered = name.lowercased()
+        return first { $0.name.lowercased() == lowered }
     }
 }
 
