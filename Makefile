@@ -7,7 +7,7 @@ DESTDIR ?=
 # The folder with the binaries `make install-files` installs.
 BUILT ?= .build/release
 
-.PHONY: run test test-deps build release deps completions man install install-files uninstall
+.PHONY: run test test-deps build release release-flags deps completions man install install-files uninstall
 
 run: release
 	@.build/release/almanac
@@ -29,10 +29,14 @@ run: release
 # No $ORIGIN run path (--disable-local-rpath): with the runtime linked in there is no library
 # of ours to find, and the loader tried ~20 names under the binary's folder (glibc-hwcaps/…,
 # tls/…) for libm, libgcc_s and libc at every start: 0.12–0.15 ms of `almanac -c quit`.
-# bench/peers builds with the same flags.
+# libgcc's unwinder linked in (-static-libgcc): libgcc_s.so was one more library to load at
+# every start, and its constructor asked the CPU for its features (CPUID: on a virtual machine
+# each a trap to the hypervisor): `almanac -c quit` 1.66 → 1.47 ms.
+# bench/peers builds with the same flags (`make -s release-flags`).
 STATIC_LIBS := $(CURDIR)/.build/static-libs
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xswiftc -L$(STATIC_LIBS) \
 	-Xlinker -ltinfo -Xlinker -lbsd -Xlinker -lmd -Xlinker --no-export-dynamic \
+	-Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-sections.txt
@@ -40,6 +44,10 @@ release: deps
 	@scripts/static-libs $(STATIC_LIBS)
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac-fetch
 	@$(SWIFT) build $(RELEASE_FLAGS) --product almanac
+
+# The flags alone, for bench/peers (which builds in a scratch folder of its own).
+release-flags:
+	@echo $(RELEASE_FLAGS)
 
 test: test-deps
 	$(SWIFT) build
