@@ -9,12 +9,38 @@ extension Filter {
         filter.computed = results.computed.isEmpty ? nil : (results.computed, 0)
         filter.others = catalogs
         let mask = try filter.evaluate(expression)
-        var kept: [ResultSet.Item] = []
-        kept.reserveCapacity(mask.reduce(0) { $0 + ($1 ? 1 : 0) })
-        results.items.withUnsafeBufferPointer { items in
-            for position in items.indices where mask[position] { kept.append(items[position]) }
+        return results.with(kept(results.items, where: mask))
+    }
+
+    /// The items whose place in `mask` is true, in order: counted eight at a time, then
+    /// copied without a branch per item (a filter keeps rows in no order a predictor learns).
+    static func kept(_ items: [ResultSet.Item], where mask: [Bool]) -> [ResultSet.Item] {
+        precondition(items.count == mask.count, "a mask per item")
+        return mask.withUnsafeBytes { flags in
+            var count = 0
+            var index = 0
+            // A Bool is the byte 0 or 1: the product's top byte adds up eight of them.
+            while index + 8 <= flags.count {
+                count += Int((flags.loadUnaligned(fromByteOffset: index, as: UInt64.self) &* 0x0101_0101_0101_0101) >> 56)
+                index += 8
+            }
+            while index < flags.count {
+                count += Int(flags[index])
+                index += 1
+            }
+            return items.withUnsafeBufferPointer { items in
+                // One spare place: the last item is written before it is known to stay.
+                let kept = [ResultSet.Item](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
+                    var next = 0
+                    for position in items.indices {
+                        buffer[next] = items[position]
+                        next += Int(flags[position])
+                    }
+                    initialized = next
+                }
+                return kept
+            }
         }
-        return results.with(kept)
     }
 }
 
