@@ -1,5 +1,3 @@
-import CGlibc
-
 /// Runs a `FilterExpression` over a result set. Strings compare ignoring case and diacritics,
 /// numbers numerically; a path that reaches several values (lists, nested lists of objects)
 /// matches when any of them does, and `!=`/`!~` mean "none of them".
