@@ -45,6 +45,15 @@ import Testing
         return try! MapTests.generic("[" + records.joined(separator: ",\n") + "]")
     }()
 
+    @Test("the field is read as a column: one kind and word per record, absent ones included")
+    func theFieldHasAColumn() throws {
+        let column = try #require(try Self.dataset.fields(cancellation: .never).column("value"))
+        #expect(column.kinds.count == Self.values.count)
+        #expect(column.kinds.filter { $0 == FieldCatalog.Column.missing }.count == Self.values.filter {
+            if case .absent = $0 { true } else { false }
+        }.count)
+    }
+
     /// The names of the records for which `matches` holds, in order.
     static func expected(_ matches: (Value) -> Bool) -> [String] {
         values.enumerated().compactMap { index, value in matches(value) ? "r\(index)" : nil }
