@@ -9,16 +9,19 @@ public enum NumberFormat {
     }
 
     /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits.
+    /// −0 reads `0`, as a whole number does.
     public static func grouped(_ value: Double, decimals: Int = 2) -> String {
         // Past 21 digits the shortest exact form (`1e+308`), not 309 digits.
         guard value.isFinite, abs(value) < 1e21 else { return "\(value)" }
         if value == value.rounded(), abs(value) < 1e15 { return Int(value).grouped }
-        let fixed = String(format: "%.\(decimals)f", value)
+        // The magnitude, then the sign: the whole part of −0.25 is 0, which has no sign to keep.
+        let fixed = String(format: "%.\(decimals)f", abs(value))
         let parts = fixed.split(separator: ".", maxSplits: 1)
         let whole = Int(parts[0]).map(\.grouped) ?? String(parts[0])
         var fraction = parts.count > 1 ? String(parts[1]) : ""
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        return fraction.isEmpty ? whole : whole + "." + fraction
+        let magnitude = fraction.isEmpty ? whole : whole + "." + fraction
+        return (value < 0 && magnitude != "0" ? "-" : "") + magnitude
     }
 
     /// Exactly `decimals` digits after the point: coordinates to three decimals.

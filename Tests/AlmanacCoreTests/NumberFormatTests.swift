@@ -1,0 +1,34 @@
+import Testing
+@testable import AlmanacCore
+
+/// How numbers read for people in tables: the sign, the separators, the decimals.
+@Suite struct NumberFormatTests {
+    @Test func fractionsBetweenMinusOneAndZeroKeepTheirSign() {
+        #expect(NumberFormat.grouped(-0.25) == "-0.25")
+        #expect(NumberFormat.grouped(-0.75) == "-0.75")
+        #expect(NumberFormat.grouped(-0.5) == "-0.5")
+        #expect(NumberFormat.grouped(-0.076, decimals: 3) == "-0.076")
+        // Rounded to two decimals, to a whole number: still negative.
+        #expect(NumberFormat.grouped(-0.999) == "-1")
+    }
+
+    @Test func otherNegativesReadAsBefore() {
+        #expect(NumberFormat.grouped(-1.5) == "-1.5")
+        #expect(NumberFormat.grouped(-1234567.25) == "-1,234,567.25")
+        #expect(NumberFormat.grouped(-3) == "-3")
+        #expect(NumberFormat.grouped(-4037) == "-4,037")
+    }
+
+    @Test func negativeZeroReadsAsZero() {
+        #expect(NumberFormat.grouped(-0.0) == "0")
+        #expect(NumberFormat.grouped(-0.0, decimals: 3) == "0")
+        #expect(NumberFormat.plain(-0.0) == "0")
+    }
+
+    @Test func positivesAreGroupedWithTrailingZerosDropped() {
+        #expect(NumberFormat.grouped(0.25) == "0.25")
+        #expect(NumberFormat.grouped(2023.5) == "2,023.5")
+        #expect(NumberFormat.grouped(38928341) == "38,928,341")
+        #expect(NumberFormat.grouped(0.1 + 0.2) == "0.3")
+    }
+}
