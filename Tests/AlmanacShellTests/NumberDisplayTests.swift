@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import AlmanacShell
+
+/// Numbers as tables show them to people, through every command that shows numbers: the sign
+/// of −0.25, a nonzero number never reading 0. Inputs are small files written here; expected
+/// cells are worked out by hand from them.
+@Suite struct NumberDisplayTests {
+    /// A session with `csv` loaded as `n` and in use, its output a table.
+    static func shell(_ csv: String) throws -> ShellHarness {
+        let folder = NSTemporaryDirectory() + "almanac-numbers-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try csv.write(toFile: folder + "/n.csv", atomically: true, encoding: .utf8)
+        let shell = ShellHarness(load: ["countries"])
+        #expect(shell.run("load n from \(folder)/n.csv; use n; set format table"))
+        return shell
+    }
+
+    /// The lines `line` prints, trailing spaces dropped.
+    static func lines(_ shell: ShellHarness, _ line: String) -> [String] {
+        let result = shell.output(line)
+        #expect(result.ok, "\(result.err)")
+        return result.out.split(separator: "\n").map { String($0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+    }
+
+    /// The cells of a table's data rows (after the header and its rule), split on runs of spaces.
+    static func cells(_ shell: ShellHarness, _ line: String) -> [[String]] {
+        lines(shell, line).dropFirst(2).map { $0.split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
+
+    static let negatives = "v\n-0.25\n-0.75\n2\n"
+
+    @Test("describe shows min −0.75, q1 −0.5 and median −0.25 of −0.25, −0.75 and 2")
+    func describeKeepsTheSign() throws {
+        let shell = try Self.shell(Self.negatives)
+        // Sorted: −0.75, −0.25, 2. Mean 1/3 → 0.33; q1 halfway from −0.75 to −0.25; q3 halfway from −0.25 to 2 (0.875 → 0.88).
+        #expect(Self.cells(shell, "describe v").map { Array($0.prefix(11)) }
+            == [["v", "number", "3", "0", "3", "-0.75", "2", "0.33", "-0.5", "-0.25", "0.88"]])
+    }
+
+    @Test("columns, group and histogram show −0.25 and −0.75 with their sign")
+    func everyCommandKeepsTheSign() throws {
+        let shell = try Self.shell(Self.negatives)
+        #expect(Self.cells(shell, "columns v, v * 1 as w, round(v, 1) as r")
+            == [["1", "-0.25", "-0.25", "-0.3"], ["2", "-0.75", "-0.75", "-0.8"], ["3", "2", "2", "2"]])
+        #expect(Self.cells(shell, "group v sum v, avg v").map { Array($0.prefix(6)) }
+            == [["1", "-0.75", "1", "33.3", "-0.75", "-0.75"], ["2", "-0.25", "1", "33.3", "-0.25", "-0.25"], ["3", "2", "1", "33.3", "2", "2"]])
+        // −0.075, −0.025 and 0.2 in four bins of 0.076 from −0.076.
+        #expect(Self.lines(shell, "histogram v * 0.1 4").dropFirst(2).prefix(4).map { $0.prefix(15).trimmingCharacters(in: .whitespaces) }
+            == ["-0.076 – 0", "0 – 0.076", "0.076 – 0.152", "0.152 – 0.228"])
+        #expect(shell.run("set expanded on; columns v, v * 1 as w"))
+        #expect(Self.lines(shell, "limit 1").filter { !$0.isEmpty }.suffix(2) == ["v  -0.25", "w  -0.25"])
+    }
+
+    @Test("a constant −0.5 and −0 read −0.5 and 0 on every country")
+    func constants() throws {
+        let shell = ShellHarness(load: ["countries"])
+        #expect(shell.run("use countries; set format table"))
+        #expect(shell.run("columns name, -0.5 as q, -0 as z"))
+        #expect(Self.cells(shell, "limit 2") == [["1", "Afghanistan", "-0.5", "0"], ["2", "Åland Islands", "-0.5", "0"]])
+    }
+}
