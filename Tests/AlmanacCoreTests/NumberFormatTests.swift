@@ -31,4 +31,17 @@ import Testing
         #expect(NumberFormat.grouped(38928341) == "38,928,341")
         #expect(NumberFormat.grouped(0.1 + 0.2) == "0.3")
     }
+
+    @Test func nonzeroNumbersTooSmallForTheDecimalsShowTheirSignificantDigits() {
+        #expect(NumberFormat.grouped(1e-320) == "1e-320")
+        #expect(NumberFormat.grouped(5e-324) == "4.9e-324")
+        #expect(NumberFormat.grouped(0.0004) == "0.0004")
+        #expect(NumberFormat.grouped(-0.00001234) == "-1.2e-05")
+        #expect(NumberFormat.grouped(0.004, decimals: 2) == "0.004")
+        #expect(NumberFormat.grouped(1e-7, decimals: 6) == "1e-07")
+        #expect(NumberFormat.grouped(0.3, decimals: 0) == "0.3")
+        // Those the decimals show read as before.
+        #expect(NumberFormat.grouped(0.006) == "0.01")
+        #expect(NumberFormat.grouped(0.0004, decimals: 4) == "0.0004")
+    }
 }

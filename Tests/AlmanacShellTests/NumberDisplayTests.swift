@@ -60,4 +60,27 @@ import Testing
         #expect(shell.run("columns name, -0.5 as q, -0 as z"))
         #expect(Self.cells(shell, "limit 2") == [["1", "Afghanistan", "-0.5", "0"], ["2", "Åland Islands", "-0.5", "0"]])
     }
+
+    @Test("a minimum of 1e-320 reads 1e-320 in describe and columns, never 0, and in CSV too")
+    func tinyNumbersNeverReadZero() throws {
+        let shell = try Self.shell("v\n1e-320\n5\n")
+        // Mean 2.5, q1 a quarter of the way (1.25), median 2.5, q3 3.75.
+        #expect(Self.cells(shell, "describe v").map { Array($0.prefix(11)) }
+            == [["v", "number", "2", "0", "2", "1e-320", "5", "2.5", "1.25", "2.5", "3.75"]])
+        #expect(Self.cells(shell, "columns v, v * 2 as w") == [["1", "1e-320", "2e-320"], ["2", "5", "10"]])
+        #expect(shell.run("set format csv"))
+        #expect(Self.lines(shell, "describe v").last?.hasPrefix("v,number,2,0,2,1e-320,5,2.5,1.25,2.5,3.75,") == true)
+    }
+
+    @Test("describe's statistics below a thousandth keep three significant digits")
+    func describeKeepsSmallStatistics() throws {
+        let shell = try Self.shell("v\n0.0004\n-0.00001234\n0.0001\n")
+        // Sorted: −0.00001234, 0.0001, 0.0004; mean 0.00048766 / 3 = 0.000162553…; q1 halfway
+        // from −0.00001234 to 0.0001 (0.00004383); q3 halfway from 0.0001 to 0.0004 (0.00025).
+        #expect(shell.run("set format csv"))
+        #expect(Self.lines(shell, "describe v").last?.hasPrefix("v,number,3,0,3,-1.23e-05,0.0004,0.000163,4.38e-05,0.0001,0.00025,") == true)
+        #expect(shell.run("set format table"))
+        #expect(Self.cells(shell, "describe v").map { Array($0.prefix(11)) }
+            == [["v", "number", "3", "0", "3", "-1.2e-05", "0.0004", "0.00016", "4.4e-05", "0.0001", "0.00025"]])
+    }
 }

@@ -8,8 +8,8 @@ public enum NumberFormat {
         return "\(value)"
     }
 
-    /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits.
-    /// −0 reads `0`, as a whole number does.
+    /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits, and
+    /// numbers too small for them their first `decimals` significant ones. −0 reads `0`.
     public static func grouped(_ value: Double, decimals: Int = 2) -> String {
         // Past 21 digits the shortest exact form (`1e+308`), not 309 digits.
         guard value.isFinite, abs(value) < 1e21 else { return "\(value)" }
@@ -20,7 +20,10 @@ public enum NumberFormat {
         let whole = Int(parts[0]).map(\.grouped) ?? String(parts[0])
         var fraction = parts.count > 1 ? String(parts[1]) : ""
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        let magnitude = fraction.isEmpty ? whole : whole + "." + fraction
+        var magnitude = fraction.isEmpty ? whole : whole + "." + fraction
+        // A nonzero number never reads 0: below the decimals shown, its first significant
+        // digits (`0.0004`, `1.2e-05`, `1e-320`).
+        if magnitude == "0", value != 0 { magnitude = String(format: "%.\(max(1, decimals))g", abs(value)) }
         return (value < 0 && magnitude != "0" ? "-" : "") + magnitude
     }
 

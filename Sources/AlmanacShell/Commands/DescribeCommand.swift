@@ -60,8 +60,11 @@ public enum DescribeCommand: Command {
                 // Galactic years as the data writes them (896BBY), machine formats too.
                 if abs(value) < 1e15, let year = profile.notation.text((value * 1000).rounded() / 1000) { return .text(year) }
                 if value == value.rounded() && abs(value) < 1e15 { return .integer(Int(value)) }
-                // Three decimals, unless scaling by 1,000 would overflow (±1e308).
-                return .decimal(abs(value) < 1e15 ? (value * 1000).rounded() / 1000 : value)
+                // Three decimals, unless scaling by 1,000 would overflow (±1e308) or leave 0 of a
+                // nonzero number (1e-320): then three significant digits.
+                guard abs(value) < 1e15 else { return .decimal(value) }
+                let rounded = (value * 1000).rounded() / 1000
+                return .decimal(rounded != 0 ? rounded : Double(String(format: "%.3g", value)) ?? value)
             }
             let quartiles = profile.quartiles ?? []
             return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
