@@ -83,4 +83,21 @@ import Testing
         #expect(Self.cells(shell, "describe v").map { Array($0.prefix(11)) }
             == [["v", "number", "3", "0", "3", "-1.2e-05", "0.0004", "0.00016", "4.4e-05", "0.0001", "0.00025"]])
     }
+
+    static let dates = "name,closed,year\na,2024-03-05,2024\nb,2023-12-31,2023\n"
+
+    @Test("year(closed) reads 2024 in columns, group and describe, as the field year does; arithmetic on it is a quantity")
+    func calendarPartsReadAsDigits() throws {
+        let shell = try Self.shell(Self.dates)
+        // 2024-03-05 was a Tuesday (2), 2023-12-31 a Sunday (7).
+        #expect(Self.cells(shell, "columns name, year, year(closed), year(closed) as y, month(closed), day(closed) as d, weekday(closed), year(closed) * 1 as z")
+            == [["1", "a", "2024", "2024", "2024", "3", "5", "2", "2,024"], ["2", "b", "2023", "2023", "2023", "12", "31", "7", "2,023"]])
+        #expect(Self.cells(shell, "group year(closed) as y").map { Array($0.prefix(3)) } == [["1", "2023", "1"], ["2", "2024", "1"]])
+        #expect(Self.cells(shell, "group name max(year(closed)), avg(year(closed)), sum(year(closed) * 1), count(year(closed))").map { Array($0.prefix(8)) }
+            == [["1", "a", "1", "50", "2024", "2024", "2,024", "1"], ["2", "b", "1", "50", "2023", "2023", "2,023", "1"]])
+        // Mean 2023.5; q1 and q3 a quarter of the way in from each end.
+        #expect(Self.cells(shell, "describe year, year(closed) as y").map { Array($0.prefix(11)) }
+            == [["year", "number", "2", "0", "2", "2023", "2024", "2023.5", "2023.25", "2023.5", "2023.75"],
+                ["y", "number", "2", "0", "2", "2023", "2024", "2023.5", "2023.25", "2023.5", "2023.75"]])
+    }
 }

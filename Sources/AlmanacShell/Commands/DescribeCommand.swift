@@ -34,13 +34,17 @@ public enum DescribeCommand: Command {
             fields = try arguments.parse()[Self.fields].map { names[$0.text]?.spec ?? $0.text }
         }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
-        let described = result(answer.profiles, datasets: answer.sections)
+        // Calendar parts (year(closed)) read as digits, as a field named year does.
+        let digits = Set(fields.filter { !ComputedField.groupsThousands($0) }.map { ComputedField.title(of: $0) })
+        let described = result(answer.profiles, datasets: answer.sections, digits: digits)
         session.lastSummary = (described.table, "field")
         return described
     }
 
-    /// One row per profile; sectioned by dataset when `datasets` names more than one.
-    static func result(_ profiles: [(dataset: String, profile: FieldProfile)], datasets names: [String]) -> CommandResult {
+    /// One row per profile; sectioned by dataset when `datasets` names more than one. The
+    /// fields named in `digits`, and those whose names say years or ids, read ungrouped.
+    static func result(_ profiles: [(dataset: String, profile: FieldProfile)], datasets names: [String],
+                       digits: Set<String> = []) -> CommandResult {
         let declared = [ResultColumn("field"), ResultColumn("type"), ResultColumn("present", .integer), ResultColumn("absent", .integer),
                        ResultColumn("distinct", .integer), ResultColumn("min", .field), ResultColumn("max", .field),
                        ResultColumn("mean", .field), ResultColumn("q1", .field), ResultColumn("median", .field),
@@ -88,7 +92,7 @@ public enum DescribeCommand: Command {
             let profile = profiles[index].profile
             row[place] = profile.distribution.map { .text(Bars.sparkline($0)) } ?? .absent
             // Years and ids read as their digits (1890, not 1,890), as their field reads elsewhere.
-            if !ValueText.groupsThousands(profile.field) {
+            if !ValueText.groupsThousands(profile.field) || digits.contains(profile.field) {
                 for column in row.indices where column != place {
                     if case let .integer(number) = row[column], column >= 5 { row[column] = .text(String(number)) }
                     if case let .literal(digits) = row[column] { row[column] = .text(digits) }
