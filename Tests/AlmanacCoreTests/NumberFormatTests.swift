@@ -44,4 +44,11 @@ import Testing
         #expect(NumberFormat.grouped(0.006) == "0.01")
         #expect(NumberFormat.grouped(0.0004, decimals: 4) == "0.0004")
     }
+
+    @Test func withoutThousandsOnlyTheSeparatorsGo() {
+        #expect(NumberFormat.grouped(2024, thousands: false) == "2024")
+        #expect(NumberFormat.grouped(2023.25, thousands: false) == "2023.25")
+        #expect(NumberFormat.grouped(-12345.678, decimals: 1, thousands: false) == "-12345.7")
+        #expect(NumberFormat.grouped(-0.25, thousands: false) == "-0.25")
+    }
 }

@@ -100,4 +100,19 @@ import Testing
             == [["year", "number", "2", "0", "2", "2023", "2024", "2023.5", "2023.25", "2023.5", "2023.75"],
                 ["y", "number", "2", "0", "2", "2023", "2024", "2023.5", "2023.25", "2023.5", "2023.75"]])
     }
+
+    @Test("histogram bounds of years read 2023 – 2024, for the field year and for year(closed) by any name")
+    func histogramsOfYears() throws {
+        let shell = try Self.shell(Self.dates)
+        // Each bin's label: its row up to the two spaces before the count.
+        func labels(_ line: String) -> [String] {
+            Self.lines(shell, line).dropFirst(2).prefix { !$0.contains(" have a value") }.map { $0.components(separatedBy: "  ")[0] }
+        }
+        #expect(labels("histogram year") == ["2023 – 2024"])
+        #expect(labels("histogram year(closed)") == ["2023 – 2024"])
+        #expect(shell.run("columns name, year(closed) as y"))
+        #expect(labels("histogram y") == ["2023 – 2024"])
+        // A quantity keeps its separators.
+        #expect(labels("histogram year(closed) * 1") == ["2,023 – 2,024"])
+    }
 }

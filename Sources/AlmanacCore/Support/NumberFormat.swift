@@ -10,14 +10,16 @@ public enum NumberFormat {
 
     /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits, and
     /// numbers too small for them their first `decimals` significant ones. −0 reads `0`.
-    public static func grouped(_ value: Double, decimals: Int = 2) -> String {
+    /// `thousands` false leaves the separators out (years: `2023.5`), the rest alike.
+    public static func grouped(_ value: Double, decimals: Int = 2, thousands: Bool = true) -> String {
         // Past 21 digits the shortest exact form (`1e+308`), not 309 digits.
         guard value.isFinite, abs(value) < 1e21 else { return "\(value)" }
-        if value == value.rounded(), abs(value) < 1e15 { return Int(value).grouped }
+        func digits(_ whole: Int) -> String { thousands ? whole.grouped : String(whole) }
+        if value == value.rounded(), abs(value) < 1e15 { return digits(Int(value)) }
         // The magnitude, then the sign: the whole part of −0.25 is 0, which has no sign to keep.
         let fixed = String(format: "%.\(decimals)f", abs(value))
         let parts = fixed.split(separator: ".", maxSplits: 1)
-        let whole = Int(parts[0]).map(\.grouped) ?? String(parts[0])
+        let whole = Int(parts[0]).map(digits) ?? String(parts[0])
         var fraction = parts.count > 1 ? String(parts[1]) : ""
         while fraction.hasSuffix("0") { fraction.removeLast() }
         var magnitude = fraction.isEmpty ? whole : whole + "." + fraction

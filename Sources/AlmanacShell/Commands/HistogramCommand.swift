@@ -44,7 +44,9 @@ public enum HistogramCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let (field, logarithmic, bins) = try Self.fieldAndBins(arguments, in: session)
         // Wherever the records are: a table's database bins its own rows.
-        let answer = try session.results().histogram(field, bins: bins, logarithmic: logarithmic, cancellation: session.cancellation)
+        var answer = try session.results().histogram(field, bins: bins, logarithmic: logarithmic, cancellation: session.cancellation)
+        // Bounds of years read as the years do (2023 – 2024), whoever binned them.
+        answer.histogram.groupsThousands = ComputedField.groupsThousands(field)
         // A named expression (`population / area as density`) is called by its name, as `columns` shows it.
         let title = ComputedField.title(of: field)
         let records = answer.noun
