@@ -133,6 +133,19 @@ import Testing
         }
     }
 
+    @Test func calendarPartsAndYearNamedColumnsAreNotGroupedInThousands() {
+        for spec in ["year(closed)", "year(closed) as y", "month(created)", "day(created) as d", "weekday(created)", "birth_year",
+                     "cityId", "population / area as year"] {
+            #expect(!ComputedField.groupsThousands(spec), "\(spec)")
+        }
+        // Quantities: arithmetic on a year is not a year; a field or another function is grouped.
+        for spec in ["population", "population / area as density", "year(closed) * 1 as z", "year(closed) + 1", "length(name)",
+                     "round(area)", "closed"] {
+            #expect(ComputedField.groupsThousands(spec), "\(spec)")
+        }
+        #expect(ExpressionFunction.all.filter(\.isCalendarPart).map(\.name) == ["year", "month", "day", "weekday"])
+    }
+
     @Test func oldFiltersAnswerAsBefore() throws {
         let europe = Self.countries.filter { $0["region"] as? String == "Europe" }.map { $0["name"] as! String }
         #expect(try names("region = Europe", RealData.countries) == europe)

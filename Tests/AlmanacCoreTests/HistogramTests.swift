@@ -125,6 +125,14 @@ enum IndependentData {
         #expect(histogram.total == 5)
     }
 
+    @Test func boundsOfYearsReadWithoutThousandsSeparators() {
+        var histogram = Histogram(bins: [Histogram.Bin(lower: 2000, upper: 2012.5, count: 1), Histogram.Bin(lower: 2012.5, upper: 2025, count: 2)],
+                                  scale: .number(decimals: 1))
+        #expect(histogram.bins.map { "\(histogram.text($0.lower)) – \(histogram.text($0.upper))" } == ["2,000 – 2,012.5", "2,012.5 – 2,025"])
+        histogram.groupsThousands = false
+        #expect(histogram.bins.map { "\(histogram.text($0.lower)) – \(histogram.text($0.upper))" } == ["2000 – 2012.5", "2012.5 – 2025"])
+    }
+
     @Test func oneDistinctValueIsOneBin() {
         let histogram = Histogram.numbers([7, 7, 7])
         #expect(histogram.bins.count == 1)

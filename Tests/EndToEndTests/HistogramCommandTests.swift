@@ -99,4 +99,30 @@ struct HistogramCommandTests {
         let bins = try run(["use countries", "histogram area lots"])
         #expect(bins.stderr.contains("BINS must be a whole number from 1 to 1000, not 'lots'"), "\(bins)")
     }
+
+    @Test("a named expression is headed by its name (density, not population / area as density), in its hint and errors too")
+    func namedExpression() throws {
+        let named = ["use countries", "columns name, population / area as density, upper(region) as loud"]
+        let result = try run(named + ["histogram density"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let lines = result.stdout.lines
+        #expect(lines.first?.split(separator: " ").first == "density", "\(result)")
+        let densities = try Self.records("countries").compactMap { record -> Double? in
+            guard let population = (record["population"] as? NSNumber)?.doubleValue, let area = (record["area"] as? NSNumber)?.doubleValue else { return nil }
+            let density = population / area
+            return density.isFinite ? density : nil
+        }
+        let sparse = densities.filter { $0 < 1000 }.count
+        #expect(lines.contains("\(sparse) of \(densities.count) values fall in one bin (0 – 1,000): 'histogram density log' spreads skewed values"),
+                "\(result)")
+        // The hint's command runs, under the same name.
+        let logarithmic = try run(named + ["histogram density log"])
+        #expect(logarithmic.status == 0 && logarithmic.stdout.lines.first?.split(separator: " ").first == "density", "\(logarithmic)")
+        let text = try run(named + ["histogram loud"])
+        #expect(text.status == 1 && text.stderr.contains("loud has no numbers or dates in these 250 countries"), "\(text)")
+        #expect(text.stderr.contains("'group loud' counts those"), "\(text)")
+        // Unnamed, an expression is headed by its text.
+        let unnamed = try run(["use countries", "histogram population / area 3"])
+        #expect(unnamed.stdout.lines.first?.hasPrefix("population / area  ") == true, "\(unnamed)")
+    }
 }

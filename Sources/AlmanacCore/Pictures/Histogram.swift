@@ -29,6 +29,9 @@ public struct Histogram: Sendable, Equatable {
     /// Geometric bins (`histogram FIELD log`): how many times wider each bin is than the one
     /// before; nil for bins of equal width.
     public var factor: Double? = nil
+    /// Whether bounds of numbers have thousands separators: not for years (`2023 – 2024`), as
+    /// the field's values read (`ComputedField.groupsThousands`).
+    public var groupsThousands = true
 
     /// The most bins chosen without being asked; more is noise on a terminal.
     public static let maximumDefaultBins = 40
@@ -46,7 +49,7 @@ public struct Histogram: Sendable, Equatable {
         // Past 10²¹ six significant digits (`3.33333e+307`): bin bounds, not values to copy.
         case let .number(decimals):
             abs(bound) >= 1e21 ? String(format: "%.6g", bound)
-                : notation.text(bound, decimals: decimals == 0 ? nil : decimals) ?? NumberFormat.grouped(bound, decimals: decimals)
+                : notation.text(bound, decimals: decimals == 0 ? nil : decimals) ?? NumberFormat.grouped(bound, decimals: decimals, thousands: groupsThousands)
         case let .date(unit): CalendarDate.text(bound, unit: unit)
         }
     }

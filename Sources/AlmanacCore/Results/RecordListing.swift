@@ -25,7 +25,7 @@ public enum RecordListing {
             let columns = fields.enumerated().map { index, field in
                 let title = ComputedField.title(of: field)
                 let kind: ResultColumn.Kind = stepColumns[index].map { $0.kind == .integer ? .integer : .decimal } ?? .field
-                var column = ResultColumn(title, kind, grouped: !identities.contains(field) && ValueText.groupsThousands(title))
+                var column = ResultColumn(title, kind, grouped: !identities.contains(field) && ComputedField.groupsThousands(field))
                 column.isName = field == dataset.layout.nameField
                 return column
             }

@@ -8,17 +8,25 @@ public enum NumberFormat {
         return "\(value)"
     }
 
-    /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits.
-    public static func grouped(_ value: Double, decimals: Int = 2) -> String {
+    /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits, and
+    /// numbers too small for them their first `decimals` significant ones. −0 reads `0`.
+    /// `thousands` false leaves the separators out (years: `2023.5`), the rest alike.
+    public static func grouped(_ value: Double, decimals: Int = 2, thousands: Bool = true) -> String {
         // Past 21 digits the shortest exact form (`1e+308`), not 309 digits.
         guard value.isFinite, abs(value) < 1e21 else { return "\(value)" }
-        if value == value.rounded(), abs(value) < 1e15 { return Int(value).grouped }
-        let fixed = String(format: "%.\(decimals)f", value)
+        func digits(_ whole: Int) -> String { thousands ? whole.grouped : String(whole) }
+        if value == value.rounded(), abs(value) < 1e15 { return digits(Int(value)) }
+        // The magnitude, then the sign: the whole part of −0.25 is 0, which has no sign to keep.
+        let fixed = String(format: "%.\(decimals)f", abs(value))
         let parts = fixed.split(separator: ".", maxSplits: 1)
-        let whole = Int(parts[0]).map(\.grouped) ?? String(parts[0])
+        let whole = Int(parts[0]).map(digits) ?? String(parts[0])
         var fraction = parts.count > 1 ? String(parts[1]) : ""
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        return fraction.isEmpty ? whole : whole + "." + fraction
+        var magnitude = fraction.isEmpty ? whole : whole + "." + fraction
+        // A nonzero number never reads 0: below the decimals shown, its first significant
+        // digits (`0.0004`, `1.2e-05`, `1e-320`).
+        if magnitude == "0", value != 0 { magnitude = String(format: "%.\(max(1, decimals))g", abs(value)) }
+        return (value < 0 && magnitude != "0" ? "-" : "") + magnitude
     }
 
     /// Exactly `decimals` digits after the point: coordinates to three decimals.

@@ -34,13 +34,17 @@ public enum DescribeCommand: Command {
             fields = try arguments.parse()[Self.fields].map { names[$0.text]?.spec ?? $0.text }
         }
         let answer = try session.results().describe(fields, cancellation: session.cancellation)
-        let described = result(answer.profiles, datasets: answer.sections)
+        // Calendar parts (year(closed)) read as digits, as a field named year does.
+        let digits = Set(fields.filter { !ComputedField.groupsThousands($0) }.map { ComputedField.title(of: $0) })
+        let described = result(answer.profiles, datasets: answer.sections, digits: digits)
         session.lastSummary = (described.table, "field")
         return described
     }
 
-    /// One row per profile; sectioned by dataset when `datasets` names more than one.
-    static func result(_ profiles: [(dataset: String, profile: FieldProfile)], datasets names: [String]) -> CommandResult {
+    /// One row per profile; sectioned by dataset when `datasets` names more than one. The
+    /// fields named in `digits`, and those whose names say years or ids, read ungrouped.
+    static func result(_ profiles: [(dataset: String, profile: FieldProfile)], datasets names: [String],
+                       digits: Set<String> = []) -> CommandResult {
         let declared = [ResultColumn("field"), ResultColumn("type"), ResultColumn("present", .integer), ResultColumn("absent", .integer),
                        ResultColumn("distinct", .integer), ResultColumn("min", .field), ResultColumn("max", .field),
                        ResultColumn("mean", .field), ResultColumn("q1", .field), ResultColumn("median", .field),
@@ -60,8 +64,11 @@ public enum DescribeCommand: Command {
                 // Galactic years as the data writes them (896BBY), machine formats too.
                 if abs(value) < 1e15, let year = profile.notation.text((value * 1000).rounded() / 1000) { return .text(year) }
                 if value == value.rounded() && abs(value) < 1e15 { return .integer(Int(value)) }
-                // Three decimals, unless scaling by 1,000 would overflow (±1e308).
-                return .decimal(abs(value) < 1e15 ? (value * 1000).rounded() / 1000 : value)
+                // Three decimals, unless scaling by 1,000 would overflow (±1e308) or leave 0 of a
+                // nonzero number (1e-320): then three significant digits.
+                guard abs(value) < 1e15 else { return .decimal(value) }
+                let rounded = (value * 1000).rounded() / 1000
+                return .decimal(rounded != 0 ? rounded : Double(String(format: "%.3g", value)) ?? value)
             }
             let quartiles = profile.quartiles ?? []
             return [.text(profile.field), .text(profile.type), .integer(profile.present), .integer(profile.absent), .integer(profile.distinct),
@@ -85,7 +92,7 @@ public enum DescribeCommand: Command {
             let profile = profiles[index].profile
             row[place] = profile.distribution.map { .text(Bars.sparkline($0)) } ?? .absent
             // Years and ids read as their digits (1890, not 1,890), as their field reads elsewhere.
-            if !ValueText.groupsThousands(profile.field) {
+            if !ValueText.groupsThousands(profile.field) || digits.contains(profile.field) {
                 for column in row.indices where column != place {
                     if case let .integer(number) = row[column], column >= 5 { row[column] = .text(String(number)) }
                     if case let .literal(digits) = row[column] { row[column] = .text(digits) }

@@ -7,8 +7,13 @@ import Foundation
 /// the min and max of text).
 enum GroupResult {
     static func columns(_ spec: GroupSpec) -> [ResultColumn] {
-        spec.fields.map { ResultColumn(ComputedField.title(of: $0), absentText: "<none>") } + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
-            + spec.aggregates.map { ResultColumn($0.description, counts($0.function) ? .integer : .decimal) }
+        // Calendar parts read as digits (2024), and the sum, mean, min and max of them too.
+        spec.fields.map { ResultColumn(ComputedField.title(of: $0), grouped: ComputedField.groupsThousands($0), absentText: "<none>") }
+            + [ResultColumn("count", .integer), ResultColumn("percent", .decimal)]
+            + spec.aggregates.map {
+                ResultColumn($0.description, counts($0.function) ? .integer : .decimal,
+                             grouped: counts($0.function) || ComputedField.groupsThousands($0.field))
+            }
     }
 
     /// The groups as a numbered table (`show #N` names a group); `total` is how many records were grouped.

@@ -44,25 +44,29 @@ public enum HistogramCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let (field, logarithmic, bins) = try Self.fieldAndBins(arguments, in: session)
         // Wherever the records are: a table's database bins its own rows.
-        let answer = try session.results().histogram(field, bins: bins, logarithmic: logarithmic, cancellation: session.cancellation)
+        var answer = try session.results().histogram(field, bins: bins, logarithmic: logarithmic, cancellation: session.cancellation)
+        // Bounds of years read as the years do (2023 – 2024), whoever binned them.
+        answer.histogram.groupsThousands = ComputedField.groupsThousands(field)
+        // A named expression (`population / area as density`) is called by its name, as `columns` shows it.
+        let title = ComputedField.title(of: field)
         let records = answer.noun
         guard answer.values > 0 else {
             let texts = answer.otherValues.prefix(3).map { "'\(SafeText.escape($0.text))'" }
-            throw ShellError.invalid("\(SafeText.escape(field)) has no numbers or dates in these \(answer.records.grouped) \(records.plural)"
-                + (texts.isEmpty ? "" : ": it holds text such as \(texts.joined(separator: ", ")) — 'group \(SafeText.escape(field))' counts those"))
+            throw ShellError.invalid("\(SafeText.escape(title)) has no numbers or dates in these \(answer.records.grouped) \(records.plural)"
+                + (texts.isEmpty ? "" : ": it holds text such as \(texts.joined(separator: ", ")) — 'group \(SafeText.escape(title))' counts those"))
         }
         if logarithmic, answer.kind == .date {
-            throw ShellError.invalid("\(SafeText.escape(field)) holds dates: log bins are for numbers (histogram \(SafeText.escape(field)) bins dates by year, month or day)")
+            throw ShellError.invalid("\(SafeText.escape(title)) holds dates: log bins are for numbers (histogram \(SafeText.escape(title)) bins dates by year, month or day)")
         }
         let histogram = answer.histogram
         guard !histogram.bins.isEmpty else {
-            throw ShellError.invalid("\(SafeText.escape(field)) has no values above 0 in these \(answer.records.grouped) \(records.plural): a log scale has no place for them")
+            throw ShellError.invalid("\(SafeText.escape(title)) has no values above 0 in these \(answer.records.grouped) \(records.plural): a log scale has no place for them")
         }
         let output = session.output
         // For programs: each bin's bounds and count. For people: a label, the count and a bar.
         let data = ResultTable(columns: [ResultColumn("lower"), ResultColumn("upper"), ResultColumn("count", .integer)],
                                rows: histogram.bins.map { [bound($0.lower, of: histogram), bound($0.upper, of: histogram), .integer($0.count)] })
-        let labels = ResultTable(columns: [ResultColumn(field), ResultColumn("count", .integer)],
+        let labels = ResultTable(columns: [ResultColumn(title), ResultColumn("count", .integer)],
                                  rows: histogram.bins.map { [.text("\(histogram.text($0.lower)) – \(histogram.text($0.upper))"), .integer($0.count)] })
         let bars = BarColumn.appending(to: labels, quantities: histogram.bins.map { Double($0.count) }, context: session.renderContext)
         // Machine output stays data; people reading a pipe's standard error still learn what was left out.
@@ -70,7 +74,7 @@ public enum HistogramCommand: Command {
             output.message("note: " + summary(answer))
         }
         session.lastSummary = (data, "bin")
-        return CommandResult(data, prose: .table(bars), notes: [summary(answer)] + HistogramNotes.notes(answer, field: field))
+        return CommandResult(data, prose: .table(bars), notes: [summary(answer)] + HistogramNotes.notes(answer, field: title))
     }
 
     /// The field or expression, whether its bins grow by a factor (`log`), and how many:

@@ -64,6 +64,13 @@ public struct ExpressionFunction: Sendable {
 
     private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
+    /// A number taken from a date (year, month, day, weekday) is a part of the calendar, not a
+    /// quantity: people read it as digits (`2024`, never `2,024`), as a field named `year` reads.
+    public var isCalendarPart: Bool {
+        if case .dateToNumber = implementation { return true }
+        return false
+    }
+
     /// Finite or absent: infinities and NaN from any operation read as no value.
     @inline(__always)
     static func finite(_ value: Double) -> Double { value.isFinite ? value : .nan }

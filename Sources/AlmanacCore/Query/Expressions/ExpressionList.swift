@@ -94,6 +94,15 @@ public enum ComputedField {
         return parsed.name
     }
 
+    /// Whether people read the column's numbers grouped in thousands: not when its title says
+    /// it holds years or identifiers (`ValueText`), nor when it is a calendar part
+    /// (`year(closed) as y` reads `2024`).
+    public static func groupsThousands(_ spec: String) -> Bool {
+        guard ValueText.groupsThousands(title(of: spec)) else { return false }
+        guard spec.contains("("), case let .call(name, _)? = try? parse(spec).expression.node else { return true }
+        return !(ExpressionFunction.named(name)?.isCalendarPart ?? false)
+    }
+
     static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(name.first?.isNumber ?? true)
     }
