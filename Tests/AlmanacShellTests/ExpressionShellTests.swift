@@ -40,4 +40,16 @@ import Testing
         #expect(shell.output("group region avg(population / area) as density").ok)
         #expect(shell.output("histogram log10(population / area) 8").ok)
     }
+
+    /// Counts from Data/countries.json: population / area above 1,000 for 12 countries; in
+    /// Europe above 200 for 14 (Belgium … Vatican City).
+    @Test func filterReadsAComputedColumnByItsName() {
+        _ = shell.output("use countries")
+        #expect(shell.output("columns name, population / area as density").ok)
+        #expect(shell.output("filter density > 1000").ok)
+        #expect(shell.output("count").out == "12\n")
+        #expect(shell.output("filter clear").ok)
+        #expect(shell.output("filter region = Europe and density > 200").ok)
+        #expect(shell.output("count").out == "14\n")
+    }
 }

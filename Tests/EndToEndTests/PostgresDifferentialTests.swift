@@ -55,7 +55,7 @@ struct PostgresDifferentialTests {
         // Expressions (issue 26): computed by the database, answered as memory answers them.
         Script(dataset: "countries", commands: [
             "filter region = Europe", "sort population / area desc", "columns name, population / area as density", "page",
-            "sort density", "back", "back", "columns reset", "filter clear",
+            "filter density > 200", "count", "back", "sort density", "back", "back", "columns reset", "filter clear",
             "filter name =~ '^Un'", "filter clear", "filter count(borders) = 0", "count", "filter clear",
             // Groups before sorts: sums of doubles are added in the results' order.
             "group region avg(population / area) as density, max(length(name))", "show #2", "back", "sort length(name) desc", "page 3",

@@ -9,10 +9,12 @@ public enum RecordKey {
         var layout = model.layout(of: document, records: records)
         let sample = records.prefix(GenericModel.sampleSize)
         var keys: [String] = []
+        // A set beside the ordered names: a file of 20,000 columns took 5 s checking the array.
+        var seen: Set<String> = []
         for record in sample {
             for member in document.members(of: record) {
                 let name = document.string(at: member.key)
-                if !keys.contains(name) { keys.append(name) }
+                if seen.insert(name).inserted { keys.append(name) }
             }
         }
         if let key {

@@ -22,7 +22,8 @@ public enum FilterCommand: Command {
         objects and lists, and a list matches when any element does. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
         sort and group read them the same way. Any condition of the expression language works too \
-        (population / area > 1000, year(created) = 2014): help expressions. \
+        (population / area > 1000, year(created) = 2014), and so does the name a computed column \
+        was given (after columns name, population / area as density: filter density > 500): help expressions. \
         When nothing is left, a line on standard error says why: a value no record has and the \
         near one that some do (did you mean Europe (53)?), or the condition that removed the last \
         records and their largest or smallest value; a rarer spelling that would add records is \
@@ -46,7 +47,7 @@ public enum FilterCommand: Command {
         }
         let tokens = FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) })
         do {
-            let expression = try FilterExpression.parse(tokens)
+            let expression = resolvingComputedNames(try FilterExpression.parse(tokens), in: session)
             let before = try session.results()
             var answer = try session.apply(.filter(expression))
             session.explain(expression, before: before, answer: &answer)
@@ -60,5 +61,14 @@ public enum FilterCommand: Command {
                 : (word.column + token.characters.lowerBound, max(1, token.characters.count))
             throw ShellError.at(column: column, width: width, arguments.usageError(error.message))
         }
+    }
+
+    /// The condition with the names given to computed columns (`columns name, population /
+    /// area as density`) read as their expressions, as sort, group and describe read them:
+    /// `filter density > 5000` is `filter population / area > 5000`.
+    static func resolvingComputedNames(_ expression: FilterExpression, in session: Session) -> FilterExpression {
+        let names = ExpressionWords.names(in: session)
+        guard !names.isEmpty, expression.fields.contains(where: { names[$0] != nil }) else { return expression }
+        return FilterExpression(expression.expression.substituting(names.mapValues(\.expression)))
     }
 }

@@ -79,7 +79,11 @@ struct SourceKeys {
     private var prepared: [ObjectIdentifier: [[JSONDocument.Key]]] = [:]
 
     init(_ records: RecordRows, rows: Range<Int>) {
-        var paths: [[String]] = []
+        // Paths by their first key, in first-seen order, each beside the columns of its object
+        // (`milestone.due_on` after `milestone.title`). Kept as groups rather than placed by a
+        // search of every path so far, which made a 40,000-column file's export quadratic.
+        var groups: [[[String]]] = []
+        var groupOfKey: [String: Int] = [:]
         var seen = Set<[String]>()
         // Paths where some record has a value that is no object (not null either).
         var valued = Set<[String]>()
@@ -93,9 +97,12 @@ struct SourceKeys {
                 }
                 if kind != .null { valued.insert(path) }
                 guard seen.insert(path).inserted else { continue }
-                // Beside the columns of its object (`milestone.due_on` after `milestone.title`).
-                let place = paths.lastIndex { Self.shared($0, path) > 0 } ?? paths.count - 1
-                paths.insert(path, at: place + 1)
+                if let group = groupOfKey[path[0]] {
+                    groups[group].append(path)
+                } else {
+                    groupOfKey[path[0]] = groups.count
+                    groups.append([path])
+                }
             }
         }
         for row in rows {
@@ -111,8 +118,12 @@ struct SourceKeys {
         }
         // A key that is an object in some records and null in others is its members' columns;
         // one with other values too keeps its own column for those.
-        let all = paths
-        paths.removeAll { path in !valued.contains(path) && all.contains { $0.count > path.count && Self.shared($0, path) == path.count } }
+        var paths = groups.flatMap { $0 }
+        var objectPaths = Set<[String]>()
+        for path in paths where path.count > 1 {
+            for length in 1..<path.count { objectPaths.insert(Array(path.prefix(length))) }
+        }
+        paths.removeAll { !valued.contains($0) && objectPaths.contains($0) }
         self.paths = paths
         self.names = paths.map { $0.joined(separator: ".") }
         for dataset in records.results.datasets {
@@ -120,19 +131,26 @@ struct SourceKeys {
         }
     }
 
-    /// How many leading keys two paths share.
-    private static func shared(_ a: [String], _ b: [String]) -> Int {
-        zip(a, b).prefix { $0 == $1 }.count
-    }
-
     func values(of record: JSONValue) -> [ResultValue] {
         let document = record.document
         let keys = prepared[ObjectIdentifier(document)] ?? paths.map { $0.map { document.key($0) } }
+        // Records mostly hold their keys in the columns' order: a column's key is first looked
+        // for where the last one found ended, then in the whole object (a search per column
+        // made a 40,000-column export quadratic).
+        let isObject = document.kind(at: record.index) == .object
+        let objectEnd = isObject ? document.end(of: record.index) : 0
+        var next = isObject ? record.index + 2 : 0
         return keys.map { path in
             var node = record.index
-            for key in path {
+            for (depth, key) in path.enumerated() {
+                if depth == 0, next < objectEnd, case let .interned(word) = key, document.node(next) == word {
+                    node = next + 1
+                    next = document.end(of: node)
+                    continue
+                }
                 guard let member = document.member(key, of: node) else { return .absent }
                 node = member
+                if depth == 0 { next = document.end(of: member) }
             }
             // An object here is in its members' columns.
             return document.kind(at: node) == .object && document.count(at: node) > 0 ? .absent : .source(document.value(at: node))
