@@ -92,14 +92,14 @@ public struct JSONParser {
         }
     }
 
-    /// Parses newline-delimited JSON: one value per non-blank line.
+    /// Parses newline-delimited JSON: one value per non-blank line. No line is no value, not
+    /// an error: an empty NDJSON file holds 0 records, as COPY FROM an empty file copies 0 rows.
     public static func parseLines(
         _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
         limits: Limits = Limits(), progress: Progress? = nil, lines: LineTracker = LineTracker()
     ) throws(LoadFailure) -> [Int] {
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
-        }
+        builder.isLines = true
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return [] }
         var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: lines)
         var roots: [Int] = []
         while true {
@@ -116,9 +116,6 @@ public struct JSONParser {
             if parser.position < parser.count, parser.base[parser.position] != 0x0A {
                 throw .json(parser.error(.expected("a new line after the value", found: parser.describeHere())))
             }
-        }
-        guard !roots.isEmpty else {
-            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
         }
         builder.resolvePending()
         return roots
