@@ -66,4 +66,37 @@ import Testing
         #expect(failure { try loadFile(path, options: LoadOptions(recordsAt: "languages")) }
             == "\(path): 'at languages' needs an object holding the records; found one record per line (NDJSON)")
     }
+
+    /// A record its line does not close is named where its line ends, not where the next
+    /// record (read as more of it) fails.
+    @Test func anUnclosedRecordIsNamedAtTheEndOfItsLine() {
+        let cases: [(name: String, text: String, error: String)] = [
+            ("bad.ndjson", "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n",
+             "2:7: expected ',' or '}', found the end of the line (the record on line 2 is not closed)"),
+            ("crlf.jsonl", "{\"a\":1}\r\n{\"a\":2  \r\n{\"a\":3}\r\n",
+             "2:7: expected ',' or '}', found the end of the line (the record on line 2 is not closed)"),
+            ("list.ndjson", "{\"a\":[1,2\n{\"a\":3}\n",
+             "1:10: expected ',' or ']', found the end of the line (the record on line 1 is not closed)"),
+            ("value.ndjson", "{\"a\":1}\n{\"a\":\n{\"a\":3}\n",
+             "2:6: expected a value, found the end of the line (the record on line 2 is not closed)"),
+            ("last.ndjson", "{\"a\":1}\n{\"a\":2\n",
+             "2:7: expected ',' or '}', found the end of the line (the record on line 2 is not closed)"),
+            // Found to be NDJSON by its second line: the same.
+            ("detected.json", "{\"a\":1}\n{\"a\":2\n{\"a\":3}\n",
+             "2:7: expected ',' or '}', found the end of the line (the record on line 2 is not closed)"),
+            // The text ends on the record's own line: it ends too early there.
+            ("truncated.ndjson", "{\"a\":1}\n{\"a\":2", "2:7: the text ends too early (truncated?): expected ',' or '}'"),
+        ]
+        for (name, text, error) in cases {
+            let path = scratch.file(name, text)
+            #expect(failure { try loadFile(path) } == "\(path):\(error)", "\(name)")
+        }
+    }
+
+    @Test func aRecordSpreadOverLinesLoadsAndFailsWhereItFails() throws {
+        let pretty = scratch.file("pretty.ndjson", "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n{\n  \"a\": 3\n}\n")
+        #expect(jsonRecords(try loadFile(pretty)) == [#"{"a":1,"b":[2]}"#, #"{"a":3}"#])
+        let broken = scratch.file("broken.ndjson", "{\n  \"a\": 1\n  \"b\": 2\n}\n")
+        #expect(failure { try loadFile(broken) } == "\(broken):3:3: expected ',' or '}', found '\"'")
+    }
 }
