@@ -44,6 +44,11 @@ import Testing
         #expect(jsonRecords(dataset) == [#"{"citiesFrom":[],"citiesTo":[]}"#])
     }
 
+    @Test func aByteOrderMarkBeforeTheFirstLineIsSkipped() throws {
+        let path = scratch.file("bom.ndjson", bytes: [0xEF, 0xBB, 0xBF] + Array("{\"a\":1}\n{\"a\":2}\n".utf8))
+        #expect(jsonRecords(try loadFile(path)) == [#"{"a":1}"#, #"{"a":2}"#])
+    }
+
     /// As psql's COPY FROM an empty file copies 0 rows: no line is no record, not an error.
     @Test func anEmptyOrBlankFileHoldsNoRecords() throws {
         for (name, text) in [("empty.ndjson", ""), ("blank.jsonl", "\n \n\r\n")] {
