@@ -62,6 +62,15 @@ struct OwnDataTests {
         #expect(result.stderr.contains("bad: load failed: \(file): line 3, column 7: 4 fields where the header has 3"), "\(result)")
     }
 
+    @Test("an NDJSON export of one record loads back as that record, not as a list inside it")
+    func oneRecordNDJSONRoundTrip() throws {
+        let file = home.root + "/nor.ndjson"
+        _ = try home.succeed(["use countries", "search norway", "export \(file)"], options: ["--no-rc"])
+        let result = try home.run(["load n from \(file)", "use n", "columns name, capital", "page"], options: ["--no-rc"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout == "#  name    capital\n─  ──────  ───────\n1  Norway  Oslo\n", "\(result)")
+    }
+
     @Test("almanac's own CSV and TSV exports load back with the same answers", arguments: ["csv", "tsv"])
     func exportsRoundTrip(format: String) throws {
         let file = home.root + "/countries.\(format)"

@@ -74,6 +74,21 @@ struct SaveCommandTests {
         #expect(replayed.stdout.hasSuffix("count\n\(mammals)\n"), "\(replayed)")
     }
 
+    @Test("a file loaded by a relative path is saved by its absolute path, and replays from another folder")
+    func relativePathReplaysElsewhere() throws {
+        try home.write("a,b\n1,2\n3,4\n", to: "explore/q.csv")
+        try home.write("a\n5\n", to: "explore/my data/it's.csv")
+        // The folder as the shell sees it (getcwd): without symbolic links.
+        let folder = URL(fileURLWithPath: home.root + "/explore").resolvingSymlinksInPath().path
+        let saved = try PipeRun.run(["--no-rc", "-c", "load q from q.csv", "-c", #"load r from "my data/it's.csv""#, "-c", "use q",
+                                     "-c", "save s1.alm"], environment: home.environment(), directory: folder)
+        #expect(saved.status == 0 && saved.stderr.isEmpty, "\(saved)")
+        #expect(try commands(in: folder + "/s1.alm") == ["load q from \(folder)/q.csv", #"load r from "\#(folder)/my data/it's.csv""#, "use q"])
+        let replayed = try run(["--format", "csv", "-f", folder + "/s1.alm", "-c", "count"])
+        #expect(replayed.status == 0 && replayed.stderr.isEmpty, "\(replayed)")
+        #expect(replayed.stdout == "count\n2\n", "\(replayed)")
+    }
+
     @Test("a password in a URL is never written; the table replays without it")
     func passwordsLeftOut() throws {
         try Database.cluster().kindsTable()

@@ -1,7 +1,7 @@
 /// The common way records are found in a source and checked, shared by every model that
 /// holds a list of objects.
 public enum RecordExtraction {
-    /// Records of an array of objects, of API pages (`results`), or of NDJSON lines (several roots).
+    /// Records of an array of objects, of API pages (`results`), or of NDJSON lines.
     /// `path`: where the records are in an object document (`data.items`), as `load … at` says;
     /// without it, an object's largest array of objects a few levels down (`RecordsLocation`).
     public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String, at path: String? = nil,
@@ -37,6 +37,9 @@ public enum RecordExtraction {
     /// The values that should be records, before checking, and the path to them when they
     /// were found under a key of an object.
     static func candidateRecords(in document: JSONDocument, source: String, expecting plural: String) throws(LoadFailure) -> ([Int], String?) {
+        // NDJSON: each line is a record, however many lines there are; nothing inside a
+        // line is looked into (a one-line file is not an object holding its records).
+        if document.isLines { return (document.roots, nil) }
         if document.roots.count > 1 { return (document.roots.flatMap { pageRecords(document, $0) ?? [$0] }, nil) }
         guard let root = document.roots.first else { return ([], nil) }
         switch document.kind(at: root) {

@@ -34,8 +34,9 @@ enum RecordsLocation {
 
     /// The elements of the array at `path` (dotted keys from the root object).
     static func records(at path: String, in document: JSONDocument, source: String) throws(LoadFailure) -> [Int] {
-        guard document.roots.count == 1, let root = document.roots.first, document.kind(at: root) == .object else {
-            let found = document.roots.count == 1 ? document.kind(at: document.roots[0]).typeDescription : "one value per line"
+        guard !document.isLines, document.roots.count == 1, let root = document.roots.first, document.kind(at: root) == .object else {
+            let found = document.isLines ? "one record per line (NDJSON)"
+                : document.roots.count == 1 ? document.kind(at: document.roots[0]).typeDescription : "one value per line"
             throw .shape(source: source, message: "'at \(path)' needs an object holding the records; found \(found)")
         }
         var node = root

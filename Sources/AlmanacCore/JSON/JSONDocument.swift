@@ -19,6 +19,9 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     public let arena: [UInt8]
     /// Indices of the top-level values, in order (one for a file, several for NDJSON or pages).
     public let roots: [Int]
+    /// Whether the text was NDJSON: each root is one line, one record as it is (a line that
+    /// is an array or holds records under a key is still one record).
+    public let isLines: Bool
 
     private let interned: InternTable
     /// Objects that named a key twice and kept its last value, by node (see `RepeatedKey`).
@@ -30,8 +33,9 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     /// reference counting that every array access would otherwise pay.
     private let nodeBase: UnsafePointer<UInt64>
 
-    init(nodes: [UInt64], arena: [UInt8], roots: [Int], interned: InternTable, repeatedKeys: [RepeatedKey] = [],
+    init(nodes: [UInt64], arena: [UInt8], roots: [Int], isLines: Bool = false, interned: InternTable, repeatedKeys: [RepeatedKey] = [],
          elementMarks: [ElementMark] = []) {
+        self.isLines = isLines
         self.repeatedKeys = repeatedKeys
         self.elementMarks = elementMarks
         self.nodes = nodes

@@ -12,6 +12,8 @@ public struct JSONDocumentBuilder: JSONNodes {
     public var nodes: [UInt64] { nodeWords.elements }
     public var arena: [UInt8] { arenaBytes.elements }
     var roots: [Int] = []
+    /// The roots are NDJSON's lines (see `JSONDocument.isLines`).
+    var isLines = false
     /// Objects that named a key twice (see `keepLastOfRepeatedKeys`), in the order they closed.
     var repeatedKeys: [RepeatedKey] = []
     var elementMarks: [JSONDocument.ElementMark] = []
@@ -73,7 +75,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// taking text: its next node or byte goes to new storage.
     public mutating func finish() -> JSONDocument {
         resolvePending()
-        return JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, interned: keys,
+        return JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, isLines: isLines, interned: keys,
                      repeatedKeys: repeatedKeys.sorted { $0.object < $1.object }, elementMarks: elementMarks)
     }
 

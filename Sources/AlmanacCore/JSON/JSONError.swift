@@ -3,6 +3,8 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
         case expected(String, found: String)
         case unexpectedEnd(expected: String)
+        /// An NDJSON record that its line does not close: where the line ends.
+        case unclosedRecord(expected: String, line: Int)
         case empty
         case invalidUTF8
         case controlCharacterInString(UInt8)
@@ -18,6 +20,7 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
             switch self {
             case let .expected(what, found): "expected \(what), found \(found)"
             case let .unexpectedEnd(expected): "the text ends too early (truncated?): expected \(expected)"
+            case let .unclosedRecord(expected, line): "expected \(expected), found the end of the line (the record on line \(line) is not closed)"
             case .empty: "the text is empty: expected a JSON value"
             case .invalidUTF8: "invalid UTF-8 byte sequence"
             case let .controlCharacterInString(byte):

@@ -92,41 +92,9 @@ public struct JSONParser {
         }
     }
 
-    /// Parses newline-delimited JSON: one value per non-blank line.
-    public static func parseLines(
-        _ bytes: UnsafeBufferPointer<UInt8>, source: String, into builder: inout JSONDocumentBuilder,
-        limits: Limits = Limits(), progress: Progress? = nil, lines: LineTracker = LineTracker()
-    ) throws(LoadFailure) -> [Int] {
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
-        }
-        var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: lines)
-        var roots: [Int] = []
-        while true {
-            parser.skipWhitespace()
-            if parser.position >= parser.count { break }
-            let root = try parser.parseValueChecked(into: &builder)
-            roots.append(root)
-            builder.addRoot(root)
-            // The rest of the line must be blank.
-            while parser.position < parser.count, parser.base[parser.position] == 0x20 || parser.base[parser.position] == 0x09
-                || parser.base[parser.position] == 0x0D {
-                parser.position += 1
-            }
-            if parser.position < parser.count, parser.base[parser.position] != 0x0A {
-                throw .json(parser.error(.expected("a new line after the value", found: parser.describeHere())))
-            }
-        }
-        guard !roots.isEmpty else {
-            throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))
-        }
-        builder.resolvePending()
-        return roots
-    }
-
     let lines: LineTracker
 
-    private init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?, lines: LineTracker) {
+    init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?, lines: LineTracker) {
         self.lines = lines
         self.base = base
         self.count = count

@@ -71,9 +71,9 @@ public struct DatasetLoader: Sendable {
     }
 
     /// A new name means the generic model, unless the source is unmistakably a stations object,
-    /// which only the stations model can read.
+    /// which only the stations model can read (an NDJSON line is a record, never that object).
     static func model(for requested: any RecordModel.Type, shape document: JSONDocument) -> any RecordModel.Type {
-        guard requested == GenericModel.self, document.roots.count == 1, let root = document.roots.first,
+        guard requested == GenericModel.self, !document.isLines, document.roots.count == 1, let root = document.roots.first,
               document.kind(at: root) == .object,
               document.member("citiesFrom", of: root) != nil || document.member("citiesTo", of: root) != nil else { return requested }
         return StationModel.self

@@ -15,8 +15,9 @@ public enum SaveCommand: Command {
         discussion: """
         The script holds the load, link, use, search, filter, sort, limit, columns and set lines that \
         made the current results (a drill-down as its group and show #N), in order, without those \
-        that failed or that back undid, and without passwords in URLs (give them again with \
-        PGPASSWORD or ~/.pgpass). An existing file is replaced only with --force; the file \
+        that failed or that back undid, without passwords in URLs (give them again with \
+        PGPASSWORD or ~/.pgpass), and with a file loaded by a relative path named by its absolute \
+        path, so it replays from any folder. An existing file is replaced only with --force; the file \
         appears whole or not at all.
         """
     )

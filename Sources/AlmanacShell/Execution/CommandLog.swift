@@ -1,11 +1,13 @@
 import AlmanacCore
+import Foundation
 
 /// The session's working commands, as `save` writes them: the lines that built the current
 /// results (VisiData's command log). Kept as commands succeed: `load`s and `link`s; the last `use` and
 /// the search, filter, sort, limit and drill-down steps since it; `columns` changes; the last
 /// value of each setting. A step `back` undoes is taken out again, as is a line that failed
-/// (never added). Lines are kept as the tokenizer read them, quoted again where needed, and
-/// with URLs' passwords left out.
+/// (never added). Lines are kept as the tokenizer read them, quoted again where needed, with
+/// URLs' passwords left out, and a file loaded by a relative path named by its absolute path
+/// (the script is replayed from any folder).
 public struct CommandLog: Sendable {
     enum Kind: Equatable {
         /// load (and link): datasets that exist from then on.
@@ -41,10 +43,11 @@ public struct CommandLog: Sendable {
     /// Notes a statement that succeeded: `words` after the command's name; whether a group
     /// listing was the last listing before it (then `show #N` drills into a group); how many
     /// changes `back` can undo after it (the session keeps a bounded number).
-    mutating func record(_ command: any Command.Type, _ words: [Word], afterGroups: Bool, undoable: Int) {
+    /// `directory`: what a relative path was read from (the current folder when nil).
+    mutating func record(_ command: any Command.Type, _ words: [Word], afterGroups: Bool, undoable: Int, directory: String? = nil) {
         defer { if self.undoable.count > undoable { self.undoable.removeFirst(self.undoable.count - undoable) } }
         let name = command.spec.name
-        let line = Self.line(name, words)
+        let line = Self.line(name, name == "load" ? Self.anchoringSource(words, in: directory ?? FileManager.default.currentDirectoryPath) : words)
         if name == "back" {
             if let id = self.undoable.popLast() { entries.removeAll { $0.id == id } }
             return
@@ -80,6 +83,26 @@ public struct CommandLog: Sendable {
         let redacted = PasswordRedaction.line(line)
         if redacted != line { leftOutPassword = true }
         return redacted
+    }
+
+    /// The words of `load … from FILE` with a relative FILE made absolute against `directory`
+    /// (`./` steps dropped; `..` kept, as a symbolic link may stand before it). URLs, `~/…`
+    /// and absolute paths stay as typed.
+    static func anchoringSource(_ words: [Word], in directory: @autoclosure () -> String) -> [Word] {
+        guard let from = words.firstIndex(where: { !$0.isQuoted && $0.text.lowercased() == "from" }), from + 1 < words.count else { return words }
+        let typed = words[from + 1]
+        guard case .file? = try? LoadSource.parse(typed.text), !typed.text.hasPrefix("/"), typed.text != "~", !typed.text.hasPrefix("~/") else {
+            return words
+        }
+        let folder = directory()
+        let steps = typed.text.split(separator: "/").filter { $0 != "." }
+        var anchored = typed
+        anchored.text = (folder.hasSuffix("/") ? folder : folder + "/") + steps.joined(separator: "/")
+        // Quoted when the tokenizer would split it or read its quotes and escapes.
+        anchored.isQuoted = typed.isQuoted || anchored.text.contains { " \t\n\r;\\\"'#".contains($0) }
+        var result = words
+        result[from + 1] = anchored
+        return result
     }
 
     /// The statement as a line that reads back as the same words.

@@ -92,7 +92,8 @@ public enum ScriptLine: Sendable, Equatable {
 /// longer than `ScriptLine.maximumBytes` is skipped as it streams past (memory stays near the
 /// bound, whatever comes in); a termination signal or Ctrl-C ends the lines at once, even
 /// while a line without end is pouring in. Invalid UTF-8 is repaired with U+FFFD; the command
-/// that gets it reports the problem.
+/// that gets it reports the problem. A UTF-8 byte order mark at the start is skipped, as CSV
+/// loading skips it (Windows editors write one; it would be part of the first command's name).
 public struct DescriptorLines: Sequence, IteratorProtocol {
     private let descriptor: Int32
     private let notifier: Notifier?
@@ -103,6 +104,8 @@ public struct DescriptorLines: Sequence, IteratorProtocol {
     private var finished = false
     /// Bytes of an over-long line skipped so far (nil while not skipping).
     private var skipping: Int?
+    /// Whether no line was given yet (the one a byte order mark may begin).
+    private var atFirstLine = true
     private let signalsAtStart: (interrupts: UInt, terminations: UInt)
 
     /// `notifier`: its pipe becomes readable when a signal arrives, so a read waiting for
@@ -145,11 +148,12 @@ public struct DescriptorLines: Sequence, IteratorProtocol {
             } else if let newline = lineBreak(from: scanned) {
                 var end = newline
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let text = String(decoding: buffer[start..<end], as: UTF8.self)
+                let text = line(start..<end)
                 start = newline + 1
                 scanned = start
-                return .text(text)
+                return text
             } else if buffer.count - start > ScriptLine.maximumBytes {
+                atFirstLine = false
                 skipping = buffer.count - start
                 buffer.removeAll(keepingCapacity: true)
                 (start, scanned) = (0, 0)
@@ -160,7 +164,7 @@ public struct DescriptorLines: Sequence, IteratorProtocol {
             if finished {
                 guard skipping == nil, start < buffer.count else { return nil }
                 defer { buffer.removeAll() }
-                return .text(String(decoding: buffer[start...], as: UTF8.self))
+                return line(start..<buffer.count)
             }
             if signalled { return nil }
             if start > 0 {
@@ -178,6 +182,17 @@ public struct DescriptorLines: Sequence, IteratorProtocol {
                 return .unreadable(reason)
             }
         }
+    }
+
+    /// The line in `range` of the buffer, without the byte order mark the first may begin with.
+    private mutating func line(_ range: Range<Int>) -> ScriptLine {
+        var range = range
+        if atFirstLine, range.count >= 3, buffer[range.lowerBound] == 0xEF, buffer[range.lowerBound + 1] == 0xBB,
+           buffer[range.lowerBound + 2] == 0xBF {
+            range = range.lowerBound + 3..<range.upperBound
+        }
+        atFirstLine = false
+        return .text(String(decoding: buffer[range], as: UTF8.self))
     }
 
     /// The first line break at or after `index` (memchr: this runs over every byte of input).
