@@ -170,6 +170,73 @@ struct PostgresDifferentialTests {
         }
     }
 
+    /// Words for no value and nulls in a text column (`word`), a text[] column (`tags`) and a
+    /// jsonb column of numbers and words (`mixed`), as a file and as the table it is exported to.
+    static let noValueRecords = """
+        [{"name": "r1", "word": "apple", "tags": ["n/a", "kiwi"], "mixed": 5},
+         {"name": "r2", "word": "", "tags": ["unknown"], "mixed": "n/a"},
+         {"name": "r3", "word": "n/a", "tags": [], "mixed": "pear"},
+         {"name": "r4", "word": "Unknown", "tags": ["none", "Zed"], "mixed": null},
+         {"name": "r5", "word": "none", "mixed": "unknown"},
+         {"name": "r6", "word": "(none)", "tags": ["(none)"], "mixed": ""},
+         {"name": "r7", "word": null, "tags": null, "mixed": 12},
+         {"name": "r8", "mixed": "None"},
+         {"name": "r9", "word": "zebra", "tags": ["apple"]},
+         {"name": "r10", "word": " None ", "tags": [null]},
+         {"name": "r11", "word": "nonesuch"}]
+        """
+
+    /// Each filter with the records it keeps, worked out by hand: `<`, `<=`, `>`, `>=` never
+    /// match no value (`""`, `n/a`, `unknown`, `none`, `(none)`, null); `=`, `~` read the
+    /// words as words and `!=`, `not` keep the records with no value.
+    static let noValueFilters: [(filter: String, names: [String])] = [
+        ("word > m", ["r9", "r11"]),
+        ("word < b", ["r1"]),
+        ("word >= \"\"", ["r1", "r9", "r11"]),
+        ("word <= zebra", ["r1", "r9", "r11"]),
+        ("tags > j", ["r1", "r4"]),
+        ("tags < o", ["r1", "r9"]),
+        ("mixed > m", ["r3"]),
+        ("mixed < b", ["r1", "r7"]),
+        ("mixed >= 6", ["r7"]),
+        ("word = unknown", ["r4"]),
+        ("mixed = \"\"", ["r6"]),
+        ("word != apple", ["r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]),
+        ("not word > m", ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r10"]),
+    ]
+
+    @Test("no value orders against nothing, alike in memory and on a table: \"\", n/a, unknown, none and null")
+    func noValueOrdersAgainstNothing() throws {
+        try sameRows(Self.noValueRecords, table: "differential_no_value", Self.noValueFilters)
+    }
+
+    /// `records` loaded from a file and attached as the table almanac exports them to: each
+    /// filter keeps exactly `names`, in the file's order, in both, and both say the same.
+    func sameRows(_ records: String, table: String, _ filters: [(filter: String, names: [String])],
+                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = try home.write(records, to: table + ".json")
+        let url = try Database.url(table)
+        let exported = try run(["load own from \(file)", "use own", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)", sourceLocation: sourceLocation)
+        let script = ["use d", "set pagesize 100", "columns name"] + filters.flatMap { ["filter clear", "filter \($0.filter)", "page"] }
+        let answers = { (source: String) throws -> (result: PipeResult, names: [[String]]) in
+            let result = try PipeRun.run(["--no-rc", "--format", "json"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
+                                         environment: home.environment(), directory: self.home.root)
+            let names = try JSONDocuments.split(result.stdout).map { ($0 as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+            return (result, names)
+        }
+        let memory = try answers(file)
+        let database = try answers(url)
+        #expect(memory.result.status == 0 && database.result.status == 0, "memory: \(memory.result)\ndatabase: \(database.result)",
+                sourceLocation: sourceLocation)
+        #expect(memory.result.stderr == database.result.stderr, sourceLocation: sourceLocation)
+        #expect(memory.names.count == filters.count && database.names.count == filters.count, sourceLocation: sourceLocation)
+        for (index, check) in filters.enumerated() where index < min(memory.names.count, database.names.count) {
+            #expect(memory.names[index] == check.names, "memory: filter \(check.filter)", sourceLocation: sourceLocation)
+            #expect(database.names[index] == check.names, "table: filter \(check.filter)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// A JSON value as text with objects' keys sorted and null members dropped.
     static func canonical(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: dropNulls(value), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])

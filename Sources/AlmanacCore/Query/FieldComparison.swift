@@ -129,7 +129,7 @@ struct FieldComparison {
         case JSONDocument.Kind.string.rawValue: test(stringWord: word)
         case JSONDocument.Kind.true.rawValue: compareLiteral("true")
         case JSONDocument.Kind.false.rawValue: compareLiteral("false")
-        default: compareLiteral("null")
+        default: compareNull()
         }
     }
 
@@ -158,7 +158,7 @@ struct FieldComparison {
             return test(stringWord: word)
         case .true: return compareLiteral("true")
         case .false: return compareLiteral("false")
-        case .null: return compareLiteral("null")
+        case .null: return compareNull()
         case .array, .object: return false
         }
     }
@@ -178,6 +178,12 @@ struct FieldComparison {
         }
         cache[word] = result
         return result
+    }
+
+    /// JSON null is the word "null" to `=` and `~` (`field = null`), and no value to `<`, `>`,
+    /// `<=`, `>=`: neither more nor less than anything, as SQL's NULL.
+    private mutating func compareNull() -> Bool {
+        op.isOrdering ? false : compareLiteral("null")
     }
 
     private mutating func compareLiteral(_ text: String) -> Bool {
@@ -209,13 +215,17 @@ struct FieldComparison {
 
     /// Compares the folded text in `scratch` with the value.
     private func compareFoldedScratch(original: () -> String) -> Bool {
+        guard op.isOrdering else { return Self.compareBytes(scratch, foldedValue, op) }
         // Against a number, text orders only when it reads as one ("200" > 100, as SWAPI writes
         // numbers); words like "unknown" are neither more nor less than a number.
-        if op.isOrdering, numberValue != nil {
+        if numberValue != nil {
             let text = original()
             guard let number = NumericText.value(of: text) else { return false }
             return compareNumber(number) { Array(text.utf8) }
         }
+        // The words for no value (`""`, `n/a`, `unknown`, `none`: ValueText) order against
+        // nothing, as null does; `=` and `~` still read them as the words they are.
+        if ValueText.mayBeAbsent(utf8: scratch), ValueText.isAbsent(original()) { return false }
         return Self.compareBytes(scratch, foldedValue, op)
     }
 

@@ -24,8 +24,9 @@ struct Comparison {
     private var comparesNumerically: Bool { number != nil && op != .contains }
 
     /// Whether a null compares true: null is the word "null" (`field = null`, `field ~ nul`),
-    /// decided here with almanac's own folding, like every literal.
-    var matchesNull: Bool { Self.literalMatches("null", op: op, value: value) }
+    /// decided here with almanac's own folding, like every literal; to `<`, `>`, `<=`, `>=` it
+    /// is no value, which orders against nothing (as in memory).
+    var matchesNull: Bool { !op.isOrderingOperator && Self.literalMatches("null", op: op, value: value) }
 
     static func literalMatches(_ literal: String, op: FilterExpression.Operator, value: String) -> Bool {
         if op.isOrderingOperator, NumericText.literal(value) != nil { return false }
@@ -77,7 +78,10 @@ struct Comparison {
         switch op {
         case .equal: return folded + " = " + wanted
         case .contains: return SQL("strpos(") + folded + ", " + wanted + ") > 0"
-        default: return SQL("(") + folded + " COLLATE \"C\") \(op.rawValue) " + wanted
+        default:
+            // The words for no value (`n/a`, `unknown`, ''…) are NULL here: they order against
+            // nothing, as in memory, while `=` and `~` read them as words.
+            return SQL("(") + folding.fold(QueryBuilder.present(expression)) + " COLLATE \"C\") \(op.rawValue) " + wanted
         }
     }
 
