@@ -12,6 +12,8 @@ struct FieldComparison {
     let numberValue: Double?
     /// The value exactly, when a Double cannot tell it from its neighbours (`ExactNumber`).
     let exactValue: ExactNumber?
+    /// The value as an instant, seconds since 1970 (UTC), when it is an ISO 8601 date.
+    let dateValue: Double?
     private var cache = ResultCache()
     private var scratch: [UInt8] = []
 
@@ -25,6 +27,8 @@ struct FieldComparison {
         // `100BBY` and `1,000` are numbers as the data's text is (NumericText).
         self.numberValue = NumericText.literal(value)
         self.exactValue = numberValue.flatMap { ExactNumber.isAmbiguous($0) ? ExactNumber(value) : nil }
+        // `2024-01-01`, `2024-01-01T01:00:00Z`: midnight UTC without a time, as date arithmetic reads it.
+        self.dateValue = numberValue == nil ? CalendarDate.seconds(value) : nil
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {
@@ -193,6 +197,8 @@ struct FieldComparison {
 
     private func compareNumber(_ number: Double, text: () -> [UInt8]) -> Bool {
         guard let wanted = numberValue, op != .contains else {
+            // A number is no date: neither before nor after one.
+            if dateValue != nil, op.isOrdering { return false }
             return Self.compareBytes(Array(Folding.fold(String(decoding: text(), as: UTF8.self)).utf8), foldedValue, op)
         }
         if number == wanted, let exactValue, let exact = ExactNumber(String(decoding: text(), as: UTF8.self)) {
@@ -222,6 +228,12 @@ struct FieldComparison {
             let text = original()
             guard let number = NumericText.value(of: text) else { return false }
             return compareNumber(number) { Array(text.utf8) }
+        }
+        // Against a date, text orders only when it reads as one, by its instant: at
+        // `2023-12-31T23:59:59-02:00` it is 01:59:59 on 2024-01-01 in UTC, after `2024-01-01`.
+        if let dateValue {
+            guard let seconds = CalendarDate.seconds(original()) else { return false }
+            return Self.compare(seconds, dateValue, op)
         }
         // The words for no value (`""`, `n/a`, `unknown`, `none`: ValueText) order against
         // nothing, as null does; `=` and `~` still read them as the words they are.

@@ -29,11 +29,15 @@ struct SortKeys {
     /// Keys past 2^53 and their exact values, until `rankExactNumbers`.
     private var exactNumbers: [(index: Int, value: ExactNumber)] = []
     private var numericTextCount = 0
+    /// Text that reads as no number (ISO 8601 dates among it).
     private var otherTextCount = 0
+    /// Text that reads as an ISO 8601 date, with its instant (seconds since 1970, UTC).
+    private var dates: [(index: Int, seconds: Double)] = []
     /// Folded keys of recent string nodes (equal short strings share a node): a small
     /// direct-mapped cache, as most titles are distinct.
     private var recentWords = [UInt64](repeating: 0, count: WordHash.cacheSize)
-    private var recentKeys = [(start: Int, length: Int, number: Double)](repeating: (0, -1, .nan), count: WordHash.cacheSize)
+    private var recentKeys = [(start: Int, length: Int, number: Double, date: Double)](repeating: (0, -1, .nan, .nan),
+                                                                                       count: WordHash.cacheSize)
 
     init(_ results: ResultSet, field: String, cancellation: Cancellation) throws {
         if let computed = results.computedColumn(field) {
@@ -65,7 +69,7 @@ struct SortKeys {
                 append(first: results.datasets[item.dataset], path: paths[item.dataset], row: item.row, datasetIndex: item.dataset)
             }
         }
-        settleNumericText()
+        settleText()
         rankExactNumbers()
     }
 
@@ -80,7 +84,28 @@ struct SortKeys {
             case let .booleans(booleans): appendFolded(booleans[index] == 1 ? "true" : "false")
             }
         }
-        if vector.type == .text { settleNumericText() }
+        if vector.type == .text { settleText() }
+    }
+
+    /// What the field's text reads as: dates, or else numbers, when (nearly) all values are.
+    private mutating func settleText() {
+        if !settleDates() { settleNumericText() }
+    }
+
+    /// A field (nearly) all of ISO 8601 dates (`TextReading.dominant`, as describe and fields
+    /// decide) sorts by their instants, as date arithmetic reads them: `2023-12-31T23:59:59-02:00`
+    /// (01:59:59 UTC) after `2024-01-01` (midnight UTC). Its other values are absent.
+    private mutating func settleDates() -> Bool {
+        guard !dates.isEmpty, TextReading.dominant(numbers: numberCount + numericTextCount, dates: dates.count,
+                                                   texts: otherTextCount - dates.count) == .date else { return false }
+        for index in kinds.indices { kinds[index] = Self.missing }
+        for (index, seconds) in dates {
+            kinds[index] = Self.number
+            numbers[index] = seconds
+            prefixes[index] = 0
+        }
+        dates = []
+        return true
     }
 
     /// A field mostly of numbers (counting text that reads as one) sorts as numbers: its
@@ -238,7 +263,9 @@ struct SortKeys {
         let original = datasetIndex < 15 ? (word & ((1 << 60) - 1)) | UInt64(datasetIndex + 1) << 60 : 0
         if recentWords[slot] == key {
             let known = recentKeys[slot]
-            if known.length >= 0 { return appendText(start: known.start, length: known.length, number: known.number, original: original) }
+            if known.length >= 0 {
+                return appendText(start: known.start, length: known.length, number: known.number, original: original, date: known.date)
+            }
             if known.length == Self.absentLength { return appendMissing() }
         }
         let range = JSONDocument.textRange(ofWord: word)
@@ -252,15 +279,17 @@ struct SortKeys {
         if folded <= 12, ValueText.isAbsent(String(decoding: text[start...], as: UTF8.self)) {
             text.removeSubrange(start...)
             recentWords[slot] = key
-            recentKeys[slot] = (0, Self.absentLength, .nan)
+            recentKeys[slot] = (0, Self.absentLength, .nan, .nan)
             return appendMissing()
         }
         let number = numberOfText(start: start, length: folded)
+        // A date is read from the text as written: folding lower-cases its `T` and `Z`.
+        let date = number.isNaN ? document.arena.withUnsafeBufferPointer { Self.date(UnsafeBufferPointer(rebasing: $0[range])) } : .nan
         if length <= JSONDocumentBuilder.internLimit {
             recentWords[slot] = key
-            recentKeys[slot] = (start, folded, number)
+            recentKeys[slot] = (start, folded, number, date)
         }
-        appendText(start: start, length: folded, number: number, original: original)
+        appendText(start: start, length: folded, number: number, original: original, date: date)
     }
 
     /// Marks a remembered string that is absent.
@@ -272,7 +301,16 @@ struct SortKeys {
         let start = text.count
         string.withUTF8 { Folding.appendFolded(utf8: $0, to: &text) }
         let length = text.count - start
-        appendText(start: start, length: length, number: numberOfText(start: start, length: length), original: 0)
+        let number = numberOfText(start: start, length: length)
+        appendText(start: start, length: length, number: number, original: 0,
+                   date: number.isNaN ? string.withUTF8 { Self.date($0) } : .nan)
+    }
+
+    /// The instant of an ISO 8601 date (`CalendarDate`), or NaN; only text that starts like
+    /// one (`2024-`) is read.
+    private static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        guard bytes.count >= 10, bytes[0] >= 0x30, bytes[0] <= 0x39, bytes[4] == UInt8(ascii: "-") else { return .nan }
+        return CalendarDate.seconds(bytes) ?? .nan
     }
 
     /// The number folded text reads as (`120`, `-3.5`), or NaN; only text that starts like a
@@ -312,7 +350,7 @@ struct SortKeys {
         exactNumbers = []
     }
 
-    private mutating func appendText(start: Int, length: Int, number: Double, original: UInt64) {
+    private mutating func appendText(start: Int, length: Int, number: Double, original: UInt64, date: Double = .nan) {
         var prefix: UInt64 = 0
         var second: UInt64 = 0
         for offset in 0..<16 {
@@ -320,6 +358,7 @@ struct SortKeys {
             if offset < 8 { prefix = prefix << 8 | byte } else { second = second << 8 | byte }
         }
         if number.isNaN { otherTextCount += 1 } else { numericTextCount += 1 }
+        if !date.isNaN { dates.append((kinds.count, date)) }
         push(Self.text, prefix: prefix, secondPrefix: second, start: start, length: length, original: original, textNumber: number)
     }
 
