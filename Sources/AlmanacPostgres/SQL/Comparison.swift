@@ -21,6 +21,10 @@ struct Comparison {
     /// The value as a number, as almanac reads it (`NumericText.literal`: `100BBY` too), when it is one.
     var number: Double? { NumericText.literal(value) }
 
+    /// Whether the value is an ISO 8601 date (`CalendarDate`) and no number, which text is
+    /// ordered against by its instant (as `FieldComparison.dateValue`).
+    var isDate: Bool { number == nil && CalendarDate.seconds(value) != nil }
+
     private var comparesNumerically: Bool { number != nil && op != .contains }
 
     /// Whether a null compares true: null is the word "null" (`field = null`, `field ~ nul`),
@@ -49,7 +53,13 @@ struct Comparison {
         case .text: return text(expression)
         case .number: return number(expression, typeName: typeName)
         case .boolean: return text(SQL("CASE WHEN ") + expression + " THEN 'true' ELSE 'false' END")
-        case .other: return text(SQL("(to_jsonb(") + expression + ") #>> '{}')")
+        case .other:
+            if op.isOrderingOperator, isDate, QueryBuilder.isDate(typeName) {
+                // A date or timestamp column by its instant (one without a time zone in UTC).
+                return SQL("(extract(epoch from ") + expression + ")::float8 \(op.rawValue) (SELECT "
+                    + ExpressionSQL.epoch(ofText: SQL.value(value)) + "))"
+            }
+            return text(SQL("(to_jsonb(") + expression + ") #>> '{}')")
         case .json:
             // A jsonb scalar: by its JSON type.
             var sql = SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN "
@@ -71,6 +81,12 @@ struct Comparison {
             sql.bind(exactText(number), as: "numeric")
             sql.append(")")
             return sql
+        }
+        if op.isOrderingOperator, isDate {
+            // Text ordered against a date counts only when it reads as one, by its instant (a
+            // time without an offset is UTC); the value is read by the same SQL, once.
+            return SQL("(") + ExpressionSQL.epoch(ofText: expression) + " \(op.rawValue) (SELECT "
+                + ExpressionSQL.epoch(ofText: SQL.value(value)) + "))"
         }
         let folded = folding.fold(expression)
         // The value is folded once, not per row.
