@@ -94,6 +94,23 @@ import Testing
         #expect(names(try filter("value != 50", Self.dataset)) == wanted)
     }
 
+    @Test("a column's numbers compared with a word are their text, as a record's: '5x' sorts among the digits, = \"\" matches none")
+    func numbersAgainstAWord() throws {
+        let text: (Value) -> String? = { value in
+            switch value {
+            case let .number(number): number == number.rounded() ? String(Int(number)) : String(number)
+            case let .numericText(number): String(number)
+            default: nil
+            }
+        }
+        let words = { (text: String) in ExpressionTokens.words(of: text) }
+        // Words, true and null are after "5x" (or no value): only numbers and numeric text are before it.
+        let less = names(try Filter.run(FilterExpression.parse(FilterExpression.tokens(words("value < '5x'"))), on: .all([Self.dataset])))
+        #expect(less == Self.expected { text($0).map { Array($0.utf8).lexicographicallyPrecedes(Array("5x".utf8)) } ?? false })
+        #expect(less.count == 16_968)
+        #expect(names(try Filter.run(FilterExpression.parse(FilterExpression.tokens(words("value = ''"))), on: .all([Self.dataset]))).isEmpty)
+    }
+
     @Test("= and != a word ignore case, in runs of one value and alone")
     func equalToAWord() throws {
         let isUnknown: (Value) -> Bool = { value in

@@ -170,6 +170,146 @@ struct PostgresDifferentialTests {
         }
     }
 
+    /// Words for no value and nulls in a text column (`word`), a text[] column (`tags`) and a
+    /// jsonb column of numbers and words (`mixed`), as a file and as the table it is exported to.
+    static let noValueRecords = """
+        [{"name": "r1", "word": "apple", "tags": ["n/a", "kiwi"], "mixed": 5},
+         {"name": "r2", "word": "", "tags": ["unknown"], "mixed": "n/a"},
+         {"name": "r3", "word": "n/a", "tags": [], "mixed": "pear"},
+         {"name": "r4", "word": "Unknown", "tags": ["none", "Zed"], "mixed": null},
+         {"name": "r5", "word": "none", "mixed": "unknown"},
+         {"name": "r6", "word": "(none)", "tags": ["(none)"], "mixed": ""},
+         {"name": "r7", "word": null, "tags": null, "mixed": 12},
+         {"name": "r8", "mixed": "None"},
+         {"name": "r9", "word": "zebra", "tags": ["apple"]},
+         {"name": "r10", "word": " None ", "tags": [null]},
+         {"name": "r11", "word": "nonesuch"}]
+        """
+
+    /// Each filter with the records it keeps, worked out by hand: `<`, `<=`, `>`, `>=` never
+    /// match no value (`""`, `n/a`, `unknown`, `none`, `(none)`, null); `=`, `~` read the
+    /// words as words and `!=`, `not` keep the records with no value.
+    static let noValueFilters: [(command: String, names: [String])] = [
+        ("filter word > m", ["r9", "r11"]),
+        ("filter word < b", ["r1"]),
+        ("filter word >= \"\"", ["r1", "r9", "r11"]),
+        ("filter word <= zebra", ["r1", "r9", "r11"]),
+        ("filter tags > j", ["r1", "r4"]),
+        ("filter tags < o", ["r1", "r9"]),
+        ("filter mixed > m", ["r3"]),
+        ("filter mixed < b", ["r1", "r7"]),
+        ("filter mixed >= 6", ["r7"]),
+        ("filter word = unknown", ["r4"]),
+        ("filter mixed = \"\"", ["r6"]),
+        ("filter word != apple", ["r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]),
+        ("filter not word > m", ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r10"]),
+    ]
+
+    @Test("no value orders against nothing, alike in memory and on a table: \"\", n/a, unknown, none and null")
+    func noValueOrdersAgainstNothing() throws {
+        let file = try home.write(Self.noValueRecords, to: "no_value.json")
+        try sameRows(file: file, table: try exportedTable(file, as: "differential_no_value"), Self.noValueFilters)
+    }
+
+    /// Dates with and without a time and an offset, a word for none and a null: in a text
+    /// column of the table. Their instants, worked out by hand: r1 00:00:00Z, r7 00:00:00.5Z,
+    /// r4 01:59:59Z, r8 12:00Z, r3 18:30Z, r2 23:30Z, all on 2024-01-01.
+    static let dateRecords = """
+        [{"name": "r1", "when": "2024-01-01"},
+         {"name": "r2", "when": "2024-01-01T23:30:00Z"},
+         {"name": "r3", "when": "2024-01-01T23:30:00+05:00"},
+         {"name": "r4", "when": "2023-12-31T23:59:59-02:00"},
+         {"name": "r5", "when": "unknown"},
+         {"name": "r6", "when": null},
+         {"name": "r7", "when": "2024-01-01T00:00:00.500Z"},
+         {"name": "r8", "when": "2024-01-01 12:00"}]
+        """
+
+    /// Filters against a date and sorts of the dates compare instants (as `when - 2024-01-01`
+    /// computes them), absent values last; `=` and `!=` compare the text as written.
+    static let dateChecks: [(command: String, names: [String])] = [
+        ("filter when < 2024-01-01", []),
+        ("filter when > 2024-01-01T01:00:00Z", ["r2", "r3", "r4", "r8"]),
+        ("filter when <= 2024-01-01T01:59:59Z", ["r1", "r4", "r7"]),
+        ("filter when >= 2024-01-01T18:30:00Z", ["r2", "r3"]),
+        ("filter when < 2024-01-01T12:00:00+01:00", ["r1", "r4", "r7"]),
+        ("filter when > \"2024-01-01 12:00\"", ["r2", "r3"]),
+        ("filter when = 2024-01-01", ["r1"]),
+        ("filter when != 2024-01-01", ["r2", "r3", "r4", "r5", "r6", "r7", "r8"]),
+        ("sort when", ["r1", "r7", "r4", "r8", "r3", "r2", "r5", "r6"]),
+        ("sort when desc", ["r2", "r3", "r8", "r4", "r7", "r1", "r5", "r6"]),
+    ]
+
+    @Test("dates with offsets filter and sort by their instants, alike in memory and in a text column")
+    func datesByInstant() throws {
+        let file = try home.write(Self.dateRecords, to: "dates.json")
+        try sameRows(file: file, table: try exportedTable(file, as: "differential_dates"), Self.dateChecks)
+    }
+
+    @Test("date, timestamp and timestamptz columns filter by their instants as memory does their ISO text")
+    func dateColumnsByInstant() throws {
+        // The same instants as `dateRecords`' r1, r2, r3, r4 and r7, in typed columns; `wall` has no time zone (UTC).
+        try Database.cluster().execute("""
+            DROP TABLE IF EXISTS differential_date_types;
+            CREATE TABLE differential_date_types (name text, at timestamptz, wall timestamp, day date);
+            INSERT INTO differential_date_types VALUES
+              ('r1', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00', '2024-01-01'),
+              ('r2', '2024-01-01T23:30:00Z', '2024-01-01T23:30:00', '2024-01-02'),
+              ('r3', '2024-01-01T23:30:00+05:00', '2024-01-01T18:30:00', NULL),
+              ('r4', '2023-12-31T23:59:59-02:00', '2024-01-01T01:59:59', '2023-12-31'),
+              ('r7', '2024-01-01T00:00:00.5Z', '2024-01-01T00:00:00.5', '2024-01-01')
+            """)
+        let file = try home.write("""
+            [{"name": "r1", "at": "2024-01-01", "wall": "2024-01-01T00:00:00", "day": "2024-01-01"},
+             {"name": "r2", "at": "2024-01-01T23:30:00Z", "wall": "2024-01-01T23:30:00", "day": "2024-01-02"},
+             {"name": "r3", "at": "2024-01-01T23:30:00+05:00", "wall": "2024-01-01T18:30:00", "day": null},
+             {"name": "r4", "at": "2023-12-31T23:59:59-02:00", "wall": "2024-01-01T01:59:59", "day": "2023-12-31"},
+             {"name": "r7", "at": "2024-01-01T00:00:00.500Z", "wall": "2024-01-01T00:00:00.5", "day": "2024-01-01"}]
+            """, to: "date_types.json")
+        try sameRows(file: file, table: try Database.url("differential_date_types"), [
+            ("filter at > 2024-01-01T01:00:00Z", ["r2", "r3", "r4"]),
+            ("filter at <= 2024-01-01T00:00:00.5Z", ["r1", "r7"]),
+            ("filter wall >= 2024-01-01T18:30:00+00:00", ["r2", "r3"]),
+            ("filter wall < 2024-01-01T02:00:00+01:00", ["r1", "r7"]),
+            ("filter day < 2024-01-01T12:00:00Z", ["r1", "r4", "r7"]),
+            ("filter day > 2023-12-31", ["r1", "r2", "r7"]),
+            ("sort at desc", ["r2", "r3", "r4", "r7", "r1"]),
+            ("sort wall", ["r1", "r7", "r4", "r3", "r2"]),
+        ])
+    }
+
+    /// `file` loaded by almanac and exported into `table`: the table's URL.
+    func exportedTable(_ file: String, as table: String) throws -> String {
+        let url = try Database.url(table)
+        let exported = try run(["load own from \(file)", "use own", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        return url
+    }
+
+    /// Each command on `file` loaded in memory and on `table` attached, from a fresh start:
+    /// the records listed after it are exactly `names`, in that order, in both, and both say
+    /// the same on standard error.
+    func sameRows(file: String, table: String, _ checks: [(command: String, names: [String])],
+                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let script = ["set pagesize 100"] + checks.flatMap { ["use d", "columns name", $0.command, "page"] }
+        let answers = { (source: String) throws -> (result: PipeResult, names: [[String]]) in
+            let result = try PipeRun.run(["--no-rc", "--format", "json"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
+                                         environment: home.environment(), directory: self.home.root)
+            let names = try JSONDocuments.split(result.stdout).map { ($0 as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+            return (result, names)
+        }
+        let memory = try answers(file)
+        let database = try answers(table)
+        #expect(memory.result.status == 0 && database.result.status == 0, "memory: \(memory.result)\ndatabase: \(database.result)",
+                sourceLocation: sourceLocation)
+        #expect(memory.result.stderr == database.result.stderr, sourceLocation: sourceLocation)
+        #expect(memory.names.count == checks.count && database.names.count == checks.count, sourceLocation: sourceLocation)
+        for (index, check) in checks.enumerated() where index < min(memory.names.count, database.names.count) {
+            #expect(memory.names[index] == check.names, "memory: \(check.command)", sourceLocation: sourceLocation)
+            #expect(database.names[index] == check.names, "table: \(check.command)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// A JSON value as text with objects' keys sorted and null members dropped.
     static func canonical(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: dropNulls(value), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])

@@ -12,6 +12,8 @@ struct FieldComparison {
     let numberValue: Double?
     /// The value exactly, when a Double cannot tell it from its neighbours (`ExactNumber`).
     let exactValue: ExactNumber?
+    /// The value as an instant, seconds since 1970 (UTC), when it is an ISO 8601 date.
+    let dateValue: Double?
     private var cache = ResultCache()
     private var scratch: [UInt8] = []
 
@@ -25,6 +27,8 @@ struct FieldComparison {
         // `100BBY` and `1,000` are numbers as the data's text is (NumericText).
         self.numberValue = NumericText.literal(value)
         self.exactValue = numberValue.flatMap { ExactNumber.isAmbiguous($0) ? ExactNumber(value) : nil }
+        // `2024-01-01`, `2024-01-01T01:00:00Z`: midnight UTC without a time, as date arithmetic reads it.
+        self.dateValue = numberValue == nil ? CalendarDate.seconds(value) : nil
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {
@@ -129,7 +133,7 @@ struct FieldComparison {
         case JSONDocument.Kind.string.rawValue: test(stringWord: word)
         case JSONDocument.Kind.true.rawValue: compareLiteral("true")
         case JSONDocument.Kind.false.rawValue: compareLiteral("false")
-        default: compareLiteral("null")
+        default: compareNull()
         }
     }
 
@@ -158,7 +162,7 @@ struct FieldComparison {
             return test(stringWord: word)
         case .true: return compareLiteral("true")
         case .false: return compareLiteral("false")
-        case .null: return compareLiteral("null")
+        case .null: return compareNull()
         case .array, .object: return false
         }
     }
@@ -180,6 +184,12 @@ struct FieldComparison {
         return result
     }
 
+    /// JSON null is the word "null" to `=` and `~` (`field = null`), and no value to `<`, `>`,
+    /// `<=`, `>=`: neither more nor less than anything, as SQL's NULL.
+    private mutating func compareNull() -> Bool {
+        op.isOrdering ? false : compareLiteral("null")
+    }
+
     private mutating func compareLiteral(_ text: String) -> Bool {
         scratch = Array(text.utf8)
         return compareFoldedScratch { text }
@@ -187,6 +197,8 @@ struct FieldComparison {
 
     private func compareNumber(_ number: Double, text: () -> [UInt8]) -> Bool {
         guard let wanted = numberValue, op != .contains else {
+            // A number is no date: neither before nor after one.
+            if dateValue != nil, op.isOrdering { return false }
             return Self.compareBytes(Array(Folding.fold(String(decoding: text(), as: UTF8.self)).utf8), foldedValue, op)
         }
         if number == wanted, let exactValue, let exact = ExactNumber(String(decoding: text(), as: UTF8.self)) {
@@ -209,13 +221,23 @@ struct FieldComparison {
 
     /// Compares the folded text in `scratch` with the value.
     private func compareFoldedScratch(original: () -> String) -> Bool {
+        guard op.isOrdering else { return Self.compareBytes(scratch, foldedValue, op) }
         // Against a number, text orders only when it reads as one ("200" > 100, as SWAPI writes
         // numbers); words like "unknown" are neither more nor less than a number.
-        if op.isOrdering, numberValue != nil {
+        if numberValue != nil {
             let text = original()
             guard let number = NumericText.value(of: text) else { return false }
             return compareNumber(number) { Array(text.utf8) }
         }
+        // Against a date, text orders only when it reads as one, by its instant: at
+        // `2023-12-31T23:59:59-02:00` it is 01:59:59 on 2024-01-01 in UTC, after `2024-01-01`.
+        if let dateValue {
+            guard let seconds = CalendarDate.seconds(original()) else { return false }
+            return Self.compare(seconds, dateValue, op)
+        }
+        // The words for no value (`""`, `n/a`, `unknown`, `none`: ValueText) order against
+        // nothing, as null does; `=` and `~` still read them as the words they are.
+        if ValueText.mayBeAbsent(utf8: scratch), ValueText.isAbsent(original()) { return false }
         return Self.compareBytes(scratch, foldedValue, op)
     }
 

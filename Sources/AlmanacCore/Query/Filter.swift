@@ -188,8 +188,9 @@ struct CompiledFilter {
             var comparison = FieldComparison(dataset: dataset, path: path, op: op, value: value)
             // Containment in a number's text needs the literal, which columns do not keep; a
             // column holds one spelling of a key spelt two ways (`first_name`, `first-name`).
-            // So does a number past 2⁵³, which only its literal tells apart from its neighbours.
-            let needsLiteral = (op == .contains || op == .notContains || comparison.exactValue != nil)
+            // So does a number past 2⁵³, which only its literal tells apart from its neighbours,
+            // and a number compared with a value that is no number (`= ""`, `> '5x'`: by its text).
+            let needsLiteral = (op == .contains || op == .notContains || comparison.exactValue != nil || comparison.numberValue == nil)
                 && (fields.field(field)?.kinds.contains(.number) ?? false)
             if let column = fields.column(field), !needsLiteral, !path.hasTwinSpellings {
                 return try comparison.run(rows, column: column, cancellation: cancellation)

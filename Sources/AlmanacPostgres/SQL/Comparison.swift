@@ -21,11 +21,16 @@ struct Comparison {
     /// The value as a number, as almanac reads it (`NumericText.literal`: `100BBY` too), when it is one.
     var number: Double? { NumericText.literal(value) }
 
+    /// Whether the value is an ISO 8601 date (`CalendarDate`) and no number, which text is
+    /// ordered against by its instant (as `FieldComparison.dateValue`).
+    var isDate: Bool { number == nil && CalendarDate.seconds(value) != nil }
+
     private var comparesNumerically: Bool { number != nil && op != .contains }
 
     /// Whether a null compares true: null is the word "null" (`field = null`, `field ~ nul`),
-    /// decided here with almanac's own folding, like every literal.
-    var matchesNull: Bool { Self.literalMatches("null", op: op, value: value) }
+    /// decided here with almanac's own folding, like every literal; to `<`, `>`, `<=`, `>=` it
+    /// is no value, which orders against nothing (as in memory).
+    var matchesNull: Bool { !op.isOrderingOperator && Self.literalMatches("null", op: op, value: value) }
 
     static func literalMatches(_ literal: String, op: FilterExpression.Operator, value: String) -> Bool {
         if op.isOrderingOperator, NumericText.literal(value) != nil { return false }
@@ -48,7 +53,13 @@ struct Comparison {
         case .text: return text(expression)
         case .number: return number(expression, typeName: typeName)
         case .boolean: return text(SQL("CASE WHEN ") + expression + " THEN 'true' ELSE 'false' END")
-        case .other: return text(SQL("(to_jsonb(") + expression + ") #>> '{}')")
+        case .other:
+            if op.isOrderingOperator, isDate, QueryBuilder.isDate(typeName) {
+                // A date or timestamp column by its instant (one without a time zone in UTC).
+                return SQL("(extract(epoch from ") + expression + ")::float8 \(op.rawValue) (SELECT "
+                    + ExpressionSQL.epoch(ofText: SQL.value(value)) + "))"
+            }
+            return text(SQL("(to_jsonb(") + expression + ") #>> '{}')")
         case .json:
             // A jsonb scalar: by its JSON type.
             var sql = SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN "
@@ -71,13 +82,22 @@ struct Comparison {
             sql.append(")")
             return sql
         }
+        if op.isOrderingOperator, isDate {
+            // Text ordered against a date counts only when it reads as one, by its instant (a
+            // time without an offset is UTC); the value is read by the same SQL, once.
+            return SQL("(") + ExpressionSQL.epoch(ofText: expression) + " \(op.rawValue) (SELECT "
+                + ExpressionSQL.epoch(ofText: SQL.value(value)) + "))"
+        }
         let folded = folding.fold(expression)
         // The value is folded once, not per row.
         let wanted = SQL("(SELECT ") + folding.fold(SQL.value(value)) + ")"
         switch op {
         case .equal: return folded + " = " + wanted
         case .contains: return SQL("strpos(") + folded + ", " + wanted + ") > 0"
-        default: return SQL("(") + folded + " COLLATE \"C\") \(op.rawValue) " + wanted
+        default:
+            // The words for no value (`n/a`, `unknown`, ''…) are NULL here: they order against
+            // nothing, as in memory, while `=` and `~` read them as words.
+            return SQL("(") + folding.fold(QueryBuilder.present(expression)) + " COLLATE \"C\") \(op.rawValue) " + wanted
         }
     }
 

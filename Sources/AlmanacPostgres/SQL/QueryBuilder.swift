@@ -173,8 +173,9 @@ struct QueryBuilder {
                 if kind == .text {
                     // Decided once per query, in a one-row join.
                     let decision = aliases.next("n")
-                    joins.append(SQL(" CROSS JOIN ") + (try mostlyNumbers(expression, query)) + " AS \(decision)")
-                    terms += textOrder(expression, numeric: SQL("\(decision).numeric"), descending: key.descending)
+                    joins.append(SQL(" CROSS JOIN ") + (try textReading(expression, query)) + " AS \(decision)")
+                    terms += textOrder(expression, numeric: SQL("\(decision).numeric"), dates: SQL("\(decision).dates"),
+                                       descending: key.descending)
                 } else {
                     terms += order(expression, kind: kind, typeName: typeName, descending: key.descending)
                 }
@@ -225,27 +226,34 @@ struct QueryBuilder {
 
     /// Text folded, then texts that fold alike by code point; the words for none (`n/a`,
     /// `unknown`…) with the absent values, as in memory. `numeric`: a condition true when the
-    /// text is mostly numbers (SWAPI's `"180"`), which then sort as numbers, the other words last.
-    func textOrder(_ expression: SQL, numeric: SQL?, descending: Bool) -> [SQL] {
+    /// text is mostly numbers (SWAPI's `"180"`), which then sort as numbers, the other words last;
+    /// `dates`: true when it is mostly ISO 8601 dates, which then sort by their instants.
+    func textOrder(_ expression: SQL, numeric: SQL?, dates: SQL? = nil, descending: Bool) -> [SQL] {
         let direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST"
         let present = Self.present(expression)
         guard let numeric else {
             return [SQL("(") + folding.fold(present) + " COLLATE \"C\")" + direction, SQL("(") + present + " COLLATE \"C\")" + direction]
         }
-        let asText = { (text: SQL) in SQL("(CASE WHEN NOT ") + numeric + " THEN " + text + " END COLLATE \"C\")" + direction }
-        return [SQL("(CASE WHEN ") + numeric + " THEN " + Self.number(of: expression, kind: .text) + " END)" + direction,
-                asText(folding.fold(present)), asText(present)]
+        let reading = dates.map { SQL("(") + numeric + " OR " + $0 + ")" } ?? numeric
+        let asText = { (text: SQL) in SQL("(CASE WHEN NOT ") + reading + " THEN " + text + " END COLLATE \"C\")" + direction }
+        var terms = [SQL("(CASE WHEN ") + numeric + " THEN " + Self.number(of: expression, kind: .text) + " END)" + direction]
+        if let dates { terms.append(SQL("(CASE WHEN ") + dates + " THEN " + ExpressionSQL.epoch(ofText: expression) + " END)" + direction) }
+        return terms + [asText(folding.fold(present)), asText(present)]
     }
 
-    /// Whether the query's values of a text column are mostly numbers, as the in-memory sort
-    /// decides it: some are, and other words are at most a quarter of them. One scalar
-    /// subquery, evaluated once.
-    func mostlyNumbers(_ expression: SQL, _ query: TableQuery) throws -> SQL {
+    /// What the query's values of a text column read as, as the in-memory sort decides it
+    /// (`TextReading.dominant`): `dates` when some are ISO 8601 dates and other values at most
+    /// a quarter of them, else `numeric` when some are numbers and other words at most a
+    /// quarter of them. One scalar subquery, evaluated once.
+    func textReading(_ expression: SQL, _ query: TableQuery) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let number = Self.number(of: expression, kind: .text)
-        return SQL("(SELECT count(") + number + ") > 0 AND (count(" + Self.present(expression) + ") - count(" + number + ")) * 4 <= count("
-            + number + ") AS numeric FROM " + (try source(query)) + whereClause(condition) + ")"
+        let present = Self.present(expression)
+        let dates = SQL("count(*) FILTER (WHERE ") + expression + " ~ '" + ColumnTypes.datePattern + "')"
+        return SQL("(SELECT count(") + number + ") > 0 AND (count(" + present + ") - count(" + number + ")) * 4 <= count("
+            + number + ") AS numeric, " + dates + " > 0 AND (count(" + present + ") - " + dates + ") * 4 <= " + dates
+            + " AS dates FROM " + (try source(query)) + whereClause(condition) + ")"
     }
 
     // MARK: - values as text and numbers

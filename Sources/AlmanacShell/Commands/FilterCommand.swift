@@ -18,7 +18,9 @@ public enum FilterCommand: Command {
         discussion: """
         OP is = (or ==) != ~ (contains) !~ < <= > >=. Join conditions with and, or, not and parentheses. \
         Text compares ignoring case and accents, numbers numerically (numbers written as text too, \
-        and galactic years as signed years: birth_year < 100BBY); dotted paths reach into \
+        and galactic years as signed years: birth_year < 100BBY), ISO dates by their instant \
+        (2023-12-31T23:59:59-02:00 is after 2024-01-01); < <= > >= never match no value (null, "", \
+        n/a, unknown, none), while != keeps it; dotted paths reach into \
         objects and lists, and a list matches when any element does. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
         sort and group read them the same way. Any condition of the expression language works too \

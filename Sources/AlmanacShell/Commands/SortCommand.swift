@@ -12,8 +12,9 @@ public enum SortCommand: Command {
                    "sort average_lifespan desc", "sort population / area desc", "sort length(name) desc"],
         discussion: """
         Numbers sort as numbers (also when written as text, as SWAPI does, and SWAPI's galactic \
-        years as signed years: 896BBY before 19BBY before 4ABY), text ignoring case and accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
-        none, or a word in a field of numbers (indefinite) — come last either way, and keep their \
+        years as signed years: 896BBY before 19BBY before 4ABY), ISO dates by their instant \
+        (2023-12-31T23:59:59-02:00 after 2024-01-01), text ignoring case and accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
+        none, or a word in a field of numbers or dates (indefinite) — come last either way, and keep their \
         text. Equal records keep their order. The sorted fields are shown as columns. FIELD may be an \
         expression, or the name a computed column was given: help expressions.
         """
