@@ -5,12 +5,18 @@ extension CSVParser {
     @inline(__always)
     mutating func write(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column index: Int, into builder: inout JSONDocumentBuilder) {
         builder.appendKey(column: columns[index].key)
+        let first = cell[0]
         if columns[index].kind == .text {
-            builder.appendString(cell, stable: stable)
+            // One byte tells the common text cell: no decimal comma's number.
+            if !(decimalComma && CSVCell.mayStartNumber(first)) {
+                builder.appendString(cell, stable: stable)
+            } else {
+                writeUnusualText(cell, stable: stable, column: index, into: &builder)
+            }
             return
         }
         let trimmed = CSVCell.trimmed(cell)
-        if let number = CSVCell.number(trimmed, decimalComma: dialect.decimalComma) {
+        if let number = CSVCell.number(trimmed, decimalComma: decimalComma) {
             let kind = columns[index].kind
             let separator = columns[index].separator
             if kind == .empty || kind == .number, number.separator == nil || separator == nil || separator == number.separator {
@@ -24,6 +30,7 @@ extension CSVParser {
                 return
             }
             becomeText(index)
+            if number.separator == UInt8(ascii: ",") { return writeCommaNumber(trimmed, value: number.value, column: index, into: &builder) }
         } else if CSVCell.boolean(trimmed) != nil {
             if columns[index].kind == .empty { columns[index].kind = .boolean } else if columns[index].kind != .boolean { becomeText(index) }
         } else if CSVCell.isNullWord(trimmed) {
@@ -32,6 +39,27 @@ extension CSVParser {
             becomeText(index)
         }
         builder.appendString(cell, stable: stable)
+    }
+
+    /// A cell of a text column that may be, in a `;` file, a number with a decimal comma: it
+    /// is that number, as in a column of them; anything else is text.
+    @inline(never)
+    mutating func writeUnusualText(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column index: Int, into builder: inout JSONDocumentBuilder) {
+        if decimalComma {
+            let trimmed = CSVCell.trimmed(cell)
+            if let number = CSVCell.number(trimmed, decimalComma: true), number.separator == UInt8(ascii: ",") {
+                return writeCommaNumber(trimmed, value: number.value, column: index, into: &builder)
+            }
+        }
+        builder.appendString(cell, stable: stable)
+    }
+
+    /// A decimal comma's number in a column of text: its literal as written (`1,5`), which
+    /// tells `settle` it stays a number (and is normalized then) when the column's other
+    /// numbers become text.
+    mutating func writeCommaNumber(_ literal: UnsafeBufferPointer<UInt8>, value: Double, column index: Int, into builder: inout JSONDocumentBuilder) {
+        columns[index].commaNumbers = true
+        builder.appendNumberLeavingProbes(literal, value: value)
     }
 
     mutating func becomeText(_ index: Int) {

@@ -28,6 +28,8 @@ public struct CSVParser {
     /// Cells that are not a slice of the input (a doubled quote, a TSV escape) are made here.
     let scratch = CSVScratch()
     let stops: (UInt8, UInt8, UInt8, UInt8)
+    /// The dialect's (a `;` file's `1,5`), kept where each cell reads it.
+    let decimalComma: Bool
     var columns: [CSVColumn] = []
 
     static let quote = UInt8(ascii: "\"")
@@ -75,6 +77,7 @@ public struct CSVParser {
         self.dialect = dialect
         self.source = source
         self.progress = progress
+        decimalComma = dialect.decimalComma
         stops = dialect.style == .escaped
             ? (dialect.delimiter, Self.newline, Self.carriageReturn, Self.backslash)
             : (dialect.delimiter, Self.newline, Self.carriageReturn, dialect.delimiter)
