@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import AlmanacCore
 
-/// Cells that are a value whatever their column holds: a decimal comma's number in a `;` file.
+/// Cells that are a value whatever their column holds: a decimal comma's number in a `;`
+/// file, and a JSON list or object (as almanac's export writes lists).
 @Suite struct CSVValueCellTests {
     let scratch = Scratch()
 
@@ -52,20 +53,53 @@ import Testing
         #expect(jsonRecords(dataset)[3...] == [#"{"item":"D","price":"4"}"#, #"{"item":"E","price":"5"}"#, #"{"item":"F","price":"x"}"#])
     }
 
-    /// A large `;` file on two threads: decimal commas in a column that turns out text in
-    /// the second half, read as one thread reads them.
-    @Test func twoThreadsReadDecimalCommasAsOneDoes() throws {
+    @Test func jsonListsAndObjectsInCellsAreValues() throws {
+        let text = "name,tags,owner,note\n"
+            + "A,\"[\"\"x\"\",\"\"y\"\"]\",\"{\"\"login\"\":\"\"ann\"\",\"\"roles\"\":[1,2]}\",[draft]\n"
+            + "B,[],{},\"[1, 2\"\n"
+            + "C,[ 3 ],\"{\"\"a\"\":1,\"\"a\"\":2}\",{x}\n"
+        #expect(try records(text) == [
+            #"{"name":"A","tags":["x","y"],"owner":{"login":"ann","roles":[1,2]},"note":"[draft]"}"#,
+            #"{"name":"B","tags":[],"owner":{},"note":"[1, 2"}"#,
+            // A key twice is no object a cell can be: text.
+            #"{"name":"C","tags":[3],"owner":"{\"a\":1,\"a\":2}","note":"{x}"}"#,
+        ])
+    }
+
+    @Test func listsMoveWithTheirRecordWhenEarlierCellsSettle() throws {
+        // v's 1 becomes text (one node, not two): B's list and object move down a node.
+        let text = "v,l,o\n1,\"[1,[2]]\",\n,,\"{\"\"a\"\":[3,{\"\"b\"\":4}]}\"\nx,[5],\n"
+        #expect(try records(text) == [#"{"v":"1","l":[1,[2]]}"#, #"{"o":{"a":[3,{"b":4}]}}"#, #"{"v":"x","l":[5]}"#])
+    }
+
+    @Test func aListAfterNumbersMakesTheColumnText() throws {
+        #expect(try records("v,w\n1,a\n[2],b\n") == [#"{"v":"1","w":"a"}"#, #"{"v":[2],"w":"b"}"#])
+    }
+
+    @Test func listsUnderDottedColumnsAreNested() throws {
+        let text = "id,user.login,user.roles\n1,ann,\"[\"\"admin\"\"]\"\n2,bo,\n"
+        #expect(try records(text) == [#"{"id":1,"user":{"login":"ann","roles":["admin"]}}"#, #"{"id":2,"user":{"login":"bo"}}"#])
+    }
+
+    @Test func tsvListsAreValues() throws {
+        // As the export writes a list holding a tab: JSON's `\t`, its backslash escaped for TSV.
+        #expect(try records("a\tb\nx\t[\"p\\\\tq\"]\n", file: "data.tsv") == [#"{"a":"x","b":["p\tq"]}"#])
+    }
+
+    /// A large `;` file on two threads: lists, and decimal commas in a column that turns out
+    /// text in the second half, read as one thread reads them.
+    @Test func twoThreadsReadListsAndDecimalCommasAsOneDoes() throws {
         let rows = 200_000
-        var text = "id;price;note\n"
+        var text = "id;price;tags\n"
         for row in 0..<rows {
             let price = row == rows * 3 / 4 ? "n/v" : "\(row % 100),5"
-            text += "\(row);\(price);note number \(row % 7)\n"
+            text += "\(row);\(price);\"[\"\"t\(row % 7)\"\",\(row % 3)]\"\n"
         }
         #expect(text.utf8.count >= CSVSecondPart.splitFrom)
         let (one, two) = try CSVLoadingTests.bothWays(text)
         #expect(one.count == rows && two == one)
-        #expect(one[0] == #"{"id":0,"price":0.5,"note":"note number 0"}"#)
-        #expect(one[rows * 3 / 4] == #"{"id":150000,"price":"n/v","note":"note number 4"}"#)
-        #expect(one[rows - 1] == #"{"id":199999,"price":99.5,"note":"note number 2"}"#)
+        #expect(one[0] == #"{"id":0,"price":0.5,"tags":["t0",0]}"#)
+        #expect(one[rows * 3 / 4] == #"{"id":150000,"price":"n/v","tags":["t4",0]}"#)
+        #expect(one[rows - 1] == #"{"id":199999,"price":99.5,"tags":["t2",1]}"#)
     }
 }

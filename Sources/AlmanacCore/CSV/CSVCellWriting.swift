@@ -7,13 +7,18 @@ extension CSVParser {
         builder.appendKey(column: columns[index].key)
         let first = cell[0]
         if columns[index].kind == .text {
-            // One byte tells the common text cell: no decimal comma's number.
-            if !(decimalComma && CSVCell.mayStartNumber(first)) {
+            // One byte tells the common text cell: no list or object (`[` and `{` are the two
+            // bytes that are `{` with 0x20 set), no decimal comma's number.
+            if first | 0x20 != UInt8(ascii: "{"), !(decimalComma && CSVCell.mayStartNumber(first)) {
                 builder.appendString(cell, stable: stable)
             } else {
                 writeUnusualText(cell, stable: stable, column: index, into: &builder)
             }
             return
+        }
+        if first | 0x20 == UInt8(ascii: "{") {
+            becomeText(index)
+            return writeUnusualText(cell, stable: stable, column: index, into: &builder)
         }
         let trimmed = CSVCell.trimmed(cell)
         if let number = CSVCell.number(trimmed, decimalComma: decimalComma) {
@@ -41,10 +46,12 @@ extension CSVParser {
         builder.appendString(cell, stable: stable)
     }
 
-    /// A cell of a text column that may be, in a `;` file, a number with a decimal comma: it
-    /// is that number, as in a column of them; anything else is text.
+    /// A cell of a text column that may be a JSON list or object (`[` or `{` first: an export's
+    /// lists) or, in a `;` file, a number with a decimal comma: either is that value, as in a
+    /// column of them; anything else is text.
     @inline(never)
     mutating func writeUnusualText(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column index: Int, into builder: inout JSONDocumentBuilder) {
+        if cell[0] | 0x20 == UInt8(ascii: "{"), CSVJSONCell.append(cell, into: &builder) { return }
         if decimalComma {
             let trimmed = CSVCell.trimmed(cell)
             if let number = CSVCell.number(trimmed, decimalComma: true), number.separator == UInt8(ascii: ",") {

@@ -58,7 +58,8 @@ extension JSONDocumentBuilder {
 
     /// Rewrites the cells of the columns whose type the whole text settled (see `CSVColumn`),
     /// in one pass over the records of the array at `root` (the last node written); a number
-    /// that becomes text takes one node instead of two, so the nodes after it move down.
+    /// that becomes text takes one node instead of two, so the nodes after it (a cell's list
+    /// or object with its containers' ends) move down.
     mutating func settle(_ columns: [CSVColumn], root: Int) {
         var actions: [UInt64: CSVSettling] = [:]
         for column in columns {
@@ -82,10 +83,9 @@ extension JSONDocumentBuilder {
                 write += 1
                 let kind = kind(at: read)
                 guard let action = actions[key] else {
-                    nodeWords[write] = nodeWords[read]
-                    if kind == .number { nodeWords[write + 1] = nodeWords[read + 1] }
-                    read += kind == .number ? 2 : 1
-                    write += kind == .number ? 2 : 1
+                    let words = moveValue(from: read, to: write)
+                    read += words
+                    write += words
                     continue
                 }
                 switch (action, kind) {
@@ -104,10 +104,9 @@ extension JSONDocumentBuilder {
                     }
                     read += 2
                 default:
-                    nodeWords[write] = nodeWords[read]
-                    if kind == .number { nodeWords[write + 1] = nodeWords[read + 1] }
-                    read += kind == .number ? 2 : 1
-                    write += kind == .number ? 2 : 1
+                    let words = moveValue(from: read, to: write)
+                    read += words
+                    write += words
                 }
             }
             nodeWords[object + 1] = UInt64(write)
@@ -148,5 +147,33 @@ extension JSONDocumentBuilder {
         guard range.count <= Self.internLimit else { return Self.stringTag | payload }
         let slice = UnsafeBufferPointer(rebasing: arenaBytes.buffer[range])
         return Self.stringTag | values.adopt(hash: InternTable.hash(slice), payload: payload, arena: arenaBytes.buffer)
+    }
+
+    /// Moves the value at `read` to `write` (not after it), its containers' ends moved with
+    /// it (a cell's JSON list or object); returns the words it takes.
+    mutating func moveValue(from read: Int, to write: Int) -> Int {
+        let word = nodeWords[read]
+        switch JSONDocument.kind(ofWord: word) {
+        case .number:
+            nodeWords[write] = word
+            nodeWords[write + 1] = nodeWords[read + 1]
+            return 2
+        case .array, .object:
+            let end = Int(nodeWords[read + 1])
+            var index = read
+            while index < end {
+                let word = nodeWords[index]
+                nodeWords[write + index - read] = word
+                switch JSONDocument.kind(ofWord: word) {
+                case .number: nodeWords[write + index - read + 1] = nodeWords[index + 1]; index += 2
+                case .array, .object: nodeWords[write + index - read + 1] = nodeWords[index + 1] - UInt64(read - write); index += 2
+                default: index += 1
+                }
+            }
+            return end - read
+        default:
+            nodeWords[write] = word
+            return 1
+        }
     }
 }

@@ -126,7 +126,7 @@ public struct JSONParser {
 
     let lines: LineTracker
 
-    private init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?, lines: LineTracker) {
+    init(base: UnsafePointer<UInt8>, count: Int, source: String, limits: Limits, progress: Progress?, lines: LineTracker) {
         self.lines = lines
         self.base = base
         self.count = count
