@@ -81,8 +81,8 @@ func loadFile(_ path: String, name: String = "data", options: LoadOptions = Load
         #expect(dataset.values(of: price, row: 0).compactMap(dataset.number) == [2.49])
     }
 
-    @Test func decimalCommaColumnThatTurnsOutTextKeepsItsCommas() throws {
-        #expect(try records("v;w\n1,5;a\nabc;b\n") == [#"{"v":"1,5","w":"a"}"#, #"{"v":"abc","w":"b"}"#])
+    @Test func decimalCommaNumberStaysANumberWhenItsColumnTurnsOutText() throws {
+        #expect(try records("v;w\n1,5;a\nabc;b\n") == [#"{"v":1.5,"w":"a"}"#, #"{"v":"abc","w":"b"}"#])
     }
 
     @Test func numbersThatTurnOutTextBecomeTheSameTextAsTextCells() throws {

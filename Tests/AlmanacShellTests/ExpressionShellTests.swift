@@ -33,6 +33,16 @@ import Testing
         #expect(spans.contains { $0.role == .unknownFunction && $0.characters == 5..<11 })
     }
 
+    @Test func aFilterTakesANumberWithThousandsGrouped() {
+        _ = shell.output("use countries")
+        // 160 countries have more than a million people (countries.json, by Python).
+        #expect(shell.output("filter population > 1,000,000").ok)
+        #expect(shell.output("count").out == "160\n")
+        // Coloured as one number, as the filter reads it.
+        let spans = Highlighter().spans(of: "filter population > 1,000,000", cursor: 0, in: shell.session)
+        #expect(spans.contains { $0.role == .number && $0.characters == 20..<29 })
+    }
+
     @Test func errorsNameTheOperand() {
         _ = shell.output("use countries")
         #expect(shell.output("sort name / 2").err.contains("'name' is text; '/' needs numbers"))

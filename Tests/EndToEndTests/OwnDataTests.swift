@@ -75,7 +75,10 @@ struct OwnDataTests {
     func exportsRoundTrip(format: String) throws {
         let file = home.root + "/countries.\(format)"
         _ = try home.succeed(["use countries", "export \(file)"], options: ["--no-rc"])
-        let questions = ["count", "group region sum population", "describe population, area, gini, region", "show Norway"]
+        // Lists are written as JSON text and read back as lists (3, 1 and 24 by Python on countries.json).
+        let lists = ["filter borders = NOR", "count", "filter clear", "filter callingCodes = 57", "count", "filter clear",
+                     "filter languages.iso639_1 = es", "count", "filter clear"]
+        let questions = ["count", "group region sum population", "describe population, area, gini, region"] + lists + ["show Norway"]
         let original = try home.run(["use countries"] + questions, options: ["--no-rc"], format: "ndjson")
         let loaded = try home.run(["load back from \(file)", "use back"] + questions, options: ["--no-rc"], format: "ndjson")
         #expect(original.status == 0 && loaded.status == 0, "\(original)\n\(loaded)")
@@ -84,12 +87,43 @@ struct OwnDataTests {
         let answers = original.stdout.replacingOccurrences(of: " or null", with: "").split(separator: "\n")
         let again = loaded.stdout.split(separator: "\n")
         #expect(answers.dropLast() == again.dropLast(), "\(original)\n\(loaded)")
+        #expect(again.suffix(4).dropLast() == [#"{"count":3}"#, #"{"count":1}"#, #"{"count":24}"#], "\(loaded)")
         let originalRecord = try JSONSerialization.jsonObject(with: Data((answers.last ?? "").utf8)) as? [String: Any] ?? [:]
         let loadedRecord = try JSONSerialization.jsonObject(with: Data((again.last ?? "").utf8)) as? [String: Any] ?? [:]
         #expect(originalRecord.count > 10)
-        for (key, value) in originalRecord where !(value is [Any]) && !(value is [String: Any]) && !(value is NSNull) {
-            #expect("\(loadedRecord[key] ?? "missing")" == "\(value)", "\(key)")
+        // Every field, lists and nested objects too (Norway has no null).
+        func canonical(_ value: Any?) throws -> String {
+            guard let value else { return "missing" }
+            let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+            return String(decoding: data, as: UTF8.self)
         }
+        for (key, value) in originalRecord where !(value is NSNull) {
+            #expect(try canonical(loadedRecord[key]) == canonical(value), "\(key)")
+        }
+    }
+
+    @Test("lists and nested objects exported to CSV or TSV load back as lists and objects", arguments: ["csv", "tsv"])
+    func listsRoundTrip(format: String) throws {
+        let json = try home.write("""
+            [{"id": 1, "name": "Ann", "tags": ["red", "blue"], "scores": [3, 7], "langs": [{"code": "es", "name": "Spanish"}, {"code": "en", "name": "English"}],
+              "user": {"login": "ann", "roles": ["admin"]}},
+             {"id": 2, "name": "Bo", "tags": [], "scores": [10], "langs": [{"code": "fr", "name": "French"}], "user": {"login": "bo", "roles": []}},
+             {"id": 3, "name": "Cy", "tags": ["blue"], "scores": [], "langs": [], "user": {"login": "cy", "roles": ["dev", "admin"]}, "note": "[draft]"}]
+            """, to: "crew.json")
+        let file = home.root + "/crew.\(format)"
+        _ = try home.succeed(["load crew from \(json)", "use crew", "export \(file)"], options: ["--no-rc"])
+        let questions = ["filter tags = blue", "count", "filter clear", "filter scores > 5", "count", "filter clear",
+                         "filter langs.code = es", "count", "filter clear", "filter user.roles = admin", "count", "filter clear",
+                         "filter count(tags) = 0", "count", "filter clear", "filter note = '[draft]'", "count", "filter clear",
+                         "filter name = Ann"]
+        let original = try home.succeed(["load crew from \(json)", "use crew"] + questions, options: ["--no-rc"], format: "ndjson")
+        let loaded = try home.succeed(["load back from \(file)", "use back"] + questions, options: ["--no-rc"], format: "ndjson")
+        // Counted by hand from the records above; `[draft]` is no JSON and stays text.
+        let counts = [2, 2, 1, 2, 1, 1].map { #"{"count":\#($0)}"# }
+        let ann = #"{"id":1,"name":"Ann","tags":["red","blue"],"scores":[3,7],"langs":[{"code":"es","name":"Spanish"},{"code":"en","name":"English"}],"#
+            + #""user":{"login":"ann","roles":["admin"]}}"#
+        #expect(original.split(separator: "\n").map(String.init) == counts + [ann], "\(original)")
+        #expect(loaded == original, "\(loaded)")
     }
 
     @Test("an API's answer with its records under a key loads and says where they were")

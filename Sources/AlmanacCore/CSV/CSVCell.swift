@@ -24,7 +24,9 @@ enum CSVCell {
     }
 
     /// A number as JSON writes them, and as spreadsheets do: a `+` sign, and (`decimalComma`)
-    /// `1,5`. Not `007`: leading zeros mark a code (a zip, an id), which stays text.
+    /// `1,5` and `1.000,5` (dots between groups of three digits, then a decimal comma; `1.000`
+    /// alone stays a decimal point). Not `007`: leading zeros mark a code (a zip, an id), which
+    /// stays text.
     struct Number {
         var value: Double
         /// The literal differs from JSON's (a `+`, a decimal comma): `normalize` writes it.
@@ -59,6 +61,16 @@ enum CSVCell {
         if index == count, digits < 16, !plus {
             let value = Double(mantissa)
             return Number(value: negative ? -value : value, needsNormalizing: false, separator: nil)
+        }
+        if decimalComma, index < count, base[index] == UInt8(ascii: "."), digits > 0, digits <= 3, !truncated,
+           groupedBeforeComma(base, from: index, count: count) {
+            // `1.000,5`: the groups' digits join the integer part; the comma comes next.
+            while base[index] == UInt8(ascii: ".") {
+                for offset in 1...3 {
+                    if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[index + offset] &- 48); digits += 1 } else { exponent += 1; truncated = true }
+                }
+                index += 4
+            }
         }
         var separator: UInt8?
         if index < count, base[index] == UInt8(ascii: ".") || (decimalComma && base[index] == UInt8(ascii: ",")) {
@@ -109,10 +121,30 @@ enum CSVCell {
         return Number(value: value, needsNormalizing: needsNormalizing, separator: separator)
     }
 
-    /// The JSON literal of a number `number` accepted: no `+`, a decimal point.
+    /// Whether a cell starting with `byte` may be a number (spaces around one are let be).
+    @inline(__always)
+    static func mayStartNumber(_ byte: UInt8) -> Bool {
+        byte &- 48 < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == 0x20
+    }
+
+    /// Whether `.ddd` groups, one or more, then `,` and a digit start at `index`.
+    private static func groupedBeforeComma(_ base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Bool {
+        var index = index
+        var groups = 0
+        while index + 3 < count, base[index] == UInt8(ascii: "."),
+              base[index + 1] &- 48 < 10, base[index + 2] &- 48 < 10, base[index + 3] &- 48 < 10 {
+            index += 4
+            groups += 1
+        }
+        return groups > 0 && index + 1 < count && base[index] == UInt8(ascii: ",") && base[index + 1] &- 48 < 10
+    }
+
+    /// The JSON literal of a number `number` accepted: no `+`, a decimal point (a decimal
+    /// comma's grouping dots left out: `1.000,5` is `1000.5`).
     static func normalized(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var literal = Array(bytes)
         if literal.first == UInt8(ascii: "+") { literal.removeFirst() }
+        if literal.contains(UInt8(ascii: ",")) { literal.removeAll { $0 == UInt8(ascii: ".") } }
         for index in literal.indices where literal[index] == UInt8(ascii: ",") { literal[index] = UInt8(ascii: ".") }
         return literal
     }

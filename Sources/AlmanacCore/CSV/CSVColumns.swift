@@ -15,13 +15,16 @@ struct CSVColumn {
     var numbersBeforeText = false
     /// Words for none (`NULL`, `NA`) were written as text: null in a column of numbers or booleans.
     var nullWords = false
+    /// Numbers with a decimal comma were written, as written, after the column became text:
+    /// they stay numbers (`CSVParser.writeCommaNumber`).
+    var commaNumbers = false
 
     /// What the end has to change in this column's cells, if anything.
     var settling: CSVSettling? {
         switch kind {
         case .boolean: .booleans
         case .number where nullWords: .nulls
-        case .text where numbersBeforeText: .numbersToText(separator: separator)
+        case .text where numbersBeforeText || commaNumbers: .numbersToText(separator: separator)
         default: nil
         }
     }
@@ -33,7 +36,9 @@ enum CSVSettling {
     case booleans
     /// Words for none among numbers to null.
     case nulls
-    /// Numbers written before the column showed it is text: text again, with its decimal comma.
+    /// Numbers written before the column showed it is text: text again, but for numbers with
+    /// a decimal comma (`separator`: the column's before; a literal with a comma: after),
+    /// which stay numbers.
     case numbersToText(separator: UInt8?)
 }
 
@@ -53,7 +58,8 @@ extension JSONDocumentBuilder {
 
     /// Rewrites the cells of the columns whose type the whole text settled (see `CSVColumn`),
     /// in one pass over the records of the array at `root` (the last node written); a number
-    /// that becomes text takes one node instead of two, so the nodes after it move down.
+    /// that becomes text takes one node instead of two, so the nodes after it (a cell's list
+    /// or object with its containers' ends) move down.
     mutating func settle(_ columns: [CSVColumn], root: Int) {
         var actions: [UInt64: CSVSettling] = [:]
         for column in columns {
@@ -77,10 +83,9 @@ extension JSONDocumentBuilder {
                 write += 1
                 let kind = kind(at: read)
                 guard let action = actions[key] else {
-                    nodeWords[write] = nodeWords[read]
-                    if kind == .number { nodeWords[write + 1] = nodeWords[read + 1] }
-                    read += kind == .number ? 2 : 1
-                    write += kind == .number ? 2 : 1
+                    let words = moveValue(from: read, to: write)
+                    read += words
+                    write += words
                     continue
                 }
                 switch (action, kind) {
@@ -89,14 +94,19 @@ extension JSONDocumentBuilder {
                     read += 1
                     write += 1
                 case let (.numbersToText(separator), .number):
-                    nodeWords[write] = textWord(ofLiteral: nodeWords[read], separator: separator)
+                    if let number = settledNumberWord(of: nodeWords[read], separator: separator) {
+                        nodeWords[write] = number
+                        nodeWords[write + 1] = nodeWords[read + 1]
+                        write += 2
+                    } else {
+                        nodeWords[write] = textWord(ofLiteral: nodeWords[read])
+                        write += 1
+                    }
                     read += 2
-                    write += 1
                 default:
-                    nodeWords[write] = nodeWords[read]
-                    if kind == .number { nodeWords[write + 1] = nodeWords[read + 1] }
-                    read += kind == .number ? 2 : 1
-                    write += kind == .number ? 2 : 1
+                    let words = moveValue(from: read, to: write)
+                    read += words
+                    write += words
                 }
             }
             nodeWords[object + 1] = UInt64(write)
@@ -114,24 +124,56 @@ extension JSONDocumentBuilder {
         return word
     }
 
-    /// A number literal's node word as an interned string (with its decimal comma back).
-    private mutating func textWord(ofLiteral word: UInt64, separator: UInt8?) -> UInt64 {
+    /// A number's first node word if it stays a number in a column of text: one with a
+    /// decimal comma, written before the column became text (its `separator` a comma, its
+    /// literal with a point) or after (its literal as written, normalized here). Nil otherwise.
+    private mutating func settledNumberWord(of word: UInt64, separator: UInt8?) -> UInt64? {
+        let range = JSONDocument.textRange(ofWord: word)
+        let literal = UnsafeBufferPointer(rebasing: arenaBytes.buffer[range])
+        if literal.contains(UInt8(ascii: ",")) {
+            let normalized = CSVCell.normalized(literal)
+            let payload = UInt64(arenaBytes.count) << JSONDocument.lengthBits | UInt64(normalized.count)
+            normalized.withUnsafeBufferPointer { arenaBytes.append($0) }
+            return UInt64(JSONDocument.Kind.number.rawValue) << JSONDocument.tagShift | payload
+        }
+        return separator == UInt8(ascii: ",") && literal.contains(UInt8(ascii: ".")) ? word : nil
+    }
+
+    /// A number literal's node word as an interned string. (A literal with a decimal comma
+    /// stays a number, so none needs its comma back.)
+    private mutating func textWord(ofLiteral word: UInt64) -> UInt64 {
         let range = JSONDocument.textRange(ofWord: word)
         let payload = word & ~(UInt64(0xF) << JSONDocument.tagShift)
-        if separator == UInt8(ascii: ",") {
-            var text = Array(arenaBytes.buffer[range])
-            for index in text.indices where text[index] == UInt8(ascii: ".") { text[index] = UInt8(ascii: ",") }
-            return text.withUnsafeBufferPointer { text in
-                guard text.count <= Self.internLimit else {
-                    let payload = UInt64(arenaBytes.count) << JSONDocument.lengthBits | UInt64(text.count)
-                    arenaBytes.append(text)
-                    return Self.stringTag | payload
-                }
-                return Self.stringTag | values.intern(text, arena: &arenaBytes).payload
-            }
-        }
         guard range.count <= Self.internLimit else { return Self.stringTag | payload }
         let slice = UnsafeBufferPointer(rebasing: arenaBytes.buffer[range])
         return Self.stringTag | values.adopt(hash: InternTable.hash(slice), payload: payload, arena: arenaBytes.buffer)
+    }
+
+    /// Moves the value at `read` to `write` (not after it), its containers' ends moved with
+    /// it (a cell's JSON list or object); returns the words it takes.
+    mutating func moveValue(from read: Int, to write: Int) -> Int {
+        let word = nodeWords[read]
+        switch JSONDocument.kind(ofWord: word) {
+        case .number:
+            nodeWords[write] = word
+            nodeWords[write + 1] = nodeWords[read + 1]
+            return 2
+        case .array, .object:
+            let end = Int(nodeWords[read + 1])
+            var index = read
+            while index < end {
+                let word = nodeWords[index]
+                nodeWords[write + index - read] = word
+                switch JSONDocument.kind(ofWord: word) {
+                case .number: nodeWords[write + index - read + 1] = nodeWords[index + 1]; index += 2
+                case .array, .object: nodeWords[write + index - read + 1] = nodeWords[index + 1] - UInt64(read - write); index += 2
+                default: index += 1
+                }
+            }
+            return end - read
+        default:
+            nodeWords[write] = word
+            return 1
+        }
     }
 }

@@ -89,7 +89,18 @@ extension JSONDocumentBuilder {
                     let value = values[column]
                     guard value.words > 0 else { continue }
                     new.append(keyWords[key]!)
-                    for offset in 0..<value.words { new.append(old[value.start + offset]) }
+                    // A cell's list or object: its containers' ends move with it.
+                    let shift = new.count - value.start
+                    var offset = 0
+                    while offset < value.words {
+                        let word = old[value.start + offset]
+                        new.append(word)
+                        switch JSONDocument.kind(ofWord: word) {
+                        case .number: new.append(old[value.start + offset + 1]); offset += 2
+                        case .array, .object: new.append(UInt64(Int(old[value.start + offset + 1]) + shift)); offset += 2
+                        default: offset += 1
+                        }
+                    }
                     members += 1
                 case let .group(key, children):
                     new.append(keyWords[key]!)
@@ -113,7 +124,7 @@ extension JSONDocumentBuilder {
             var child = read + 2
             for _ in 0..<members {
                 let valueIndex = child + 1
-                let words = kind(at: valueIndex) == .number ? 2 : 1
+                let words = self.end(of: valueIndex) - valueIndex
                 if let column = columnOfKey[old[child]] { values[column] = (valueIndex, words) }
                 child = valueIndex + words
             }

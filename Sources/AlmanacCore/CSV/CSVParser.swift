@@ -28,6 +28,8 @@ public struct CSVParser {
     /// Cells that are not a slice of the input (a doubled quote, a TSV escape) are made here.
     let scratch = CSVScratch()
     let stops: (UInt8, UInt8, UInt8, UInt8)
+    /// The dialect's (a `;` file's `1,5`), kept where each cell reads it.
+    let decimalComma: Bool
     var columns: [CSVColumn] = []
 
     static let quote = UInt8(ascii: "\"")
@@ -75,6 +77,7 @@ public struct CSVParser {
         self.dialect = dialect
         self.source = source
         self.progress = progress
+        decimalComma = dialect.decimalComma
         stops = dialect.style == .escaped
             ? (dialect.delimiter, Self.newline, Self.carriageReturn, Self.backslash)
             : (dialect.delimiter, Self.newline, Self.carriageReturn, dialect.delimiter)
@@ -234,44 +237,6 @@ public struct CSVParser {
     }
 
     // MARK: - Cells
-
-    /// Writes a cell as what its column is so far.
-    @inline(__always)
-    mutating func write(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column index: Int, into builder: inout JSONDocumentBuilder) {
-        builder.appendKey(column: columns[index].key)
-        if columns[index].kind == .text {
-            builder.appendString(cell, stable: stable)
-            return
-        }
-        let trimmed = CSVCell.trimmed(cell)
-        if let number = CSVCell.number(trimmed, decimalComma: dialect.decimalComma) {
-            let kind = columns[index].kind
-            let separator = columns[index].separator
-            if kind == .empty || kind == .number, number.separator == nil || separator == nil || separator == number.separator {
-                columns[index].kind = .number
-                if number.separator != nil { columns[index].separator = number.separator }
-                if number.needsNormalizing {
-                    CSVCell.normalized(trimmed).withUnsafeBufferPointer { builder.appendNumberLeavingProbes($0, value: number.value) }
-                } else {
-                    builder.appendNumberLeavingProbes(trimmed, value: number.value)
-                }
-                return
-            }
-            becomeText(index)
-        } else if CSVCell.boolean(trimmed) != nil {
-            if columns[index].kind == .empty { columns[index].kind = .boolean } else if columns[index].kind != .boolean { becomeText(index) }
-        } else if CSVCell.isNullWord(trimmed) {
-            columns[index].nullWords = true
-        } else {
-            becomeText(index)
-        }
-        builder.appendString(cell, stable: stable)
-    }
-
-    mutating func becomeText(_ index: Int) {
-        if columns[index].kind == .number { columns[index].numbersBeforeText = true }
-        columns[index].kind = .text
-    }
 
     /// Reads the field at `position` and leaves `position` at what ends it: the delimiter, a
     /// line break, or the end. `stable`: the cell is a slice of the input (else of `scratch`,

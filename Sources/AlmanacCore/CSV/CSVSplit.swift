@@ -113,6 +113,7 @@ extension CSVColumn {
         var merged = self
         merged.nullWords = nullWords || other.nullWords
         merged.numbersBeforeText = numbersBeforeText || other.numbersBeforeText
+        merged.commaNumbers = commaNumbers || other.commaNumbers
         if separator != nil, other.separator != nil, separator != other.separator, kind == .number || other.kind == .number {
             merged.kind = .text
         } else if kind == .empty {

@@ -10,7 +10,8 @@ public enum NumericText {
         return text.withUTF8 { value(utf8: $0) }
     }
 
-    /// The number `bytes` (UTF-8) spell, or nil: spaces around, commas between digits, an
+    /// The number `bytes` (UTF-8) spell, or nil: spaces around, commas between groups of three
+    /// digits (`1,000`; `1,5` is no number: a decimal comma read as a separator was 15), an
     /// exponent, or a galactic year's `BBY`/`ABY` after an unsigned number (any case).
     public static func value(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var (start, end) = trimmed(bytes)
@@ -26,14 +27,27 @@ public enum NumericText {
         // The digits without commas, on the stack; a String of up to 15 bytes needs no heap either.
         let value: Double? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { kept in
             var count = 0
-            for byte in bytes[start..<end] where byte != UInt8(ascii: ",") {
+            // Commas group the integer part: one to three digits before the first, three after each.
+            var (commas, groupDigits, integerPart) = (0, 0, true)
+            for byte in bytes[start..<end] {
                 switch byte {
-                case 0x30...0x39, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"):
-                    kept[count] = byte
-                    count += 1
+                case 0x30...0x39:
+                    if integerPart { groupDigits += 1 }
+                case UInt8(ascii: ","):
+                    guard integerPart, groupDigits > 0, commas == 0 ? groupDigits <= 3 : groupDigits == 3 else { return nil }
+                    commas += 1
+                    groupDigits = 0
+                    continue
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    if integerPart, commas > 0, groupDigits != 3 { return nil }
+                    integerPart = false
+                case UInt8(ascii: "-"), UInt8(ascii: "+"): break
                 default: return nil
                 }
+                kept[count] = byte
+                count += 1
             }
+            if integerPart, commas > 0, groupDigits != 3 { return nil }
             guard count > 0 else { return nil }
             return Double(String(decoding: UnsafeBufferPointer(rebasing: kept[..<count]), as: UTF8.self))
         }

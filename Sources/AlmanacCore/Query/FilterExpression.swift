@@ -114,9 +114,10 @@ public struct FilterSyntaxError: Error, Equatable, CustomStringConvertible {
 }
 
 extension FilterExpression {
-    /// The words as the expression language's tokens.
+    /// The words as the expression language's tokens; a condition has no list of items, so
+    /// `population > 1,000,000` compares with one number.
     public static func tokens(_ words: [(text: String, isQuoted: Bool)]) -> [FilterToken] {
-        ExpressionTokens.tokens(words).map(FilterToken.init)
+        ExpressionTokens.tokens(words, groupedNumbers: true).map(FilterToken.init)
     }
 
     /// Parses `region = Europe and population > 10000000`, `population / area > 1000`.

@@ -39,7 +39,7 @@ public enum FilterCommand: Command {
         if arguments.count == 1, !arguments[0].isQuoted, arguments[0].text.lowercased() == "clear" {
             return [ArgumentRole(word: 0, role: .keyword)]
         }
-        return ExpressionCompletion.roles(of: arguments, keywords: [])
+        return ExpressionCompletion.roles(of: arguments, keywords: [], groupedNumbers: true)
     }
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {

@@ -26,8 +26,9 @@ enum ExpressionCompletion {
 
     /// The roles of an expression's words: fields, functions (an unknown one red), operators,
     /// keywords, numbers, text. Bare words on the right of a comparison are values.
-    static func roles(of arguments: [Word], keywords: Set<String> = ["asc", "desc"]) -> [ArgumentRole] {
-        let tokens = ExpressionTokens.tokens(arguments.map { ($0.text, $0.isQuoted) })
+    /// `groupedNumbers`: a filter's (`1,000,000` is one number; see `ExpressionTokens.tokens`).
+    static func roles(of arguments: [Word], keywords: Set<String> = ["asc", "desc"], groupedNumbers: Bool = false) -> [ArgumentRole] {
+        let tokens = ExpressionTokens.tokens(arguments.map { ($0.text, $0.isQuoted) }, groupedNumbers: groupedNumbers)
         var roles: [ArgumentRole] = []
         var afterAs = false
         for (index, token) in tokens.enumerated() {

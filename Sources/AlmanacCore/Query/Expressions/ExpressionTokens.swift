@@ -35,8 +35,15 @@ public enum ExpressionTokens {
     /// Splits the command line's words into tokens. After a comparison, a value that is no
     /// name, number or date is one text token as typed (`url = https://swapi.dev/api/films/1/`,
     /// `birth_year = 19BBY`, `timezones ~ UTC+01`), as filters have always read it.
-    public static func tokens(_ words: [(text: String, isQuoted: Bool)]) -> [ExpressionToken] {
+    ///
+    /// `groupedNumbers` (a filter's condition, which has no list of items): outside a
+    /// function's parentheses, where a comma means nothing, `1,000,000` is one number. In a
+    /// call `,` separates arguments (`power(2,100)`), and in sort, columns, group… items
+    /// (`columns population > 1,000` is two), so there it stays a comma.
+    public static func tokens(_ words: [(text: String, isQuoted: Bool)], groupedNumbers: Bool = false) -> [ExpressionToken] {
         var tokens: [ExpressionToken] = []
+        // For each open parenthesis, whether it is a call's (its arguments are split at commas).
+        var calls: [Bool] = []
         for (index, word) in words.enumerated() {
             if word.isQuoted {
                 tokens.append(ExpressionToken(kind: .text, text: word.text, isQuoted: true, word: index, characters: 0..<word.text.count))
@@ -58,8 +65,14 @@ public enum ExpressionTokens {
                     continue
                 }
                 switch character {
-                case "(": add(.open, start, start + 1); position += 1
-                case ")": add(.close, start, start + 1); position += 1
+                case "(":
+                    calls.append(tokens.last?.kind == .word)
+                    add(.open, start, start + 1)
+                    position += 1
+                case ")":
+                    _ = calls.popLast()
+                    add(.close, start, start + 1)
+                    position += 1
                 case ",": add(.comma, start, start + 1); position += 1
                 default:
                     if let symbol = symbols.first(where: { matches($0, characters, at: position) }) {
@@ -67,6 +80,10 @@ public enum ExpressionTokens {
                         let spelled = symbol == "==" ? "=" : symbol == "<>" ? "!=" : symbol
                         add(.symbol, start, start + symbol.count, text: spelled)
                         position += symbol.count
+                    } else if groupedNumbers, isDigit(character), !calls.contains(true), let end = groupedNumberEnd(characters, from: start) {
+                        let text = String(characters[start..<end])
+                        add(.number(Double(text.filter { $0 != "," }) ?? .nan), start, end, text: text)
+                        position = end
                     } else if isDigit(character) || (character == "." && position + 1 < characters.count && isDigit(characters[position + 1])) {
                         position = numberOrDate(characters, from: start, add: add)
                     } else {
@@ -173,6 +190,27 @@ public enum ExpressionTokens {
         if first == "-" || first == "+", start + 1 < end, isDigit(characters[start + 1]) || characters[start + 1] == "." {
             if Double(text) != nil { return nil }
         }
+        return end
+    }
+
+    /// The end of a number whose thousands are grouped with commas (`1,000`, `12,345,678.5`:
+    /// one to three digits, then groups of three), or nil; digits, a letter, a comma or a
+    /// point right after it make it something else.
+    static func groupedNumberEnd(_ characters: [Character], from start: Int) -> Int? {
+        var end = start
+        while end < characters.count, end - start < 4, isDigit(characters[end]) { end += 1 }
+        guard end > start, end - start <= 3 else { return nil }
+        var groups = 0
+        while end + 3 < characters.count, characters[end] == ",", (1...3).allSatisfy({ isDigit(characters[end + $0]) }) {
+            end += 4
+            groups += 1
+        }
+        guard groups > 0 else { return nil }
+        if end + 1 < characters.count, characters[end] == ".", isDigit(characters[end + 1]) {
+            end += 1
+            while end < characters.count, isDigit(characters[end]) { end += 1 }
+        }
+        if end < characters.count, isNameCharacter(characters, end) || characters[end] == "," { return nil }
         return end
     }
 
