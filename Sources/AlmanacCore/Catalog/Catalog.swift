@@ -164,14 +164,16 @@ public final class Catalog: Sendable {
     public func isDeferred(_ name: String) -> Bool { state.withLock { $0.entries[name.lowercased()]?.deferred == true } }
 
     /// Starts loading in the background, replacing (cancelling) any load of the same name
-    /// already running. Returns at once.
+    /// already running. Returns at once. `watched`: the caller waits for this load and reports
+    /// its outcome itself. It is marked before its thread starts: a load that ends before the
+    /// caller gets to wait would otherwise be announced too, and reported twice.
     @discardableResult
-    public func load(_ request: LoadRequest) -> ActiveLoad {
+    public func load(_ request: LoadRequest, watched: Bool = false) -> ActiveLoad {
         var request = request
         request.name = request.name.lowercased()
         let (load, previous) = state.withLock { state -> (ActiveLoad, ActiveLoad?) in
             state.nextLoadID += 1
-            let load = ActiveLoad(id: state.nextLoadID, request: request)
+            let load = ActiveLoad(id: state.nextLoadID, request: request, watched: watched)
             var entry = state.entries[request.name] ?? Entry(dataset: nil, table: nil, load: nil, lastFailure: nil, request: request)
             if state.entries[request.name] == nil { state.order.append(request.name) }
             let previous = entry.load
@@ -271,17 +273,19 @@ public final class ActiveLoad: Sendable {
     private let outcome = Mutex<Result<Dataset, LoadFailure>?>(nil)
     private let done = DispatchGroup()
 
-    init(id: Int, request: LoadRequest) {
+    init(id: Int, request: LoadRequest, watched: Bool = false) {
         self.id = id
         self.request = request
+        self.watched = Atomic(watched)
         done.enter()
     }
 
-    private let watched = Atomic<Bool>(false)
+    private let watched: Atomic<Bool>
 
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 
-    /// Someone is waiting on this load in the foreground and reports its outcome itself.
+    /// Someone is waiting on this load in the foreground and reports its outcome itself. For a
+    /// load started elsewhere (at launch); one started to be waited for is `load(_:watched:)`.
     public func markWatched() { watched.store(true, ordering: .relaxed) }
     public var isWatched: Bool { watched.load(ordering: .relaxed) }
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }

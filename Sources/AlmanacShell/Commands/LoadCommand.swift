@@ -74,12 +74,13 @@ public enum LoadCommand: Command {
             requests = session.catalog.names.compactMap { session.catalog.request(for: $0) }
             attached = try TableAttachment.reattach(session.catalog.names, in: session)
         }
-        // A load from a URL reads what the settings allow now, reloads included.
+        // A load from a URL reads what the settings allow now, reloads included. Watched from
+        // the start: this command reports every one of them, even one that ends before it is waited for.
         let loads = requests.map { request in
             var request = request
             request.bounds = session.settings.fetchBounds
             request.replacesRecords = (session.catalog.dataset(request.name)?.count ?? 0) > 0
-            return session.catalog.load(request)
+            return session.catalog.load(request, watched: true)
         }
         var failures = 0
         var loaded: [Dataset] = []

@@ -118,7 +118,7 @@ struct WatchedSources {
                 stamps[name] = now
             }
             request.bounds = session.settings.fetchBounds
-            let load = session.catalog.load(request)
+            let load = session.catalog.load(request, watched: true)
             try session.wait(for: load)
             if LoadCommand.report(load, in: session) != nil { reloaded = true }
         }
