@@ -230,13 +230,13 @@ struct GenericMapTests {
         #expect(geometries[2] == nil && geometries[3] == nil, "null geometries")
     }
 
-    @Test("a GeoJSON FeatureCollection loads as records and maps as its geometries")
+    @Test("a GeoJSON FeatureCollection loads as its properties and maps as its geometries")
     func featureCollection() throws {
         let world = DataFolder.realFolder + "/world.geojson"
         let source = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world))) as? [String: Any])
         let features = try #require(source["features"] as? [[String: Any]])
         let european = features.filter { ($0["properties"] as? [String: Any])?["continent"] as? String == "Europe" }
-        let result = try run(["load world from \(world)", "use world", "count", "filter properties.continent = Europe", "map --size 60x16"])
+        let result = try run(["load world from \(world)", "use world", "count", "filter continent = Europe", "map --size 60x16"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.lines.first == String(features.count))
         #expect(result.stdout.lines.suffix(2).first?.hasPrefix("\(european.count) records drawn, none without coordinates") == true, "\(result)")

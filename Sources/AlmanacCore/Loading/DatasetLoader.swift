@@ -36,9 +36,14 @@ public struct DatasetLoader: Sendable {
     public func load(_ request: LoadRequest, progress: LoadProgress, cancellation: Cancellation) throws(LoadFailure) -> Dataset {
         let start = Date()
         let parsed = try parseSource(request.source, options: request.options, bounds: request.bounds, progress: progress, cancellation: cancellation)
-        let (document, bytes, sourceWarnings) = (parsed.document, parsed.bytes, parsed.warnings)
+        var (document, bytes, sourceWarnings) = (parsed.document, parsed.bytes, parsed.warnings)
         if cancellation.isCancelled { throw .cancelled }
         let model = Self.model(for: request.model, shape: document)
+        // A FeatureCollection's records are its Features' properties (`at features`: the Features).
+        if model == GenericModel.self, request.options.recordsAt == nil,
+           let records = try FeatureRecords.records(of: document, source: request.source.displayName, cancellation: cancellation) {
+            document = records
+        }
         var extraction: Extraction
         if let path = request.options.recordsAt {
             guard model != StationModel.self else {

@@ -71,7 +71,8 @@ public enum GeoJSONWriter {
             return
         }
         writer.append("{\"type\":\"Feature\",\"geometry\":")
-        switch locator.locate(row: row) {
+        let location = locator.locate(row: row)
+        switch location {
         case .none, .invalid:
             writer.append("null")
         case let .point(point):
@@ -88,15 +89,31 @@ public enum GeoJSONWriter {
             }
         }
         writer.append(",\"properties\":")
-        if computed.isEmpty || document.kind(at: record) != .object {
+        guard document.kind(at: record) == .object else {
             writer.write(document, record)
-        } else {
-            var properties = JSONWriter()
-            properties.write(document, record)
-            let empty = properties.bytes.count <= 2
-            writer.append(String(decoding: properties.bytes.dropLast(), as: UTF8.self) + (empty ? "" : ",") + computed.joined(separator: ",") + "}")
+            writer.append("}")
+            return
         }
-        writer.append("}")
+        // A top-level `geometry` field is the Feature's geometry, not a property too (a loaded
+        // FeatureCollection's records keep it there); one that could not be read stays.
+        var omitted: Int?
+        if case let .geometry(path)? = locator.source, path.components.count == 1 {
+            if case .invalid = location {} else { omitted = document.member(path.components[0], of: record) }
+        }
+        var first = true
+        for member in document.members(of: record) where member.value != omitted {
+            writer.append(first ? "{" : ",")
+            writer.write(document, member.key)
+            writer.append(":")
+            writer.write(document, member.value)
+            first = false
+        }
+        for member in computed {
+            writer.append(first ? "{" : ",")
+            writer.append(member)
+            first = false
+        }
+        writer.append(first ? "{}}" : "}}")
     }
 
     /// `[lon,lat]` (single) or `[[lon,lat],…]`, each number as short as reads back exactly.

@@ -78,9 +78,14 @@ public struct GeoLocator: Sendable {
     /// Whether any record can be placed.
     public var canLocate: Bool { source != nil || codeField != nil }
 
-    /// Where the record at `row` is: its country's outline first, else its own coordinates.
+    /// Where the record at `row` is: its country's outline before a point (a country's
+    /// latlng), a geometry of its own (a loaded FeatureCollection's) before the outline.
     @inline(__always)
     public func locate(row: Int) -> Location {
+        if case .geometry? = source {
+            let own = coordinates(row: row)
+            if case .none = own {} else { return own }
+        }
         let document = dataset.document
         let record = dataset.records[row]
         if let outlines, codeField != nil, let code = document.member(codeKey, of: record), document.kind(at: code) == .string {
@@ -89,6 +94,15 @@ public struct GeoLocator: Sendable {
                 return .shapes(outlines.outlines[index].shapes, node: nil, outline: index)
             }
         }
+        if case .geometry? = source { return .none }
+        return coordinates(row: row)
+    }
+
+    /// Where the record's own fields put it.
+    @inline(__always)
+    private func coordinates(row: Int) -> Location {
+        let document = dataset.document
+        let record = dataset.records[row]
         guard let source else { return .none }
         var parent = record
         for key in parentKeys {

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// A GeoJSON FeatureCollection loads as the records its Features' properties are — named,
+/// searched and shown by them — while near, within and map still place each by its geometry;
+/// `export FILE.geojson` loads back as the records it was written from.
+@Suite("GeoJSON files load as their properties")
+struct GeoJSONLoadTests {
+    let home: TemporaryHome
+
+    init() throws { home = try TemporaryHome() }
+
+    /// Five cities as points (Munich outside Austria), a lake as a polygon with a Feature id,
+    /// and a point in Vorarlberg whose properties are null.
+    func cities() throws -> String {
+        func point(_ name: String, _ population: Int, _ longitude: Double, _ latitude: Double) -> String {
+            #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [\#(longitude), \#(latitude)]}, "#
+                + #""properties": {"name": "\#(name)", "population": \#(population)}}"#
+        }
+        let features = [point("Vienna", 1_900_000, 16.37, 48.21), point("Graz", 290_000, 15.44, 47.07),
+                        point("Linz", 207_000, 14.29, 48.31), point("Salzburg", 155_000, 13.04, 47.8),
+                        point("Munich", 1_500_000, 11.58, 48.14),
+                        #"{"type": "Feature", "id": "lake", "geometry": {"type": "Polygon", "coordinates": "#
+                            + #"[[[16.6, 47.7], [16.9, 47.7], [16.9, 47.95], [16.6, 47.95], [16.6, 47.7]]]}, "properties": {"name": "Neusiedler See"}}"#,
+                        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [9.74, 47.5]}, "properties": null}"#]
+        return try home.write(#"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",\n") + "]}", to: "cities.geojson")
+    }
+
+    func csv(_ commands: [String]) throws -> String {
+        try home.succeed(["load cities from \(try cities())", "use cities"] + commands, options: ["--no-rc"], format: "csv")
+    }
+
+    @Test("the properties name the records; the geometry is a field beside them")
+    func propertiesAreTheFields() throws {
+        let fields = try home.succeed(["load cities from \(try cities())", "use cities", "fields"], options: ["--no-rc"])
+        #expect(fields.hasSuffix("names the records: name; search and show also look at id\n"), "\(fields)")
+        #expect(try csv(["columns name, population"]) == "name,population\nVienna,1900000\nGraz,290000\nLinz,207000\nSalzburg,155000\n"
+            + "Munich,1500000\nNeusiedler See,\n,\n")
+        #expect(try csv(["group geometry.type"]) == "geometry.type,count,percent\nPoint,6,85.7\nPolygon,1,14.3\n")
+    }
+
+    @Test("search, show and filter find records by their properties; show finds a Feature's id")
+    func searchAndShow() throws {
+        #expect(try csv(["search vienna", "columns name, population"]) == "name,population\nVienna,1900000\n")
+        #expect(try csv(["show Vienna"]) == "name,population,geometry.type,geometry.coordinates\nVienna,1900000,Point,\"[16.37,48.21]\"\n")
+        #expect(try csv(["show lake"]) == "id,name,geometry.type,geometry.coordinates\n"
+            + "lake,Neusiedler See,Polygon,\"[[[16.6,47.7],[16.9,47.7],[16.9,47.95],[16.6,47.95],[16.6,47.7]]]\"\n")
+        #expect(try csv(["filter population > 1000000", "columns name"]) == "name,population\nVienna,1900000\nMunich,1500000\n")
+    }
+
+    @Test("near measures from a record's point: haversine, mean Earth radius 6,371 km")
+    func nearByName() throws {
+        // By hand: Vienna–Graz 144.6 km, Vienna–Linz 154.4; Salzburg–Linz 108.8, –Munich 115.1, –Graz 197.9.
+        #expect(try csv(["near Vienna within 150 km", "columns name, distance"]) == "name,distance\nGraz,144.6\n")
+        #expect(try csv(["near Salzburg within 150 km", "columns name, distance"]) == "name,distance\nLinz,108.8\nMunich,115.1\n")
+    }
+
+    @Test("within places the points, a null-properties one too; a polygon is no point")
+    func withinCountry() throws {
+        #expect(try csv(["within Austria", "columns name"]) == "name\nVienna\nGraz\nLinz\nSalzburg\n\n")
+        #expect(try csv(["within Germany", "columns name"]) == "name\nMunich\n")
+    }
+
+    @Test("an export of the loaded records writes the same FeatureCollection back")
+    func exportWritesTheFeaturesBack() throws {
+        let file = home.root + "/again.geojson"
+        _ = try csv(["export \(file)"])
+        let written = try #require(try MapCommandTests.json(file) as? [String: Any])
+        let source = try #require(try MapCommandTests.json(home.root + "/cities.geojson") as? [String: Any])
+        var features = try #require(source["features"] as? [[String: Any]])
+        // The lake's id is one of its properties now; null properties are none.
+        features[5]["properties"] = ["id": "lake", "name": "Neusiedler See"]
+        features[5]["id"] = nil
+        features[6]["properties"] = [String: Any]()
+        #expect(NSArray(array: written["features"] as? [[String: Any]] ?? []).isEqual(to: features), "\(written)")
+    }
+
+    /// Great-circle kilometres (haversine, mean Earth radius 6,371 km) between `[lon, lat]` pairs.
+    static func kilometres(_ a: [Double], _ b: [Double]) -> Double {
+        let radians = Double.pi / 180
+        let (φ1, φ2) = (a[1] * radians, b[1] * radians)
+        let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((b[0] - a[0]) * radians / 2), 2)
+        return 2 * 6371 * asin(h.squareRoot())
+    }
+
+    @Test("Austria's stations exported as GeoJSON load back: names, count, near and within")
+    func stationsRoundTrip() throws {
+        let file = home.root + "/austria.geojson"
+        _ = try home.succeed(["use stations", "filter countryTitle = Австрия", "export \(file)"], options: ["--no-rc"])
+        let load = ["load austria from \(file)", "use austria"]
+        let fields = try home.succeed(load + ["fields"], options: ["--no-rc"])
+        #expect(fields.hasSuffix("names the records: stationTitle; search and show also look at countryTitle, cityTitle, regionTitle\n"),
+                "not countryTitle, which all seven share: \(fields)")
+        let names = "stationTitle\n\"International Busterminal, Edbergstarsse 200 A\"\n\"Stadion Center, Engerthstr. 242\"\n"
+            + "\"Stadion Center, Olympiaplatz 2\"\nU-BHF ERDBERGSTR.\nVienna\nP+R Süd\nIndustriezeile vis a vis von Haus 84\n"
+        #expect(try home.succeed(["use stations", "within Austria", "columns stationTitle"], options: ["--no-rc"], format: "csv") == names)
+        #expect(try home.succeed(load + ["count"], options: ["--no-rc"]) == "7\n")
+        #expect(try home.succeed(load + ["columns stationTitle"], options: ["--no-rc"], format: "csv") == names)
+        #expect(try home.succeed(load + ["within Austria", "columns stationTitle"], options: ["--no-rc"], format: "csv") == names)
+
+        // near, by hand from the file's own coordinates: the others within 200 km of Vienna, nearest first.
+        let root = try #require(try MapCommandTests.json(file) as? [String: Any])
+        let features = try #require(root["features"] as? [[String: Any]])
+        func point(_ feature: [String: Any]) -> [Double] { (feature["geometry"] as? [String: Any])?["coordinates"] as? [Double] ?? [] }
+        func title(_ feature: [String: Any]) -> String { (feature["properties"] as? [String: Any])?["stationTitle"] as? String ?? "" }
+        let vienna = try #require(features.first { title($0) == "Vienna" })
+        let near = features.filter { title($0) != "Vienna" }.map { (title($0), Self.kilometres(point(vienna), point($0))) }
+            .filter { $0.1 <= 200 }.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }
+        let expected = "stationTitle,distance\n" + near.map { item in
+            let (title, km) = item.element
+            return (title.contains(",") ? "\"\(title)\"" : title) + "," + String(format: "%.1f", km) + "\n"
+        }.joined()
+        #expect(near.count == 5)
+        #expect(try home.succeed(load + ["near Vienna within 200 km", "columns stationTitle, distance"], options: ["--no-rc"], format: "csv") == expected)
+    }
+}
