@@ -20,7 +20,7 @@ public enum ExportCommand: Command {
         ones too, and the fields the sort or filter uses); after group, the groups as listed; after \
         describe or histogram, their table; else whole records in the source schema. export FILE \
         all writes whole records whatever is shown. CSV and TSV write a nested object as dotted \
-        columns (user.login) and a list as JSON text. An existing \
+        columns (user.login) and a list as JSON text, which load reads back as the list. An existing \
         file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json. \
         A postgresql:// URL writes the records into a new table, in one transaction (COPY): each \
         top-level key a column, typed from its values (text, bigint, numeric, boolean, arrays, \
