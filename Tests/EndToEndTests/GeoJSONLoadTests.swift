@@ -74,43 +74,4 @@ struct GeoJSONLoadTests {
         features[6]["properties"] = [String: Any]()
         #expect(NSArray(array: written["features"] as? [[String: Any]] ?? []).isEqual(to: features), "\(written)")
     }
-
-    /// Great-circle kilometres (haversine, mean Earth radius 6,371 km) between `[lon, lat]` pairs.
-    static func kilometres(_ a: [Double], _ b: [Double]) -> Double {
-        let radians = Double.pi / 180
-        let (φ1, φ2) = (a[1] * radians, b[1] * radians)
-        let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((b[0] - a[0]) * radians / 2), 2)
-        return 2 * 6371 * asin(h.squareRoot())
-    }
-
-    @Test("Austria's stations exported as GeoJSON load back: names, count, near and within")
-    func stationsRoundTrip() throws {
-        let file = home.root + "/austria.geojson"
-        _ = try home.succeed(["use stations", "filter countryTitle = Австрия", "export \(file)"], options: ["--no-rc"])
-        let load = ["load austria from \(file)", "use austria"]
-        let fields = try home.succeed(load + ["fields"], options: ["--no-rc"])
-        #expect(fields.hasSuffix("names the records: stationTitle; search and show also look at countryTitle, cityTitle, regionTitle\n"),
-                "not countryTitle, which all seven share: \(fields)")
-        let names = "stationTitle\n\"International Busterminal, Edbergstarsse 200 A\"\n\"Stadion Center, Engerthstr. 242\"\n"
-            + "\"Stadion Center, Olympiaplatz 2\"\nU-BHF ERDBERGSTR.\nVienna\nP+R Süd\nIndustriezeile vis a vis von Haus 84\n"
-        #expect(try home.succeed(["use stations", "within Austria", "columns stationTitle"], options: ["--no-rc"], format: "csv") == names)
-        #expect(try home.succeed(load + ["count"], options: ["--no-rc"]) == "7\n")
-        #expect(try home.succeed(load + ["columns stationTitle"], options: ["--no-rc"], format: "csv") == names)
-        #expect(try home.succeed(load + ["within Austria", "columns stationTitle"], options: ["--no-rc"], format: "csv") == names)
-
-        // near, by hand from the file's own coordinates: the others within 200 km of Vienna, nearest first.
-        let root = try #require(try MapCommandTests.json(file) as? [String: Any])
-        let features = try #require(root["features"] as? [[String: Any]])
-        func point(_ feature: [String: Any]) -> [Double] { (feature["geometry"] as? [String: Any])?["coordinates"] as? [Double] ?? [] }
-        func title(_ feature: [String: Any]) -> String { (feature["properties"] as? [String: Any])?["stationTitle"] as? String ?? "" }
-        let vienna = try #require(features.first { title($0) == "Vienna" })
-        let near = features.filter { title($0) != "Vienna" }.map { (title($0), Self.kilometres(point(vienna), point($0))) }
-            .filter { $0.1 <= 200 }.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }
-        let expected = "stationTitle,distance\n" + near.map { item in
-            let (title, km) = item.element
-            return (title.contains(",") ? "\"\(title)\"" : title) + "," + String(format: "%.1f", km) + "\n"
-        }.joined()
-        #expect(near.count == 5)
-        #expect(try home.succeed(load + ["near Vienna within 200 km", "columns stationTitle, distance"], options: ["--no-rc"], format: "csv") == expected)
-    }
 }

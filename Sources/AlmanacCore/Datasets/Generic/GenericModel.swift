@@ -48,8 +48,7 @@ public enum GenericModel: RecordModel {
                 }
             }
         }
-        var layout = layout(keys: keys, distinct: distinctCounts(of: keys.filter { $0.isText && $0.isShort && isNameLike($0.key) }.map(\.key),
-                                                          in: document, records: records))
+        var layout = layout(keys: keys)
         // Readable columns: a nested object by the member that names it (`user.login`), not
         // a bag of its values; one that nothing names, and lists of objects, are left to `show`.
         let columns = keys.map(\.key).filter { $0 != layout.nameField && !listsOfObjects.contains($0) }.compactMap { key in
@@ -61,15 +60,13 @@ public enum GenericModel: RecordModel {
 
     /// The name field, listing columns and other names for records with these keys, in order,
     /// with whether each holds text and whether that text is short (a database table's
-    /// columns are chosen the same way). `distinct`: how many values a `…Name`/`…Title` key
-    /// has among the records, when known; of several, the one with the most is the name
-    /// (exported stations: `stationTitle`, not the `countryTitle` they share), the first on a tie.
-    public static func layout(keys: [(key: String, isText: Bool, isShort: Bool)], distinct: [String: Int] = [:]) -> Layout {
+    /// columns are chosen the same way).
+    public static func layout(keys: [(key: String, isText: Bool, isShort: Bool)]) -> Layout {
         let textKeys = keys.filter(\.isText).map(\.key)
         let shortKeys = keys.filter { $0.isText && $0.isShort }.map(\.key)
         let lowered = textKeys.map { $0.lowercased() }
         let nameField = ["name", "title"].compactMap { wanted in lowered.firstIndex(of: wanted).map { textKeys[$0] } }.first
-            ?? shortKeys.filter(isNameLike).max { distinct[$0, default: 0] < distinct[$1, default: 0] }
+            ?? shortKeys.first { $0.lowercased().hasSuffix("name") || $0.lowercased().hasSuffix("title") }
             ?? shortKeys.first
             ?? textKeys.first
             ?? keys.first?.key
@@ -77,27 +74,6 @@ public enum GenericModel: RecordModel {
         let scalarKeys = keys.map(\.key).filter { $0 != nameField }
         return Layout(nameField: nameField, listFields: [nameField] + scalarKeys.prefix(5),
                       otherNameFields: shortKeys.filter { $0 != nameField })
-    }
-
-    /// `…name`, `…title` in any case.
-    static func isNameLike(_ key: String) -> Bool {
-        let lowered = key.lowercased()
-        return lowered.hasSuffix("name") || lowered.hasSuffix("title")
-    }
-
-    /// How many different strings each of `keys` holds in the sampled records.
-    static func distinctCounts(of keys: [String], in document: JSONDocument, records: [Int]) -> [String: Int] {
-        guard keys.count > 1 else { return [:] }
-        var counts: [String: Int] = [:]
-        for key in keys {
-            let prepared = document.key(key)
-            var seen: Set<String> = []
-            for record in records.prefix(sampleSize) {
-                if let value = document.member(prepared, of: record), document.kind(at: value) == .string { seen.insert(document.string(at: value)) }
-            }
-            counts[key] = seen.count
-        }
-        return counts
     }
 
     /// Whether a value is text (a string, or a list of strings), and whether it is short. The
