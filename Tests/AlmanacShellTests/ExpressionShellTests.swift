@@ -52,4 +52,15 @@ import Testing
         #expect(shell.output("filter region = Europe and density > 200").ok)
         #expect(shell.output("count").out == "14\n")
     }
+
+    /// From Data/countries.json: population / area is largest in Africa on Mauritius
+    /// (1,265,740 / 2,040), in Asia on Macao (649,342 / 30).
+    @Test func groupReadsAComputedColumnByItsName() {
+        _ = shell.output("use countries")
+        #expect(shell.output("columns name, population / area as density").ok)
+        #expect(shell.output("set format csv").ok)
+        let lines = shell.output("group region max density").out.split(separator: "\n")
+        #expect(lines.prefix(2) == ["region,count,percent,max(population / area)", "Africa,60,24,620.4607843137255"])
+        #expect(lines.contains("Asia,50,20,21644.733333333334"))
+    }
 }
