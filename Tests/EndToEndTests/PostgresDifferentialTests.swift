@@ -54,6 +54,9 @@ struct PostgresDifferentialTests {
         ]),
         // Expressions (issue 26): computed by the database, answered as memory answers them.
         Script(dataset: "countries", commands: [
+            // A field renamed is that field under its name: listed, sorted, described, grouped, drilled, filtered, measured.
+            "columns name, area as a, region as r", "sort a desc", "describe a, r", "group r sum a", "show #2", "back",
+            "group r", "filter a > 1000000", "count", "histogram a", "back", "back", "columns reset",
             "filter region = Europe", "sort population / area desc", "columns name, population / area as density", "page",
             "filter density > 200", "count", "back", "sort density", "back", "back", "columns reset", "filter clear",
             "filter name =~ '^Un'", "filter clear", "filter count(borders) = 0", "count", "filter clear",
