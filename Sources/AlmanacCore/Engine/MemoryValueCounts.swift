@@ -66,14 +66,17 @@ extension ValueCount {
         var counts: [String: (count: Int, number: Double?)] = [:]
         var seenWords: [UInt64] = []
         var seenTexts: [String] = []
+        var seenNumbers = RecordNumbers()
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
             let dataset = results.dataset(of: item)
             let document = dataset.document
             seenWords.removeAll(keepingCapacity: true)
             seenTexts.removeAll(keepingCapacity: true)
+            seenNumbers.reset()
             dataset.forEachValue(of: paths[item.dataset], row: item.row) { value in
                 if case let .node(node) = value {
+                    guard !seenNumbers.repeats(node, in: document) else { return }
                     let word = document.node(node)
                     guard !seenWords.contains(word) else { return }
                     seenWords.append(word)
