@@ -12,6 +12,8 @@ struct FieldComparison {
     let numberValue: Double?
     /// The value exactly, when a Double cannot tell it from its neighbours (`ExactNumber`).
     let exactValue: ExactNumber?
+    /// The members that name an object the path ends on (`ObjectIdentity`): it compares by its name.
+    let naming: [JSONDocument.Key]
     private var cache = ResultCache()
     private var scratch: [UInt8] = []
 
@@ -25,6 +27,7 @@ struct FieldComparison {
         // `100BBY` and `1,000` are numbers as the data's text is (NumericText).
         self.numberValue = NumericText.literal(value)
         self.exactValue = numberValue.flatMap { ExactNumber.isAmbiguous($0) ? ExactNumber(value) : nil }
+        self.naming = ObjectIdentity.keys(in: dataset.document)
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {
@@ -40,7 +43,7 @@ struct FieldComparison {
                 matched = test(node: node)
             case .several:
                 var any = false
-                dataset.forEachValue(of: path, row: row) { value in
+                dataset.forEachComparedValue(of: path, row: row, naming: naming) { value in
                     if !any, test(value) { any = true }
                 }
                 matched = any
@@ -264,7 +267,7 @@ extension Filter {
                               row: Int) -> [(value: FieldValue, meets: Bool)] {
         let path = dataset.compile(FieldPath(field))
         var comparison = FieldComparison(dataset: dataset, path: path, op: op, value: value)
-        return dataset.values(of: path, row: row).map { ($0, comparison.meets($0)) }
+        return dataset.comparedValues(of: path, row: row).map { ($0, comparison.meets($0)) }
     }
 }
 

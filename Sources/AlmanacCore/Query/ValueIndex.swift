@@ -32,12 +32,14 @@ public struct ValueIndex: Sendable {
         var seenWords: [UInt64] = []
         var seenTexts: [String] = []
         var seenNumbers = RecordNumbers()
+        // The values a filter compares: an object by its name (`filter milestone = v2.0`).
+        let naming = ObjectIdentity.keys(in: document)
         for row in 0..<dataset.count {
             seenWords.removeAll(keepingCapacity: true)
             seenTexts.removeAll(keepingCapacity: true)
             seenNumbers.reset()
             let rowWord = UInt32(truncatingIfNeeded: row)
-            dataset.forEachValue(of: compiled, row: row) { value in
+            dataset.forEachComparedValue(of: compiled, row: row, naming: naming) { value in
                 let ordinal: Int
                 if case let .node(node) = value {
                     // null is no value.
