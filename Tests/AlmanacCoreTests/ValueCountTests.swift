@@ -61,6 +61,20 @@ import Testing
         #expect(MemoryResults.indexedCounts(of: "stationTitle", among: inRussia, prefix: "с", limit: 1000) != nil)
     }
 
+    /// A record that holds a number twice counts once for it, as group counts it: 0 is in the
+    /// first two records (twice in the first), 1 in the first, 2 in the third.
+    @Test func aNumberTwiceInARecordCountsOnce() throws {
+        let scratch = Scratch()
+        let file = scratch.file("twice.json", #"[{"n": [0, 0, 1]}, {"n": [0]}, {"n": [2, 2.0]}]"#)
+        let dataset = try DatasetLoader().load(LoadRequest(name: "twice", source: .file(path: file), model: GenericModel.self),
+                                               progress: LoadProgress(), cancellation: .never)
+        let results = ResultSet.all([dataset])
+        let expected = [ValueCount("0", count: 2), ValueCount("1", count: 1), ValueCount("2", count: 1), ValueCount("2.0", count: 1)]
+        #expect(try ValueCount.tally(results, field: "n", prefix: "", limit: 10, cancellation: .never) == expected)
+        #expect(try MemoryResults(datasets: [dataset]).valueCounts(of: "n", where: nil, prefix: "", limit: 10, quick: true,
+                                                                   cancellation: .never) == expected)
+    }
+
     /// The stations (one per stationId, the first listed) whose country is Россия, their
     /// titles starting with `prefix` case- and diacritic-insensitively, most first, then by
     /// folding, then by code point: read by Foundation from the bundled file.

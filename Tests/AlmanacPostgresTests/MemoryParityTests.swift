@@ -66,6 +66,14 @@ import Testing
         Case(dataset: "countries", text: "translations ~ norv"),
         Case(dataset: "countries", text: "translations.de = Norwegen"),
         Case(dataset: "countries", text: "translations.ja ~ 島"),
+        // An object by its name (issue 28): a language, a currency (not its code), a bloc;
+        // translations, which no member names, by their members.
+        Case(dataset: "countries", text: "languages = French"),
+        Case(dataset: "countries", text: "currencies = euro"),
+        Case(dataset: "countries", text: "currencies = EUR"),
+        Case(dataset: "countries", text: "regionalBlocs ~ union"),
+        Case(dataset: "countries", text: "regionalBlocs != \"European Union\""),
+        Case(dataset: "countries", text: "translations = Norwegen"),
         // SWAPI's numbers written as text.
         Case(dataset: "species", text: "average_height > 180"),
         Case(dataset: "species", text: "average_height <= 100"),

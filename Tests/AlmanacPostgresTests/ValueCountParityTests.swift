@@ -23,6 +23,10 @@ import Testing
         Case(dataset: "countries", field: "currencies.code", prefix: "EU"),
         Case(dataset: "countries", field: "languages.name", condition: "region = Europe", limit: 5),
         Case(dataset: "countries", field: "region", condition: "population > 1e9"),
+        // Objects by their names; translations, which no member names, by their members.
+        Case(dataset: "countries", field: "languages", condition: "region = Europe", limit: 5),
+        Case(dataset: "countries", field: "currencies", prefix: "eu"),
+        Case(dataset: "countries", field: "translations", prefix: "nor"),
         Case(dataset: "species", field: "classification", prefix: "MAM"),
         Case(dataset: "stations", field: "countryTitle", limit: 3),
         Case(dataset: "stations", field: "regionTitle", condition: "countryTitle = россия", prefix: "моск"),

@@ -62,4 +62,33 @@ import Testing
         #expect(shell.output("filter region = Europe and density > 200").ok)
         #expect(shell.output("count").out == "14\n")
     }
+
+    /// From Data/countries.json: population / area is largest in Africa on Mauritius
+    /// (1,265,740 / 2,040), in Asia on Macao (649,342 / 30).
+    @Test func groupReadsAComputedColumnByItsName() {
+        _ = shell.output("use countries")
+        #expect(shell.output("columns name, population / area as density").ok)
+        #expect(shell.output("set format csv").ok)
+        let lines = shell.output("group region max density").out.split(separator: "\n")
+        #expect(lines.prefix(2) == ["region,count,percent,max(population / area)", "Africa,60,24,620.4607843137255"])
+        #expect(lines.contains("Asia,50,20,21644.733333333334"))
+    }
+
+    /// From Data/countries.json: 240 countries have an area (10 none), the largest Russia's
+    /// 17,124,442, then Antarctica's and Canada's; Africa's 60 cover 30,323,491; 31 exceed 1,000,000.
+    @Test func aRenamedFieldIsThatFieldUnderItsName() {
+        _ = shell.output("use countries")
+        #expect(shell.output("columns name, area as a, region as r").ok)
+        #expect(shell.output("set format csv").ok)
+        #expect(shell.output("sort a desc").ok)
+        #expect(shell.output("limit 3").ok)
+        #expect(shell.output("page").out == "name,a,r\nRussian Federation,17124442,Europe\nAntarctica,14000000,Polar\nCanada,9984670,Americas\n")
+        #expect(shell.output("back").ok)
+        #expect(shell.output("describe a").out.split(separator: "\n").last?.hasPrefix("a,number,240,10,239,0.44,17124442,") == true)
+        #expect(shell.output("group r sum a").out.split(separator: "\n").prefix(2) == ["r,count,percent,sum area", "Africa,60,24,30323491"])
+        #expect(shell.output("filter a > 1000000").ok)
+        #expect(shell.output("count").out == "count\n31\n")
+        #expect(shell.output("set format table").ok)
+        #expect(shell.output("histogram a").out.hasPrefix("a "))
+    }
 }

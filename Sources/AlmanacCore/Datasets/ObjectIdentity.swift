@@ -49,3 +49,53 @@ public enum ObjectIdentity {
         return members.max { counts[$0, default: 0] < counts[$1, default: 0] }.flatMap { counts[$0, default: 0] > 0 ? $0 : nil }
     }
 }
+
+extension Dataset {
+    /// Calls `body` with each value a comparison (`filter FIELD = VALUE`) reads where `path`
+    /// ends in the record at `row`: as `forEachValue`, but an object there (or each object of
+    /// a list there) that a member names is that member's value — the milestone v2.0, the user
+    /// octocat — as group, describe and listings read it, so `milestone = 2024-06-30` no longer
+    /// matches a due date. An object nothing names gives its members' values, as before: its
+    /// JSON text is nothing to type, and a database writes it otherwise. `naming`:
+    /// `ObjectIdentity.keys(in: document)`, prepared once for many rows.
+    public func forEachComparedValue(of path: CompiledPath, row: Int, naming: [JSONDocument.Key],
+                                     _ body: (FieldValue) -> Void) {
+        if path.derived != nil { return forEachValue(of: path, row: row, body) }
+        visitCompared(records[row], depth: 0, keys: path.lookups, naming: naming, body)
+    }
+
+    public func comparedValues(of path: CompiledPath, row: Int) -> [FieldValue] {
+        var values: [FieldValue] = []
+        forEachComparedValue(of: path, row: row, naming: ObjectIdentity.keys(in: document)) { values.append($0) }
+        return values
+    }
+
+    /// `naming` empty: inside an object nothing names, every member's values.
+    private func visitCompared(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], naming: [JSONDocument.Key],
+                               _ body: (FieldValue) -> Void) {
+        switch document.kind(at: node) {
+        case .object:
+            if depth < keys.count {
+                for key in keys[depth] {
+                    if let value = document.member(key, of: node) { visitCompared(value, depth: depth + 1, keys: keys, naming: naming, body) }
+                }
+            } else if !naming.isEmpty, let name = ObjectIdentity.member(of: node, in: document, keys: naming) {
+                body(.node(name))
+            } else {
+                var child = node + 2
+                for _ in 0..<document.count(at: node) {
+                    visitCompared(child + 1, depth: depth, keys: keys, naming: [], body)
+                    child = document.end(of: child + 1)
+                }
+            }
+        case .array:
+            var child = node + 2
+            for _ in 0..<document.count(at: node) {
+                visitCompared(child, depth: depth, keys: keys, naming: naming, body)
+                child = document.end(of: child)
+            }
+        default:
+            if depth == keys.count { body(.node(node)) }
+        }
+    }
+}

@@ -22,7 +22,10 @@ extension MemoryResults {
         // Group numbers the field's values in every record of the dataset: for a few records
         // of many (a typed beginning, a narrow filter), counting them one by one is cheaper.
         let records = datasets.reduce(0) { $0 + $1.count }
-        if results.count * Self.fewRecordsShare < records {
+        // Objects are counted as a filter compares them, which for one nothing names is by its
+        // members (group counts it by its JSON text).
+        let objects = datasets.contains { $0.fieldsIfReady?.field(field)?.kinds.contains(.object) == true }
+        if results.count * Self.fewRecordsShare < records || objects {
             return try ValueCount.tally(results, field: field, prefix: prefix, limit: limit, cancellation: cancellation)
         }
         return try ValueCount.counts(Group.run(results, by: GroupSpec(fields: [field]), cancellation: cancellation),
@@ -66,14 +69,19 @@ extension ValueCount {
         var counts: [String: (count: Int, number: Double?)] = [:]
         var seenWords: [UInt64] = []
         var seenTexts: [String] = []
+        var seenNumbers = RecordNumbers()
+        // The values a filter compares: an object by its name.
+        let naming = results.datasets.map { ObjectIdentity.keys(in: $0.document) }
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
             let dataset = results.dataset(of: item)
             let document = dataset.document
             seenWords.removeAll(keepingCapacity: true)
             seenTexts.removeAll(keepingCapacity: true)
-            dataset.forEachValue(of: paths[item.dataset], row: item.row) { value in
+            seenNumbers.reset()
+            dataset.forEachComparedValue(of: paths[item.dataset], row: item.row, naming: naming[item.dataset]) { value in
                 if case let .node(node) = value {
+                    guard !seenNumbers.repeats(node, in: document) else { return }
                     let word = document.node(node)
                     guard !seenWords.contains(word) else { return }
                     seenWords.append(word)

@@ -26,8 +26,10 @@ public struct FieldMeasurements: Sendable {
         if let computed = try ComputedValues.expression(field, in: catalogs, datasets: results.datasets, stepColumns: results.computed) {
             return measured(field, try ComputedValues.evaluate(computed.expression, over: results, cancellation: cancellation))
         }
-        try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
-        let path = FieldPath(field)
+        // `area as a` measures area (its words for none counted as area's are).
+        let read = ComputedValues.field(field, in: catalogs)
+        try FieldLookup.require(read, in: results.datasets, cancellation: cancellation)
+        let path = FieldPath(read)
         var numbers: [Double] = []
         var dates: [Double] = []
         numbers.reserveCapacity(results.count)

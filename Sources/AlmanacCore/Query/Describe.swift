@@ -10,17 +10,23 @@ public enum Describe {
                            twoThreadsFrom: Int = Describe.twoThreadsFrom) throws -> [(dataset: String, profile: FieldProfile)] {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         var computed: [String: Expression] = [:]
+        // `area as a`: the field's own profile, titled a.
+        var renamed: [String: String] = [:]
         for field in requested {
             if let expression = try ComputedValues.expression(field, in: all, datasets: results.datasets, stepColumns: results.computed) { computed[field] = expression.expression; continue }
-            try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
+            renamed[field] = ComputedValues.renamedField(field, in: all)
+            try FieldLookup.require(renamed[field] ?? field, in: results.datasets, cancellation: cancellation)
         }
         var jobs: [FieldJob] = []
         for (index, dataset) in results.datasets.enumerated() {
             let catalog = try dataset.fields(cancellation: cancellation)
             let rows = results.spansDatasets ? results.items.filter { $0.dataset == index }.map(\.row) : results.items.map(\.row)
             let fields = requested.isEmpty ? catalog.fields.map(\.path)
-                : requested.filter { computed[$0] != nil || FieldLookup.field($0, in: catalog) != nil }
-            jobs += fields.map { FieldJob(dataset: index, field: $0, rows: rows, catalog: catalog, computed: computed[$0]) }
+                : requested.filter { computed[$0] != nil || FieldLookup.field(renamed[$0] ?? $0, in: catalog) != nil }
+            jobs += fields.map { spec in
+                FieldJob(dataset: index, field: renamed[spec] ?? spec, rows: rows, catalog: catalog, computed: computed[spec],
+                         title: renamed[spec] == nil ? nil : ComputedField.title(of: spec))
+            }
         }
         let profiles = try profiles(of: jobs, twoThreadsFrom: twoThreadsFrom) { job throws in
             try cancellation.checkpoint()
@@ -30,7 +36,9 @@ public enum Describe {
                 let vector = try ComputedValues.evaluate(expression, over: own, cancellation: cancellation)
                 return profile(ComputedField.title(of: job.field), vector, common: common)
             }
-            return try profileOf(job.field, rows: job.rows, in: dataset, catalog: job.catalog, common: common, cancellation: cancellation)
+            var profile = try profileOf(job.field, rows: job.rows, in: dataset, catalog: job.catalog, common: common, cancellation: cancellation)
+            if let title = job.title { profile.field = title }
+            return profile
         }
         return zip(jobs, profiles).map { (results.datasets[$0.dataset].name, $1) }
     }

@@ -20,6 +20,8 @@ extension Describe {
         var catalog: FieldCatalog
         /// A computed field's expression (`describe population / area`).
         var computed: Expression?
+        /// The name a renamed field is shown under (`area as a`).
+        var title: String? = nil
 
         /// Roughly what profiling it costs: a field read without a column walks every record,
         /// and an object found there is written out to be numbered.

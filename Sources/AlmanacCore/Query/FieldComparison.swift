@@ -14,6 +14,8 @@ struct FieldComparison {
     let exactValue: ExactNumber?
     /// The value as an instant, seconds since 1970 (UTC), when it is an ISO 8601 date.
     let dateValue: Double?
+    /// The members that name an object the path ends on (`ObjectIdentity`): it compares by its name.
+    let naming: [JSONDocument.Key]
     private var cache = ResultCache()
     private var scratch: [UInt8] = []
 
@@ -29,6 +31,7 @@ struct FieldComparison {
         self.exactValue = numberValue.flatMap { ExactNumber.isAmbiguous($0) ? ExactNumber(value) : nil }
         // `2024-01-01`, `2024-01-01T01:00:00Z`: midnight UTC without a time, as date arithmetic reads it.
         self.dateValue = numberValue == nil ? CalendarDate.seconds(value) : nil
+        self.naming = ObjectIdentity.keys(in: dataset.document)
     }
 
     mutating func run(_ rows: [Int], cancellation: Cancellation) throws(CancelledError) -> [Bool] {
@@ -44,7 +47,7 @@ struct FieldComparison {
                 matched = test(node: node)
             case .several:
                 var any = false
-                dataset.forEachValue(of: path, row: row) { value in
+                dataset.forEachComparedValue(of: path, row: row, naming: naming) { value in
                     if !any, test(value) { any = true }
                 }
                 matched = any
@@ -286,7 +289,7 @@ extension Filter {
                               row: Int) -> [(value: FieldValue, meets: Bool)] {
         let path = dataset.compile(FieldPath(field))
         var comparison = FieldComparison(dataset: dataset, path: path, op: op, value: value)
-        return dataset.values(of: path, row: row).map { ($0, comparison.meets($0)) }
+        return dataset.comparedValues(of: path, row: row).map { ($0, comparison.meets($0)) }
     }
 }
 

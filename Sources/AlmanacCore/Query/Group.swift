@@ -41,6 +41,7 @@ public enum Group {
     public static func run(_ results: ResultSet, by spec: GroupSpec, cancellation: Cancellation = .never,
                            twoThreadsFrom: Int = Group.twoThreadsFrom) throws -> Groups {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        let spec = ComputedValues.fields(of: spec, in: all)
         if try ComputedGroup.isComputed(spec, in: all, datasets: results.datasets, stepColumns: results.computed) { return try ComputedGroup.run(results, by: spec, cancellation: cancellation) }
         let fields = spec.fields
         var catalogs: [FieldCatalog] = []
@@ -182,6 +183,7 @@ public enum Group {
     /// them, by the fields of `spec`): what `show #N` after a group lists.
     public static func members(of row: Row, by spec: GroupSpec, in results: ResultSet, cancellation: Cancellation = .never) throws -> ResultSet {
         let all = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        let spec = ComputedValues.fields(of: spec, in: all)
         if try ComputedGroup.isComputed(GroupSpec(fields: spec.fields), in: all, datasets: results.datasets, stepColumns: results.computed) {
             return try ComputedGroup.members(of: row, by: spec, in: results, cancellation: cancellation)
         }

@@ -54,6 +54,7 @@ struct SortKeys {
             rankExactNumbers()
             return
         }
+        let field = ComputedValues.field(field, in: all)
         let catalogs = try FieldLookup.require(field, in: results.datasets, cancellation: cancellation)
         let paths = results.datasets.map { $0.compile(FieldPath(field)) }
         // A key spelt two ways (`first_name`, `first-name`) has no one column.

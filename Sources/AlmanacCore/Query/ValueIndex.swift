@@ -31,15 +31,19 @@ public struct ValueIndex: Sendable {
         let keepsRows = dataset.count <= Int(UInt32.max)
         var seenWords: [UInt64] = []
         var seenTexts: [String] = []
+        var seenNumbers = RecordNumbers()
+        // The values a filter compares: an object by its name (`filter milestone = v2.0`).
+        let naming = ObjectIdentity.keys(in: document)
         for row in 0..<dataset.count {
             seenWords.removeAll(keepingCapacity: true)
             seenTexts.removeAll(keepingCapacity: true)
+            seenNumbers.reset()
             let rowWord = UInt32(truncatingIfNeeded: row)
-            dataset.forEachValue(of: compiled, row: row) { value in
+            dataset.forEachComparedValue(of: compiled, row: row, naming: naming) { value in
                 let ordinal: Int
                 if case let .node(node) = value {
                     // null is no value.
-                    guard document.kind(at: node) != .null else { return }
+                    guard document.kind(at: node) != .null, !seenNumbers.repeats(node, in: document) else { return }
                     let word = document.node(node)
                     guard !seenWords.contains(word) else { return }
                     seenWords.append(word)
@@ -207,6 +211,23 @@ public struct ValueIndex: Sendable {
 extension CacheKey where Value == ValueIndex {
     /// A field's value index (`ValueIndex.ifReady`).
     static func values(of path: String) -> CacheKey { CacheKey("values:" + path) }
+}
+
+/// The numbers met in one record: a number's node is its own text, so the two 0s of `[0, 0]`
+/// or `{"up": 0, "heart": 0}` are two nodes, yet the record counts once for 0.
+struct RecordNumbers {
+    private var nodes: [Int] = []
+
+    mutating func reset() { nodes.removeAll(keepingCapacity: true) }
+
+    /// Whether `node` is a number whose text this record had already; else it is noted.
+    mutating func repeats(_ node: Int, in document: JSONDocument) -> Bool {
+        guard document.kind(at: node) == .number else { return false }
+        let text = document.arena[document.textRange(at: node)]
+        if nodes.contains(where: { document.arena[document.textRange(at: $0)] == text }) { return true }
+        nodes.append(node)
+        return false
+    }
 }
 
 #if canImport(Glibc)

@@ -17,16 +17,20 @@ public enum RecordListing {
             // A step's own column (near's distance) is shown after the fields, unless placed among them.
             let fields = fields + results.computed.map(\.name).filter { name in !fields.contains { $0.lowercased() == name.lowercased() } }
             let stepColumns = fields.map { results.computedColumn($0) }
-            let paths = fields.map { Self.path(of: $0, in: dataset) }
+            // `area as a` is the column area titled a: read as the field, by memory and from a database's rows alike.
+            let read = fields.map { field in dataset.fieldsIfReady.flatMap { ComputedValues.renamedField(field, in: [$0]) } ?? field }
+            let paths = read.map { Self.path(of: $0, in: dataset) }
             let identities = Set(dataset.model.fieldSpecs.filter(\.identity).map(\.key))
             // Computed columns (`population / area as density`), over the rows shown only.
             let page = results.with(Array(results.items[range]))
-            let computed = fields.indices.map { stepColumns[$0] == nil ? Self.computed(fields[$0], in: dataset, over: page) : nil }
+            let computed = fields.indices.map { stepColumns[$0] == nil && read[$0] == fields[$0] ? Self.computed(fields[$0], in: dataset, over: page) : nil }
             let columns = fields.enumerated().map { index, field in
                 let title = ComputedField.title(of: field)
                 let kind: ResultColumn.Kind = stepColumns[index].map { $0.kind == .integer ? .integer : .decimal } ?? .field
-                var column = ResultColumn(title, kind, grouped: !identities.contains(field) && ComputedField.groupsThousands(field))
-                column.isName = field == dataset.layout.nameField
+                // A renamed field groups digits only where the field does too (`id as key` reads 1000013).
+                let grouped = ComputedField.groupsThousands(field) && (read[index] == field || ComputedField.groupsThousands(read[index]))
+                var column = ResultColumn(title, kind, grouped: !identities.contains(read[index]) && grouped)
+                column.isName = read[index] == dataset.layout.nameField
                 return column
             }
             table = ResultTable(columns: columns, count: range.count) { row in

@@ -314,7 +314,7 @@ extension QueryBuilder {
     /// count it once, by its name), not its members' values.
     func source(of spec: String, in query: TableQuery, aliases: inout Aliases, whole: Bool = false) throws -> SpecSource {
         if let expression = computed(spec, in: query) { return try computedSource(expression, in: query, aliases: &aliases) }
-        let resolved = try FieldReference.resolve(spec, in: schema)
+        let resolved = try FieldReference.resolve(renamedField(spec) ?? spec, in: schema)
         return SpecSource(source: whole ? resolved.wholeSource(aliases: &aliases) : resolved.source(aliases: &aliases),
                           reference: resolved, type: nil)
     }
@@ -330,6 +330,15 @@ extension QueryBuilder {
             guard (try? FieldReference.resolve(field, in: schema))?.hops.isEmpty == false else { return nil }
         }
         return parsed.expression
+    }
+
+    /// The column or JSON path `FIELD as NAME` renames (`area as a`): that field, read as
+    /// itself, as memory reads it (`ComputedValues.renamedField`). Nil for anything else.
+    func renamedField(_ spec: String) -> String? {
+        guard spec.range(of: " as ", options: .caseInsensitive) != nil, schema.column(named: spec) == nil,
+              let field = (try? ComputedField.parse(spec))?.expression.fieldName, field != spec,
+              (try? FieldReference.resolve(field, in: schema))?.hops.isEmpty == true else { return nil }
+        return field
     }
 
     func computedSource(_ expression: AlmanacCore.Expression, in query: TableQuery, aliases: inout Aliases) throws -> SpecSource {

@@ -78,6 +78,41 @@ struct FieldReference {
         }
     }
 
+    /// Where the values a comparison reads come from (`filter FIELD = VALUE`): as `source`, but
+    /// an object the path ends on that a member names is that name (`ObjectIdentity`), as
+    /// `Dataset.forEachComparedValue` reads it in memory; one nothing names, its members' values.
+    func comparedSource(aliases: inout Aliases) -> ValueSource {
+        if !hops.isEmpty { return linkedSource(aliases: &aliases) }
+        let columnSQL = SQL(alias + "." + column.quoted)
+        switch (column.kind, column.isArray) {
+        case (.json, false):
+            return .set(Self.comparedJSONValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)
+        case (.json, true):
+            let element = aliases.next("e")
+            let from = SQL("unnest(") + columnSQL + ") AS \(element)(x), "
+            return .set(Self.comparedJSONValues(of: SQL("\(element).x::jsonb"), before: from, path: path, aliases: &aliases), column: columnSQL)
+        default:
+            return source(aliases: &aliases)
+        }
+    }
+
+    /// The scalars a comparison reads where the path ends in `json`: a list's elements each
+    /// (`lax $[*]`), a named object as its name, anything else walked whole (`strict $.**`).
+    private static func comparedJSONValues(of json: SQL, before: SQL, path: [String], aliases: inout Aliases) -> ValueSet {
+        let node = aliases.next("n")
+        let element = aliases.next("w")
+        let named = aliases.next("x")
+        let scalar = aliases.next("s")
+        var from = before + "jsonb_path_query(" + json + ", "
+        from.bind(jsonPath(path), as: "jsonpath")
+        // Named in a lateral subquery the planner keeps apart (OFFSET 0), as `wholeJSONValues`.
+        from.append(") AS \(node)(v), jsonb_path_query(\(node).v, 'lax $[*]') AS \(element)(j), LATERAL (SELECT ")
+        from.append(QueryBuilder.named(SQL("\(element).j"), unnamed: SQL("\(element).j")) + " AS j OFFSET 0) AS \(named), ")
+        from.append("jsonb_path_query(\(named).j, 'strict $.**') AS \(scalar)(j)")
+        return ValueSet(from: from, condition: SQL("jsonb_typeof(\(scalar).j) NOT IN ('object', 'array')"),
+                        value: SQL("\(scalar).j"), kind: .json, typeName: "jsonb")
+    }
+
     /// What the path reaches in `json`, a list's elements each (`lax $[*]`), objects named.
     private static func wholeJSONValues(of json: SQL, before: SQL, path: [String], aliases: inout Aliases) -> ValueSet {
         let node = aliases.next("n")

@@ -53,7 +53,8 @@ struct FilterSQL {
         case let .comparison(field, op, value):
             let reference = try FieldReference.resolve(field, in: schema)
             let comparison = Comparison(op: op, value: value, folding: schema.folding)
-            let any = anyValue(reference.source(aliases: &aliases), matches: comparison)
+            // An object compares by its name, as memory compares it (`Dataset.forEachComparedValue`).
+            let any = anyValue(reference.comparedSource(aliases: &aliases), matches: comparison)
             return op == .notEqual || op == .notContains ? SQL("((") + any + ") IS NOT TRUE)" : any
         }
     }

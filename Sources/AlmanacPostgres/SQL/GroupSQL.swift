@@ -81,13 +81,15 @@ extension QueryBuilder {
     /// A JSON value with an object as one value, as in memory (`ObjectIdentity`): the first
     /// of its `title`, `name`, `login`, `id` that is a present string or a number; else its
     /// JSON text as a string; an empty object is null. Other values as they are.
-    static func named(_ value: SQL) -> SQL {
+    /// `unnamed`: what an object nothing names is instead (a comparison walks its members).
+    static func named(_ value: SQL, unnamed: SQL? = nil) -> SQL {
         var sql = SQL("CASE WHEN jsonb_typeof(") + value + ") <> 'object' THEN " + value
         for member in ObjectIdentity.members {
             let inner = SQL("(") + value + " -> '\(member)')"
             sql.append(SQL(" WHEN jsonb_typeof(") + inner + ") = 'number' OR (jsonb_typeof(" + inner + ") = 'string' AND "
                        + present(inner + " #>> '{}'") + " IS NOT NULL) THEN " + inner)
         }
+        if let unnamed { return sql + " ELSE " + unnamed + " END" }
         return sql + " WHEN " + value + " = '{}'::jsonb THEN 'null'::jsonb ELSE to_jsonb(" + value + "::text) END"
     }
 

@@ -11,7 +11,8 @@ extension QueryBuilder {
         let reference = try FieldReference.resolve(field, in: schema)
         let text: SQL
         var joins = SQL()
-        switch reference.source(aliases: &aliases) {
+        // The values a filter compares: an object by its name.
+        switch reference.comparedSource(aliases: &aliases) {
         case let .scalar(column, kind, _):
             text = Self.groupText(of: column, kind: kind)
         case let .set(set, _):

@@ -15,7 +15,8 @@ public enum ColumnsCommand: Command {
         The chosen columns are every format's (the programs' formats otherwise write whole records); \
         export writes them too (export FILE all: whole records). A field the current sort or filter uses is shown too. back \
         undoes a change. A column may be computed: EXPR as NAME (columns name, population / area as \
-        density), and later commands may use NAME (sort density desc): help expressions.
+        density), and later commands may use NAME (sort density desc): help expressions. A field given a \
+        name (columns name, area as a) is that field under the name: sorted, grouped, described and filtered as it.
         """
     ).role(.shapes(answeringBelow: 1))
 

@@ -21,7 +21,10 @@ public enum FilterCommand: Command {
         and galactic years as signed years: birth_year < 100BBY), ISO dates by their instant \
         (2023-12-31T23:59:59-02:00 is after 2024-01-01); < <= > >= never match no value (null, "", \
         n/a, unknown, none), while != keeps it; dotted paths reach into \
-        objects and lists, and a list matches when any element does. SWAPI links compare by the \
+        objects and lists, and a list matches when any element does. A path that ends at an object \
+        compares the object's name, as group and listings show it — its title, name, login or id \
+        (milestone = v2.0, user = octocat; milestone.due_on = 2024-06-30 reaches inside); an object \
+        with none of these compares its members. SWAPI links compare by the \
         name of what they point at, as show names them (homeworld = Tatooine, films = "A New Hope"); \
         sort and group read them the same way. Any condition of the expression language works too \
         (population / area > 1000, year(created) = 2014), and so does the name a computed column \

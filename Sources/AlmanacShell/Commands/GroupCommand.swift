@@ -79,10 +79,14 @@ public enum GroupCommand: Command {
         let parsed = try arguments.parse()
         let fields = parsed[Self.fields]
         guard fields.count <= 16 else { throw arguments.usageError("at most 16 fields, not \(fields.count)", at: fields[16].word) }
-        var spec = GroupSpec(fields: fields.map(\.text))
+        // A computed column's name (`group density`, `group r` after `columns region as r`) is that column.
+        let names = session.map(ExpressionWords.names) ?? [:]
+        var spec = GroupSpec(fields: fields.map { names[$0.text]?.spec ?? $0.text })
         spec.limit = parsed.has(all) ? nil : defaultLimit
         spec.aggregates = parsed[aggregates].compactMap { given in
-            given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map { Aggregate($0, given.text) }
+            given.qualifier.flatMap { Aggregate.Function(rawValue: $0.text.lowercased()) }.map {
+                Aggregate($0, names[given.text] == nil ? given.text : Self.spec(Expression(.field(given.text)), names: names))
+            }
         }
         return spec
     }

@@ -13,6 +13,7 @@ public enum ComputedValues {
             return (Expression(.field(step.name)), step.name)
         }
         if catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }) { return nil }
+        if renamedField(spec, in: catalogs) != nil { return nil }
         let unknown = { () -> Error in
             let all = Set(catalogs.flatMap { FieldLookup.names(in: $0) })
             return QueryError.unknownField(spec, suggestion: Suggestion.closest(to: spec, among: all.sorted()))
@@ -27,6 +28,30 @@ public enum ComputedValues {
             guard try datasets.contains(where: { try LinkPath.resolve(name, from: $0) != nil }) else { throw unknown() }
         }
         return parsed
+    }
+
+    /// The field `FIELD as NAME` renames when FIELD is a field of one of `catalogs`: that field
+    /// under another name, read by the field's own code (its types, its words for none, an
+    /// object by its name), only shown under NAME. Nil for anything else.
+    public static func renamedField(_ spec: String, in catalogs: [FieldCatalog]) -> String? {
+        guard spec.range(of: " as ", options: .caseInsensitive) != nil,
+              !catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }),
+              let parsed = try? ComputedField.parse(spec), let field = parsed.expression.fieldName, field != spec,
+              catalogs.contains(where: { FieldLookup.field(field, in: $0) != nil }) else { return nil }
+        return field
+    }
+
+    /// The field a spec that is no expression reads: itself, or the field it renames.
+    public static func field(_ spec: String, in catalogs: [FieldCatalog]) -> String {
+        renamedField(spec, in: catalogs) ?? spec
+    }
+
+    /// The spec with each renamed field (`region as r`) read as the field it renames.
+    public static func fields(of spec: GroupSpec, in catalogs: [FieldCatalog]) -> GroupSpec {
+        var read = spec
+        read.fields = spec.fields.map { field($0, in: catalogs) }
+        for index in read.aggregates.indices { read.aggregates[index].field = field(spec.aggregates[index].field, in: catalogs) }
+        return read
     }
 
     /// The expression bound and computed for each item (each dataset's rows bound to its own fields).
