@@ -272,7 +272,7 @@ public final class Dataset: Sendable {
             for value in derived.values(self, row) { body(value) }
             return
         }
-        visit(records[row], depth: 0, keys: path.lookups, wholeObjects: false, body)
+        visit(records[row], depth: 0, keys: path.lookups, objects: .members, body)
     }
 
     /// Calls `body` with each whole value `path` reaches in the record at `row`: as
@@ -281,7 +281,7 @@ public final class Dataset: Sendable {
     /// listings read, so a record with an object counts once (see `ObjectIdentity`).
     public func forEachWholeValue(of path: CompiledPath, row: Int, _ body: (FieldValue) -> Void) {
         if path.derived != nil { return forEachValue(of: path, row: row, body) }
-        visit(records[row], depth: 0, keys: path.lookups, wholeObjects: true, body)
+        visit(records[row], depth: 0, keys: path.lookups, objects: .whole, body)
     }
 
     public func wholeValues(of path: CompiledPath, row: Int) -> [FieldValue] {
@@ -296,28 +296,35 @@ public final class Dataset: Sendable {
         return result
     }
 
-    /// `keys`: per component, the spellings to look for (usually one). `wholeObjects`: an
-    /// object at the end is one value rather than its members' values.
-    private func visit(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], wholeObjects: Bool, _ body: (FieldValue) -> Void) {
+    /// `keys`: per component, the spellings to look for (usually one). `objects`: how an
+    /// object where the path ends is read (its members' values, itself, or its name).
+    func visit(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], objects: ObjectReading, _ body: (FieldValue) -> Void) {
         switch document.kind(at: node) {
         case .object:
             if depth < keys.count {
                 for key in keys[depth] {
-                    if let value = document.member(key, of: node) { visit(value, depth: depth + 1, keys: keys, wholeObjects: wholeObjects, body) }
+                    if let value = document.member(key, of: node) { visit(value, depth: depth + 1, keys: keys, objects: objects, body) }
                 }
-            } else if wholeObjects {
-                body(.node(node))
-            } else {
-                var child = node + 2
-                for _ in 0..<document.count(at: node) {
-                    visit(child + 1, depth: depth, keys: keys, wholeObjects: wholeObjects, body)
-                    child = document.end(of: child + 1)
-                }
+                return
+            }
+            switch objects {
+            case .whole:
+                return body(.node(node))
+            case let .named(naming) where !naming.isEmpty:
+                if let name = ObjectIdentity.member(of: node, in: document, keys: naming) { return body(.node(name)) }
+            default:
+                break
+            }
+            // Inside an object read by its members, nested objects are read by theirs too.
+            var child = node + 2
+            for _ in 0..<document.count(at: node) {
+                visit(child + 1, depth: depth, keys: keys, objects: .members, body)
+                child = document.end(of: child + 1)
             }
         case .array:
             var child = node + 2
             for _ in 0..<document.count(at: node) {
-                visit(child, depth: depth, keys: keys, wholeObjects: wholeObjects, body)
+                visit(child, depth: depth, keys: keys, objects: objects, body)
                 child = document.end(of: child)
             }
         default:

@@ -61,7 +61,7 @@ extension Dataset {
     public func forEachComparedValue(of path: CompiledPath, row: Int, naming: [JSONDocument.Key],
                                      _ body: (FieldValue) -> Void) {
         if path.derived != nil { return forEachValue(of: path, row: row, body) }
-        visitCompared(records[row], depth: 0, keys: path.lookups, naming: naming, body)
+        visit(records[row], depth: 0, keys: path.lookups, objects: .named(naming), body)
     }
 
     public func comparedValues(of path: CompiledPath, row: Int) -> [FieldValue] {
@@ -69,33 +69,13 @@ extension Dataset {
         forEachComparedValue(of: path, row: row, naming: ObjectIdentity.keys(in: document)) { values.append($0) }
         return values
     }
+}
 
-    /// `naming` empty: inside an object nothing names, every member's values.
-    private func visitCompared(_ node: Int, depth: Int, keys: [[JSONDocument.Key]], naming: [JSONDocument.Key],
-                               _ body: (FieldValue) -> Void) {
-        switch document.kind(at: node) {
-        case .object:
-            if depth < keys.count {
-                for key in keys[depth] {
-                    if let value = document.member(key, of: node) { visitCompared(value, depth: depth + 1, keys: keys, naming: naming, body) }
-                }
-            } else if !naming.isEmpty, let name = ObjectIdentity.member(of: node, in: document, keys: naming) {
-                body(.node(name))
-            } else {
-                var child = node + 2
-                for _ in 0..<document.count(at: node) {
-                    visitCompared(child + 1, depth: depth, keys: keys, naming: [], body)
-                    child = document.end(of: child + 1)
-                }
-            }
-        case .array:
-            var child = node + 2
-            for _ in 0..<document.count(at: node) {
-                visitCompared(child, depth: depth, keys: keys, naming: naming, body)
-                child = document.end(of: child)
-            }
-        default:
-            if depth == keys.count { body(.node(node)) }
-        }
-    }
+/// How `Dataset.visit` reads an object where a path ends: its members' values
+/// (`forEachValue`), the object itself (`forEachWholeValue`: group, describe, listings), or
+/// the member that names it, else its members (`forEachComparedValue`: `milestone = v2.0`).
+enum ObjectReading {
+    case members
+    case whole
+    case named([JSONDocument.Key])
 }
