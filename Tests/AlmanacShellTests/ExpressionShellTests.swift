@@ -51,6 +51,18 @@ import Testing
         #expect(shell.output("histogram log10(population / area) 8").ok)
     }
 
+    @Test func aComputedColumnsNameIsColouredAsAField() {
+        _ = shell.output("use countries")
+        _ = shell.output("count")
+        let roleOfDensity = { (line: String) in
+            Highlighter().spans(of: line, cursor: line.count, in: shell.session).first { $0.characters == 5..<12 }?.role
+        }
+        #expect(roleOfDensity("sort density desc") == .unknownField)
+        #expect(shell.output("columns name, population / area as density").ok)
+        #expect(roleOfDensity("sort density desc") == .field)
+        #expect(roleOfDensity("sort densiti desc") == .unknownField)
+    }
+
     /// Counts from Data/countries.json: population / area above 1,000 for 12 countries; in
     /// Europe above 200 for 14 (Belgium … Vatican City).
     @Test func filterReadsAComputedColumnByItsName() {

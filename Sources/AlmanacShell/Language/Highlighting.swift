@@ -125,6 +125,11 @@ public final class Highlighter {
             let paths = session.completionSource().completionPaths(continuing: text).map { Folding.fold($0.path) }
             if paths.contains(typed) { return .field }
             if typing, paths.contains(where: { $0.hasPrefix(typed) }) { return .plain }
+            // A name `columns … as NAME` gave a computed column: later commands read it
+            // (`sort density`, `filter density > 500`). Asked last: most words are fields.
+            let computed = ExpressionWords.names(in: session).keys
+            if computed.contains(text) { return .field }
+            if typing, computed.contains(where: { Folding.fold($0).hasPrefix(typed) }) { return .plain }
             return .unknownField
         case .dataset:
             if session.catalog.contains(text) || text.lowercased() == "all" { return .dataset }
