@@ -67,31 +67,24 @@ extension ValueCount {
         // and folded once per distinct value, not once per record.
         var byNode = [[UInt64: (count: Int, node: Int)]](repeating: [:], count: results.datasets.count)
         var counts: [String: (count: Int, number: Double?)] = [:]
-        var seenWords: [UInt64] = []
-        var seenTexts: [String] = []
-        var seenNumbers = RecordNumbers()
+        var seen = RecordValues()
         // The values a filter compares: an object by its name.
         let naming = results.datasets.map { ObjectIdentity.keys(in: $0.document) }
         for (position, item) in results.items.enumerated() {
             if position & 0x3FFF == 0 { try cancellation.checkpoint() }
             let dataset = results.dataset(of: item)
             let document = dataset.document
-            seenWords.removeAll(keepingCapacity: true)
-            seenTexts.removeAll(keepingCapacity: true)
-            seenNumbers.reset()
+            seen.reset()
             dataset.forEachComparedValue(of: paths[item.dataset], row: item.row, naming: naming[item.dataset]) { value in
                 if case let .node(node) = value {
-                    guard !seenNumbers.repeats(node, in: document) else { return }
+                    guard seen.isNew(node, in: document) else { return }
                     let word = document.node(node)
-                    guard !seenWords.contains(word) else { return }
-                    seenWords.append(word)
                     byNode[item.dataset][word, default: (0, node)].count += 1
                     return
                 }
                 guard dataset.isPresent(value) else { return }
                 let text = dataset.text(of: value)
-                guard !text.isEmpty, !seenTexts.contains(text), folded.isEmpty || Folding.fold(text).hasPrefix(folded) else { return }
-                seenTexts.append(text)
+                guard !text.isEmpty, folded.isEmpty || Folding.fold(text).hasPrefix(folded), seen.isNew(text) else { return }
                 counts[text, default: (0, dataset.number(of: value))].count += 1
             }
         }

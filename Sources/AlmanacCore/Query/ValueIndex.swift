@@ -29,29 +29,22 @@ public struct ValueIndex: Sendable {
         var pairRows: [UInt32] = []
         var pairValues: [Int] = []
         let keepsRows = dataset.count <= Int(UInt32.max)
-        var seenWords: [UInt64] = []
-        var seenTexts: [String] = []
-        var seenNumbers = RecordNumbers()
+        var seen = RecordValues()
         // The values a filter compares: an object by its name (`filter milestone = v2.0`).
         let naming = ObjectIdentity.keys(in: document)
         for row in 0..<dataset.count {
-            seenWords.removeAll(keepingCapacity: true)
-            seenTexts.removeAll(keepingCapacity: true)
-            seenNumbers.reset()
+            seen.reset()
             let rowWord = UInt32(truncatingIfNeeded: row)
             dataset.forEachComparedValue(of: compiled, row: row, naming: naming) { value in
                 let ordinal: Int
                 if case let .node(node) = value {
                     // null is no value.
-                    guard document.kind(at: node) != .null, !seenNumbers.repeats(node, in: document) else { return }
+                    guard document.kind(at: node) != .null, seen.isNew(node, in: document) else { return }
                     let word = document.node(node)
-                    guard !seenWords.contains(word) else { return }
-                    seenWords.append(word)
                     ordinal = wordOrdinals.number(of: word, next: wordNodes.count) { wordNodes.append(node) }
                 } else {
                     let text = dataset.text(of: value)
-                    guard !seenTexts.contains(text) else { return }
-                    seenTexts.append(text)
+                    guard seen.isNew(text) else { return }
                     ordinal = textOrdinals.number(of: text, next: -1 - texts.count) { texts.append((text, dataset.number(of: value) != nil)) }
                 }
                 pairValues.append(ordinal)
@@ -213,20 +206,39 @@ extension CacheKey where Value == ValueIndex {
     static func values(of path: String) -> CacheKey { CacheKey("values:" + path) }
 }
 
-/// The numbers met in one record: a number's node is its own text, so the two 0s of `[0, 0]`
-/// or `{"up": 0, "heart": 0}` are two nodes, yet the record counts once for 0.
-struct RecordNumbers {
-    private var nodes: [Int] = []
+/// The values one record has given already, so a record counts once for each: nodes by their
+/// word (equal short strings share one), numbers by their text (a number's node is its own
+/// text, so the two 0s of `[0, 0]` or `{"up": 0, "heart": 0}` are two nodes), and other
+/// values by their text.
+struct RecordValues {
+    private var words: [UInt64] = []
+    private var numbers: [Int] = []
+    private var texts: [String] = []
 
-    mutating func reset() { nodes.removeAll(keepingCapacity: true) }
+    mutating func reset() {
+        words.removeAll(keepingCapacity: true)
+        numbers.removeAll(keepingCapacity: true)
+        texts.removeAll(keepingCapacity: true)
+    }
 
-    /// Whether `node` is a number whose text this record had already; else it is noted.
-    mutating func repeats(_ node: Int, in document: JSONDocument) -> Bool {
-        guard document.kind(at: node) == .number else { return false }
-        let text = document.arena[document.textRange(at: node)]
-        if nodes.contains(where: { document.arena[document.textRange(at: $0)] == text }) { return true }
-        nodes.append(node)
-        return false
+    /// Whether the record gives `node` for the first time; it is noted.
+    mutating func isNew(_ node: Int, in document: JSONDocument) -> Bool {
+        if document.kind(at: node) == .number {
+            let text = document.arena[document.textRange(at: node)]
+            if numbers.contains(where: { document.arena[document.textRange(at: $0)] == text }) { return false }
+            numbers.append(node)
+        }
+        let word = document.node(node)
+        guard !words.contains(word) else { return false }
+        words.append(word)
+        return true
+    }
+
+    /// Whether the record gives `text` for the first time; it is noted.
+    mutating func isNew(_ text: String) -> Bool {
+        guard !texts.contains(text) else { return false }
+        texts.append(text)
+        return true
     }
 }
 

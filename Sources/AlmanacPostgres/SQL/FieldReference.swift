@@ -64,33 +64,29 @@ struct FieldReference {
     /// `source`, but an object the path ends on is one value (its name: `ObjectIdentity`),
     /// not its members' values, as `Dataset.forEachWholeValue` reads it in memory.
     func wholeSource(aliases: inout Aliases) -> ValueSource {
-        if !hops.isEmpty { return linkedSource(aliases: &aliases) }
-        let columnSQL = SQL(alias + "." + column.quoted)
-        switch (column.kind, column.isArray) {
-        case (.json, false):
-            return .set(Self.wholeJSONValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)
-        case (.json, true):
-            let element = aliases.next("e")
-            let from = SQL("unnest(") + columnSQL + ") AS \(element)(x), "
-            return .set(Self.wholeJSONValues(of: SQL("\(element).x::jsonb"), before: from, path: path, aliases: &aliases), column: columnSQL)
-        default:
-            return source(aliases: &aliases)
-        }
+        jsonSource(aliases: &aliases, values: Self.wholeJSONValues)
     }
 
     /// Where the values a comparison reads come from (`filter FIELD = VALUE`): as `source`, but
     /// an object the path ends on that a member names is that name (`ObjectIdentity`), as
     /// `Dataset.forEachComparedValue` reads it in memory; one nothing names, its members' values.
     func comparedSource(aliases: inout Aliases) -> ValueSource {
+        jsonSource(aliases: &aliases, values: Self.comparedJSONValues)
+    }
+
+    /// `source`, with a `json` column's values (or each element's, for a `json[]`) read by
+    /// `values` — how an object the path ends on reads is all that differs.
+    private func jsonSource(aliases: inout Aliases,
+                            values: (SQL, SQL, [String], inout Aliases) -> ValueSet) -> ValueSource {
         if !hops.isEmpty { return linkedSource(aliases: &aliases) }
         let columnSQL = SQL(alias + "." + column.quoted)
         switch (column.kind, column.isArray) {
         case (.json, false):
-            return .set(Self.comparedJSONValues(of: columnSQL + "::jsonb", before: SQL(), path: path, aliases: &aliases), column: columnSQL)
+            return .set(values(columnSQL + "::jsonb", SQL(), path, &aliases), column: columnSQL)
         case (.json, true):
             let element = aliases.next("e")
             let from = SQL("unnest(") + columnSQL + ") AS \(element)(x), "
-            return .set(Self.comparedJSONValues(of: SQL("\(element).x::jsonb"), before: from, path: path, aliases: &aliases), column: columnSQL)
+            return .set(values(SQL("\(element).x::jsonb"), from, path, &aliases), column: columnSQL)
         default:
             return source(aliases: &aliases)
         }
