@@ -66,7 +66,7 @@ enum CSVSample {
         var rows: [[[UInt8]]] = []
         var row: [[UInt8]] = []
         var cell: [UInt8] = []
-        var index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        var index = ByteOrderMark.length(atStartOf: bytes)
         var quoted = false
         var inQuotes = false
         func endRow() {

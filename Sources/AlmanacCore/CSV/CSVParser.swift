@@ -55,9 +55,9 @@ public struct CSVParser {
             throw .csv(CSVError(source: source, line: 1, column: 1, message: "the text is empty: expected a header or a row"))
         }
         var parser = CSVParser(base: base, count: bytes.count, dialect: dialect, source: source, progress: progress)
-        if bytes.count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
-            parser.position = 3
-            parser.lineStart = 3
+        if ByteOrderMark.length(atStartOf: bytes) > 0 {
+            parser.position = ByteOrderMark.utf8.count
+            parser.lineStart = parser.position
         }
         parser.parsed = parsed
         parser.releasePart = releasePart

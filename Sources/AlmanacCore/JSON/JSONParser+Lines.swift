@@ -10,7 +10,7 @@ extension JSONParser {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return [] }
         var parser = JSONParser(base: base, count: bytes.count, source: source, limits: limits, progress: progress, lines: lines)
         // A UTF-8 byte order mark is tolerated, as in a JSON or CSV file.
-        if bytes.count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { parser.position = 3 }
+        if ByteOrderMark.length(atStartOf: bytes) > 0 { parser.position = ByteOrderMark.utf8.count }
         var roots: [Int] = []
         while true {
             parser.skipWhitespace()

@@ -105,7 +105,7 @@ public struct JSONParser {
 
     mutating func parseDocument(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Int {
         // A UTF-8 byte order mark is tolerated.
-        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        if ByteOrderMark.length(atStartOf: UnsafeBufferPointer(start: base, count: count)) > 0 { position = ByteOrderMark.utf8.count }
         skipWhitespace()
         if position >= count {
             throw .json(JSONError(reason: .empty, source: source, offset: 0, line: 1, column: 1))

@@ -40,7 +40,7 @@ public struct LoadOptions: Sendable, Equatable {
         /// By the text's first bytes: JSON starts with `{` or `[` (after a byte order mark and
         /// blanks); anything else is read as CSV, its delimiter sniffed.
         static func byContent(_ bytes: UnsafeBufferPointer<UInt8>) -> Format {
-            var index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+            var index = ByteOrderMark.length(atStartOf: bytes)
             while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
             guard index < bytes.count else { return .json }
             return bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") ? .json : .csv

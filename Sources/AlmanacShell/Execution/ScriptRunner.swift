@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AlmanacCore
 import CShims
 
 /// Runs lines that come from a pipe, a `-c` option or a file: no prompt, no history,
@@ -187,10 +188,7 @@ public struct DescriptorLines: Sequence, IteratorProtocol {
     /// The line in `range` of the buffer, without the byte order mark the first may begin with.
     private mutating func line(_ range: Range<Int>) -> ScriptLine {
         var range = range
-        if atFirstLine, range.count >= 3, buffer[range.lowerBound] == 0xEF, buffer[range.lowerBound + 1] == 0xBB,
-           buffer[range.lowerBound + 2] == 0xBF {
-            range = range.lowerBound + 3..<range.upperBound
-        }
+        if atFirstLine { range = range.lowerBound + ByteOrderMark.length(atStartOf: buffer[range])..<range.upperBound }
         atFirstLine = false
         return .text(String(decoding: buffer[range], as: UTF8.self))
     }
