@@ -105,3 +105,41 @@ import Testing
         #expect(failure { try loadFile(broken) } == "\(broken):3:3: expected ',' or '}', found '\"'")
     }
 }
+
+/// A large NDJSON file reports its progress and can be stopped while it parses, as an array
+/// of records does: the bar moved only at the end, and Ctrl-C waited for the whole file.
+@Suite struct NDJSONProgressTests {
+    /// 40,000 lines of 64 bytes (2.56 MB), each newline at 64 i + 63.
+    static let text: [UInt8] = {
+        var text = ""
+        for index in 0..<40_000 { text += #"{"n":"\#(String(format: "%05d", index))","padding":"0123456789012345678901234567890123456"}"# + "\n" }
+        return Array(text.utf8)
+    }()
+
+    @Test func progressIsReportedAboutEveryMegabyteBetweenLines() throws {
+        #expect(Self.text.count == 40_000 * 64)
+        nonisolated(unsafe) var reported: [Int] = []
+        var builder = JSONDocumentBuilder()
+        let roots = try Self.text.withUnsafeBufferPointer { bytes in
+            try JSONParser.parseLines(bytes, source: "big.ndjson", into: &builder, progress: { reported.append($0) })
+        }
+        #expect(roots.count == 40_000)
+        // At the first line end at or past 1 MiB (line 16,384's, 1,048,639), then at or past
+        // that plus 1 MiB (2,097,215 is line 32,768's end exactly); none before 3,145,791.
+        #expect(reported == [1_048_639, 2_097_215])
+    }
+
+    @Test func aCancelledLoadStopsAtTheFirstReportNotAtTheEnd() throws {
+        nonisolated(unsafe) var reported: [Int] = []
+        var builder = JSONDocumentBuilder()
+        #expect(throws: LoadFailure.cancelled) {
+            try Self.text.withUnsafeBufferPointer { bytes in
+                _ = try JSONParser.parseLines(bytes, source: "big.ndjson", into: &builder, progress: { consumed throws(CancelledError) in
+                    reported.append(consumed)
+                    throw CancelledError()
+                })
+            }
+        }
+        #expect(reported == [1_048_639])
+    }
+}

@@ -32,6 +32,10 @@ extension JSONParser {
             if parser.position < parser.count, parser.base[parser.position] != 0x0A {
                 throw .json(parser.error(.expected("a new line after the value", found: parser.describeHere())))
             }
+            // Between records, as between an array's elements: the bar moves and Ctrl-C stops.
+            if parser.position >= parser.nextProgress {
+                do throws(ParseFailure) { try parser.reportProgress(&builder) } catch { throw .cancelled }
+            }
         }
         builder.resolvePending()
         return roots
