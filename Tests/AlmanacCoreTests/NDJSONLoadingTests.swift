@@ -35,7 +35,19 @@ import Testing
     @Test func aLineThatIsAListIsSkippedLikeAnyOtherNonObject() throws {
         let dataset = try loadFile(scratch.file("list.ndjson", "[{\"a\":1},{\"a\":2}]\n"))
         #expect(dataset.count == 0)
-        #expect(dataset.warnings.map(\.description) == ["record 1: skipped: expected an object, found an array"])
+        #expect(dataset.warnings.map(\.description) == ["line 1: skipped: expected an object, found an array"])
+    }
+
+    @Test func aSkippedLineIsNamedByItsLineNotItsPlaceAmongTheRecords() throws {
+        // Line 2 blank, a record spread over lines 5-7 (jq's pretty output), then two bad lines.
+        let text = "{\"a\":1}\n\n{\"a\":2}\n[1,2]\n{\n  \"a\": 3\n}\n\"text\"\n  \n42\n"
+        let dataset = try loadFile(scratch.file("mixed.ndjson", text))
+        #expect(jsonRecords(dataset) == [#"{"a":1}"#, #"{"a":2}"#, #"{"a":3}"#])
+        #expect(dataset.warnings.map(\.description) == [
+            "line 4: skipped: expected an object, found an array",
+            "line 8: skipped: expected an object, found a string",
+            "line 10: skipped: expected an object, found a number",
+        ])
     }
 
     @Test func aStationsShapedLineIsAnOrdinaryRecord() throws {
