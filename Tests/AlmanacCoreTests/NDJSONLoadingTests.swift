@@ -35,7 +35,19 @@ import Testing
     @Test func aLineThatIsAListIsSkippedLikeAnyOtherNonObject() throws {
         let dataset = try loadFile(scratch.file("list.ndjson", "[{\"a\":1},{\"a\":2}]\n"))
         #expect(dataset.count == 0)
-        #expect(dataset.warnings.map(\.description) == ["record 1: skipped: expected an object, found an array"])
+        #expect(dataset.warnings.map(\.description) == ["line 1: skipped: expected an object, found an array"])
+    }
+
+    @Test func aSkippedLineIsNamedByItsLineNotItsPlaceAmongTheRecords() throws {
+        // Line 2 blank, a record spread over lines 5-7 (jq's pretty output), then two bad lines.
+        let text = "{\"a\":1}\n\n{\"a\":2}\n[1,2]\n{\n  \"a\": 3\n}\n\"text\"\n  \n42\n"
+        let dataset = try loadFile(scratch.file("mixed.ndjson", text))
+        #expect(jsonRecords(dataset) == [#"{"a":1}"#, #"{"a":2}"#, #"{"a":3}"#])
+        #expect(dataset.warnings.map(\.description) == [
+            "line 4: skipped: expected an object, found an array",
+            "line 8: skipped: expected an object, found a string",
+            "line 10: skipped: expected an object, found a number",
+        ])
     }
 
     @Test func aStationsShapedLineIsAnOrdinaryRecord() throws {
@@ -103,5 +115,43 @@ import Testing
         #expect(jsonRecords(try loadFile(pretty)) == [#"{"a":1,"b":[2]}"#, #"{"a":3}"#])
         let broken = scratch.file("broken.ndjson", "{\n  \"a\": 1\n  \"b\": 2\n}\n")
         #expect(failure { try loadFile(broken) } == "\(broken):3:3: expected ',' or '}', found '\"'")
+    }
+}
+
+/// A large NDJSON file reports its progress and can be stopped while it parses, as an array
+/// of records does: the bar moved only at the end, and Ctrl-C waited for the whole file.
+@Suite struct NDJSONProgressTests {
+    /// 40,000 lines of 64 bytes (2.56 MB), each newline at 64 i + 63.
+    static let text: [UInt8] = {
+        var text = ""
+        for index in 0..<40_000 { text += #"{"n":"\#(String(format: "%05d", index))","padding":"0123456789012345678901234567890123456"}"# + "\n" }
+        return Array(text.utf8)
+    }()
+
+    @Test func progressIsReportedAboutEveryMegabyteBetweenLines() throws {
+        #expect(Self.text.count == 40_000 * 64)
+        nonisolated(unsafe) var reported: [Int] = []
+        var builder = JSONDocumentBuilder()
+        let roots = try Self.text.withUnsafeBufferPointer { bytes in
+            try JSONParser.parseLines(bytes, source: "big.ndjson", into: &builder, progress: { reported.append($0) })
+        }
+        #expect(roots.count == 40_000)
+        // At the first line end at or past 1 MiB (line 16,384's, 1,048,639), then at or past
+        // that plus 1 MiB (2,097,215 is line 32,768's end exactly); none before 3,145,791.
+        #expect(reported == [1_048_639, 2_097_215])
+    }
+
+    @Test func aCancelledLoadStopsAtTheFirstReportNotAtTheEnd() throws {
+        nonisolated(unsafe) var reported: [Int] = []
+        var builder = JSONDocumentBuilder()
+        #expect(throws: LoadFailure.cancelled) {
+            try Self.text.withUnsafeBufferPointer { bytes in
+                _ = try JSONParser.parseLines(bytes, source: "big.ndjson", into: &builder, progress: { consumed throws(CancelledError) in
+                    reported.append(consumed)
+                    throw CancelledError()
+                })
+            }
+        }
+        #expect(reported == [1_048_639])
     }
 }

@@ -22,7 +22,8 @@ public enum RecordExtraction {
             if offset & 0x3FFF == 0, cancellation.isCancelled { throw .cancelled }
             let number = offset + 1
             guard document.kind(at: index) == .object else {
-                warnings.append(LoadWarning(record: number, message: "skipped: expected an object, found \(document.kind(at: index).typeDescription)"))
+                warnings.append(LoadWarning(record: number, line: document.lineOfRoot[index],
+                                            message: "skipped: expected an object, found \(document.kind(at: index).typeDescription)"))
                 continue
             }
             if checker.check(index, number: number, warnings: &warnings, scratch: scratch) {

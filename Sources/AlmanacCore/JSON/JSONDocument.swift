@@ -22,6 +22,8 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     /// Whether the text was NDJSON: each root is one line, one record as it is (a line that
     /// is an array or holds records under a key is still one record).
     public let isLines: Bool
+    /// The 1-based line of an NDJSON root that is not an object, by node (for its warning).
+    public let lineOfRoot: [Int: Int]
 
     private let interned: InternTable
     /// Objects that named a key twice and kept its last value, by node (see `RepeatedKey`).
@@ -33,9 +35,10 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     /// reference counting that every array access would otherwise pay.
     private let nodeBase: UnsafePointer<UInt64>
 
-    init(nodes: [UInt64], arena: [UInt8], roots: [Int], isLines: Bool = false, interned: InternTable, repeatedKeys: [RepeatedKey] = [],
-         elementMarks: [ElementMark] = []) {
+    init(nodes: [UInt64], arena: [UInt8], roots: [Int], isLines: Bool = false, lineOfRoot: [Int: Int] = [:], interned: InternTable,
+         repeatedKeys: [RepeatedKey] = [], elementMarks: [ElementMark] = []) {
         self.isLines = isLines
+        self.lineOfRoot = lineOfRoot
         self.repeatedKeys = repeatedKeys
         self.elementMarks = elementMarks
         self.nodes = nodes

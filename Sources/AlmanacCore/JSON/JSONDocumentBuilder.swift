@@ -14,6 +14,9 @@ public struct JSONDocumentBuilder: JSONNodes {
     var roots: [Int] = []
     /// The roots are NDJSON's lines (see `JSONDocument.isLines`).
     var isLines = false
+    /// The 1-based line of each NDJSON root that is not an object, by node: such a line is
+    /// skipped with a warning, which names it (records are not always one a line).
+    var lineOfRoot: [Int: Int] = [:]
     /// Objects that named a key twice (see `keepLastOfRepeatedKeys`), in the order they closed.
     var repeatedKeys: [RepeatedKey] = []
     var elementMarks: [JSONDocument.ElementMark] = []
@@ -75,7 +78,7 @@ public struct JSONDocumentBuilder: JSONNodes {
     /// taking text: its next node or byte goes to new storage.
     public mutating func finish() -> JSONDocument {
         resolvePending()
-        return JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, isLines: isLines, interned: keys,
+        return JSONDocument(nodes: nodeWords.finished(), arena: arenaBytes.finished(), roots: roots, isLines: isLines, lineOfRoot: lineOfRoot, interned: keys,
                      repeatedKeys: repeatedKeys.sorted { $0.object < $1.object }, elementMarks: elementMarks)
     }
 

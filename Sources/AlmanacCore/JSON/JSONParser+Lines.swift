@@ -1,3 +1,5 @@
+import CGlibc
+
 /// NDJSON: one JSON value per line.
 extension JSONParser {
     /// Parses newline-delimited JSON: one value per non-blank line. No line is no value, not
@@ -12,6 +14,8 @@ extension JSONParser {
         // A UTF-8 byte order mark is tolerated, as in a JSON or CSV file.
         if ByteOrderMark.length(atStartOf: bytes) > 0 { parser.position = ByteOrderMark.utf8.count }
         var roots: [Int] = []
+        // Lines counted only up to a root that is not an object, when there is one.
+        var counted = (offset: 0, line: 1)
         while true {
             parser.skipWhitespace()
             if parser.position >= parser.count { break }
@@ -24,6 +28,10 @@ extension JSONParser {
             }
             roots.append(root)
             builder.addRoot(root)
+            if builder.kind(at: root) != .object {
+                counted = (start, counted.line + almanac_count_newlines(base, counted.offset, start))
+                builder.lineOfRoot[root] = counted.line
+            }
             // The rest of the line must be blank.
             while parser.position < parser.count, parser.base[parser.position] == 0x20 || parser.base[parser.position] == 0x09
                 || parser.base[parser.position] == 0x0D {
@@ -31,6 +39,10 @@ extension JSONParser {
             }
             if parser.position < parser.count, parser.base[parser.position] != 0x0A {
                 throw .json(parser.error(.expected("a new line after the value", found: parser.describeHere())))
+            }
+            // Between records, as between an array's elements: the bar moves and Ctrl-C stops.
+            if parser.position >= parser.nextProgress {
+                do throws(ParseFailure) { try parser.reportProgress(&builder) } catch { throw .cancelled }
             }
         }
         builder.resolvePending()

@@ -40,10 +40,13 @@ public struct LoadWarning: Sendable, Equatable, CustomStringConvertible {
     /// The record's name when it has one, to help find it.
     public var name: String?
     public var message: String
+    /// The record's 1-based line in its file, when known (an NDJSON line): said instead of its place.
+    public var line: Int?
 
-    public init(record: Int, name: String? = nil, message: String) {
+    public init(record: Int, name: String? = nil, line: Int? = nil, message: String) {
         self.record = record
         self.name = name
+        self.line = line
         self.message = message
     }
 
@@ -54,6 +57,7 @@ public struct LoadWarning: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         guard let record else { return message }
+        if let line { return "line \(line)" + (name.map { " (\($0))" } ?? "") + ": " + message }
         return "record \(record)" + (name.map { " (\($0))" } ?? "") + ": " + message
     }
 }

@@ -208,12 +208,24 @@ extension Arguments {
     }
 
     /// A keyword (unquoted, any case, the first time) starts its parameter; the words after it
-    /// are its own — one, or up to the next keyword.
+    /// are its own — one, or up to the next keyword. A keyword that needs a value but is
+    /// followed at once by another keyword, before any keyword, is a word given by its place
+    /// instead (`load at from f.json` names a dataset `at`) while a parameter still takes one.
     static func split(_ words: [Word], by parameters: [Parameter]) -> KeywordSplit {
         var split = KeywordSplit(values: Array(repeating: [], count: parameters.count))
-        for word in words {
+        let placedCount = parameters.count { $0.keyword == nil }
+        func keywordIndex(_ word: Word) -> Int? {
+            guard !word.isQuoted else { return nil }
             let lowered = word.text.lowercased()
-            if !word.isQuoted, let index = parameters.indices.first(where: { parameters[$0].keyword == lowered && split.keywords[$0] == nil }) {
+            return parameters.indices.first { parameters[$0].keyword == lowered && split.keywords[$0] == nil }
+        }
+        for (position, word) in words.enumerated() {
+            var keyword = keywordIndex(word)
+            if let index = keyword, split.keywords.isEmpty, split.placed.count < placedCount, position + 1 < words.count,
+               !parameters[index].isFlag, let following = keywordIndex(words[position + 1]), following != index {
+                keyword = nil
+            }
+            if let index = keyword {
                 split.keywords[index] = word
                 split.open = if case .flag = parameters[index].kind { nil } else { index }
             } else if let open = split.open {

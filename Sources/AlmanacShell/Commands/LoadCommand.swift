@@ -41,7 +41,9 @@ public enum LoadCommand: Command {
     /// A known name is a dataset (a new one makes a generic dataset, so it is not an error).
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.enumerated().map { index, word in
-            if !word.isQuoted, ["from", "as", "at", "key"].contains(word.text.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
+            let keywords = ["from", "as", "at", "key"]
+            let namesTheDataset = index == 0 && arguments.count > 1 && !arguments[1].isQuoted && keywords.contains(arguments[1].text.lowercased())
+            if !word.isQuoted, !namesTheDataset, keywords.contains(word.text.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
             if index == 0, session.catalog.contains(word.text) { return ArgumentRole(word: index, role: .dataset) }
             return ArgumentRole(word: index, role: word.isQuoted ? .string : .plain)
         }

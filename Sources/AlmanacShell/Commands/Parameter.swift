@@ -169,6 +169,8 @@ public struct Parameter: Sendable {
         }
     }
 
+    var isFlag: Bool { if case .flag = kind { true } else { false } }
+
     /// Takes one word after its keyword (`--size 60x20`); else words up to the next keyword.
     var takesOneWord: Bool {
         switch arity {
