@@ -32,7 +32,7 @@ public struct PostgresResults: ResultsSource {
     public var unpagedLimit: Int? { Self.unpagedLimit }
     public var hasSteps: Bool { query != TableQuery() }
     public var fieldsInUse: [String] { query.fieldsInUse }
-    public var sortFields: [String] { query.sort.map(\.field) }
+    public var sortFields: [String] { query.sortFields }
     public var defaultColumns: [String]? { table.schema.layout.listFields }
     public var recordKeys: [String]? { table.schema.columns.map(\.name) }
 
@@ -42,10 +42,7 @@ public struct PostgresResults: ResultsSource {
         switch step {
         case let .search(text): query = TableQuery(search: text)  // as in memory, from the whole table
         case let .filter(expression): query.filters.append(expression)
-        case let .sort(keys):
-            // Ties keep the order before (as a stable sort in memory keeps them).
-            let fields = Set(keys.map(\.field))
-            query.sort = keys + query.sort.filter { !fields.contains($0.field) }
+        case let .sort(keys): query.sort(by: keys)
         case .clear: query = TableQuery()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
         case let .limit(count): query = query.limited(to: count)

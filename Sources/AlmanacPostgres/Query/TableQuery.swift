@@ -11,6 +11,9 @@ public struct TableQuery: Sendable, Equatable {
     public var filters: [FilterExpression]
     /// `sort FIELD [asc|desc], …`; ties keep the search's ranking, then the table's order.
     public var sort: [SortKey]
+    /// How many of `sort`'s first keys the last `sort` gave (nil: all); the rest, from sorts
+    /// before it, only break its ties, and a listing shows only the last sort's (as in memory).
+    public var lastSortCount: Int?
     /// `show #N` after `group`: the rows of group N, each narrowing the last.
     public var drills: [GroupDrill]
     /// After `limit N`: the rows this question shapes are the first N another one answers, in
@@ -50,9 +53,18 @@ public struct TableQuery: Sendable, Equatable {
         return (sortFields + narrowingFields + computed).filter { seen.insert($0).inserted }
     }
 
-    private var sortFields: [String] {
+    /// The last sort's fields (through a limit, the sort under it).
+    public var sortFields: [String] {
         if sort.isEmpty, case let .first(_, inner)? = within { return inner.sortFields }
-        return sort.map(\.field)
+        return sort.prefix(lastSortCount ?? sort.count).map(\.field)
+    }
+
+    /// `sort KEYS` after what this question sorted by: ties keep the order before (as a
+    /// stable sort in memory keeps them).
+    public mutating func sort(by keys: [SortKey]) {
+        let fields = Set(keys.map(\.field))
+        sort = keys + sort.filter { !fields.contains($0.field) }
+        lastSortCount = keys.count
     }
 
     private var narrowingFields: [String] {
@@ -72,8 +84,11 @@ public struct TableQuery: Sendable, Equatable {
         var query = inner.withoutLimits()
         query.filters += filters
         query.drills += drills
-        let fields = Set(sort.map(\.field))
-        if !sort.isEmpty { query.sort = sort + query.sort.filter { !fields.contains($0.field) } }
+        if !sort.isEmpty {
+            let fields = Set(sort.map(\.field))
+            query.sort = sort + query.sort.filter { !fields.contains($0.field) }
+            query.lastSortCount = lastSortCount ?? sort.count
+        }
         return query
     }
 
