@@ -143,7 +143,7 @@ struct PostgresDifferentialTests {
         #expect(lines(database.stdout).contains("53"), "Europe, group #3, has 53 countries: \(database.stdout)")
     }
 
-    @Test("nested objects group and describe by their name, alike in memory and in jsonb columns")
+    @Test("nested objects group, describe and sort by their name, alike in memory and in jsonb columns")
     func nestedObjectsAlike() throws {
         let url = try Database.url("differential_github_issues")
         let generated = Process()
@@ -162,7 +162,10 @@ struct PostgresDifferentialTests {
                       "filter milestone = v2.0", "count", "filter clear", "filter user = octocat", "page", "filter clear",
                       "filter milestone = 2024-06-30", "filter clear", "filter user = 5000", "filter clear", "filter labels = d73a4a",
                       "filter clear", "filter milestone.due_on ~ 2024-06", "count", "filter clear",
-                      "filter labels = bug and milestone != v1.0", "count"]
+                      "filter labels = bug and milestone != v1.0", "count",
+                      // A sort orders objects by their names too (a milestone by its title, a user by login).
+                      "filter clear", "set pagesize 250", "columns number", "sort milestone", "page", "sort milestone desc", "page",
+                      "sort user desc, number", "page", "sort assignee", "page"]
         let memory = try run(["load d from \(file)"] + script)
         // Nine statements over jsonb: 0.3 s with JIT off (almanac's sessions), 115 s with it on a busy machine.
         let database = try PipeRun.run(["--no-rc", "--echo", "--format", "json"], input: (["load d from \(url)"] + script).joined(separator: "\n") + "\n",

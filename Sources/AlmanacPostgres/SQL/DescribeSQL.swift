@@ -10,7 +10,7 @@ extension QueryBuilder {
         let from = try source(query)
         var parts: [SQL] = []
         for (index, field) in fields.enumerated() {
-            let reference = try source(of: field, in: query, aliases: &aliases, whole: true)
+            let reference = try source(of: field, in: query, aliases: &aliases, reading: .whole)
             switch reference.source {
             case let .scalar(column, kind, typeName):
                 parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition))
@@ -129,7 +129,7 @@ extension QueryBuilder {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
-        let reference = try source(of: field, in: query, aliases: &aliases, whole: true)
+        let reference = try source(of: field, in: query, aliases: &aliases, reading: .whole)
         var sql: SQL
         switch reference.source {
         case let .scalar(column, kind, _):

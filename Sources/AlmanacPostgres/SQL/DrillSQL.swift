@@ -8,7 +8,7 @@ extension QueryBuilder {
         var conditions: [SQL] = []
         for (index, field) in drill.fields.enumerated() {
             let value = drill.values[index]
-            let reference = try source(of: field, in: query, aliases: &aliases, whole: true)
+            let reference = try source(of: field, in: query, aliases: &aliases, reading: .whole)
             switch reference.source {
             case let .scalar(expression, kind, _):
                 let text = Self.groupText(of: expression, kind: kind)

@@ -312,11 +312,15 @@ extension QueryBuilder {
     /// The spec's values: a field's column or JSON path, or the expression computed in SQL.
     /// `whole`: a path that ends at an object is the object (group, describe and drill-down
     /// count it once, by its name), not its members' values.
-    func source(of spec: String, in query: TableQuery, aliases: inout Aliases, whole: Bool = false) throws -> SpecSource {
+    func source(of spec: String, in query: TableQuery, aliases: inout Aliases, reading: FieldReference.Reading = .values) throws -> SpecSource {
         if let expression = computed(spec, in: query) { return try computedSource(expression, in: query, aliases: &aliases) }
         let resolved = try FieldReference.resolve(renamedField(spec) ?? spec, in: schema)
-        return SpecSource(source: whole ? resolved.wholeSource(aliases: &aliases) : resolved.source(aliases: &aliases),
-                          reference: resolved, type: nil)
+        let source = switch reading {
+        case .values: resolved.source(aliases: &aliases)
+        case .whole: resolved.wholeSource(aliases: &aliases)
+        case .sortKey: resolved.sortSource(aliases: &aliases)
+        }
+        return SpecSource(source: source, reference: resolved, type: nil)
     }
 
     /// The expression a spec is, or nil for a column's name or a JSON path (`info.address.city`).

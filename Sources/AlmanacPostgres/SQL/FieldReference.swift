@@ -67,6 +67,17 @@ struct FieldReference {
         jsonSource(aliases: &aliases, values: Self.wholeJSONValues)
     }
 
+    /// How a field's values are read: each scalar (`source`), objects whole (`wholeSource`),
+    /// or as a sort key (`sortSource`).
+    enum Reading { case values, whole, sortKey }
+
+    /// Where a sort key's values come from (the first is the key): as `source`, but an object
+    /// the path ends on is its name's text (a milestone by its title) or, nothing naming it,
+    /// its JSON text, as `SortKeys` reads it in memory (`ValueText`: an object's text).
+    func sortSource(aliases: inout Aliases) -> ValueSource {
+        jsonSource(aliases: &aliases, values: Self.sortJSONValues)
+    }
+
     /// Where the values a comparison reads come from (`filter FIELD = VALUE`): as `source`, but
     /// an object the path ends on that a member names is that name (`ObjectIdentity`), as
     /// `Dataset.forEachComparedValue` reads it in memory; one nothing names, its members' values.
@@ -123,6 +134,21 @@ struct FieldReference {
         from.append(QueryBuilder.named(SQL("\(whole).j")) + " AS j OFFSET 0) AS \(named)")
         return ValueSet(from: from, condition: SQL("jsonb_typeof(\(whole).j) <> 'array'"),
                         value: SQL("\(named).j"), kind: .json, typeName: "jsonb")
+    }
+
+    /// The scalars the path reaches in `json`, an object it ends on as its name's text (see
+    /// `sortSource`); a list and what it holds walked as `jsonValues` walks them.
+    private static func sortJSONValues(of json: SQL, before: SQL, path: [String], aliases: inout Aliases) -> ValueSet {
+        let node = aliases.next("n")
+        let keyed = aliases.next("x")
+        let scalar = aliases.next("s")
+        var from = before + "jsonb_path_query(" + json + ", "
+        from.bind(jsonPath(path), as: "jsonpath")
+        from.append(SQL(") AS \(node)(v), LATERAL (SELECT CASE WHEN jsonb_typeof(\(node).v) = 'object' THEN to_jsonb(")
+                    + QueryBuilder.objectText(of: SQL("\(node).v")) + ") ELSE \(node).v END AS j OFFSET 0) AS \(keyed), ")
+        from.append("jsonb_path_query(\(keyed).j, 'strict $.**') AS \(scalar)(j)")
+        return ValueSet(from: from, condition: SQL("jsonb_typeof(\(scalar).j) NOT IN ('object', 'array')"),
+                        value: SQL("\(scalar).j"), kind: .json, typeName: "jsonb")
     }
 
     /// Every scalar the path reaches in `json` (jsonb): arrays on the way are looked through

@@ -13,7 +13,7 @@ extension QueryBuilder {
         var joins = SQL()
         var values: [(text: SQL, isNumber: SQL)] = []
         for field in spec.fields {
-            let reference = try source(of: field, in: query, aliases: &aliases, whole: true)
+            let reference = try source(of: field, in: query, aliases: &aliases, reading: .whole)
             switch reference.source {
             case let .scalar(expression, kind, _):
                 values.append((Self.groupText(of: expression, kind: kind), kind == .number ? SQL("(") + expression + " IS NOT NULL)" : "false"))
@@ -109,7 +109,7 @@ extension QueryBuilder {
     /// `sum population`: over numbers (text that reads as a number counts); `min`/`max` of
     /// numbers, or of text when the field is text; `distinct`: how many different values.
     func aggregate(_ aggregate: Aggregate, in query: TableQuery, joins: inout SQL, aliases: inout Aliases) throws -> SQL {
-        let reference = try source(of: aggregate.field, in: query, aliases: &aliases, whole: true)
+        let reference = try source(of: aggregate.field, in: query, aliases: &aliases, reading: .whole)
         let expression: SQL
         let kind: TableSchema.ValueKind
         var typeName = ""

@@ -167,7 +167,7 @@ struct QueryBuilder {
                 terms.append(distance + (key.descending ? " DESC" : " ASC"))
                 continue
             }
-            let reference = try source(of: key.field, in: query, aliases: &aliases)
+            let reference = try source(of: key.field, in: query, aliases: &aliases, reading: .sortKey)
             switch reference.source {
             case let .scalar(expression, kind, typeName):
                 if kind == .text {
