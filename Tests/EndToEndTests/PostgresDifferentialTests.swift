@@ -257,6 +257,30 @@ struct PostgresDifferentialTests {
         try sameRows(file: file, table: try exportedTable(file, as: "differential_dates"), Self.dateChecks)
     }
 
+    /// Days no month has (`2024-02-30`, `2023-02-29`) among dates of a text column: text, not
+    /// dates, in memory (`CalendarDate`), and the table's query no longer fails casting them.
+    /// The instants by hand: r7 2000-02-29 (a leap year), r9 2023-12-31, r5 2024-01-01T18:30Z,
+    /// r1 01-05, r3 02-29T10:00Z, r6 03-01, r11 04-30, r8 05-31T11:00Z (second 60), r10 06-30.
+    static let impossibleDateRecords = """
+        [{"name": "r1", "when": "2024-01-05"}, {"name": "r2", "when": "2024-02-30"},
+         {"name": "r3", "when": "2024-02-29T10:00:00Z"}, {"name": "r4", "when": "2023-02-29"},
+         {"name": "r5", "when": "2024-01-01T23:30:00+05:00"}, {"name": "r6", "when": "2024-03-01"},
+         {"name": "r7", "when": "2000-02-29"}, {"name": "r8", "when": "2024-05-31T10:59:60Z"},
+         {"name": "r9", "when": "2023-12-31"}, {"name": "r10", "when": "2024-06-30"}, {"name": "r11", "when": "2024-04-30"}]
+        """
+
+    @Test("a day no month has is text beside dates, alike in memory and in a text column")
+    func impossibleDatesAreText() throws {
+        let file = try home.write(Self.impossibleDateRecords, to: "impossible_dates.json")
+        try sameRows(file: file, table: try exportedTable(file, as: "differential_impossible_dates"), [
+            ("sort when", ["r7", "r9", "r5", "r1", "r3", "r6", "r11", "r8", "r10", "r2", "r4"]),
+            ("sort when desc", ["r10", "r8", "r11", "r6", "r3", "r1", "r5", "r9", "r7", "r2", "r4"]),
+            ("filter when < 2024-03-01", ["r1", "r3", "r5", "r7", "r9"]),
+            ("filter when > 2024-02-29T10:00:00Z", ["r6", "r8", "r10", "r11"]),
+            ("filter when = 2024-02-30", ["r2"]),
+        ])
+    }
+
     @Test("date, timestamp and timestamptz columns filter by their instants as memory does their ISO text")
     func dateColumnsByInstant() throws {
         // The same instants as `dateRecords`' r1, r2, r3, r4 and r7, in typed columns; `wall` has no time zone (UTC).

@@ -114,5 +114,15 @@ final class ColumnTypes: Sendable {
     }
 
     /// ISO 8601 dates as `CalendarDate` reads them.
-    static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$"
+    /// An ISO 8601 date or time PostgreSQL can read, as `CalendarDate.seconds` reads one in
+    /// memory: a day its month has (February 29th in leap years only), hours 00–23, minutes
+    /// 00–59, seconds to 60. A text like `2024-02-30` is text, not a cast that fails the query.
+    /// (Years 0001–9999 and offsets to ±15:59: PostgreSQL's range; memory reads more.)
+    static let datePattern: String = {
+        let year = "(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})"
+        let leapYear = "([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)"
+        let day = "(\(year)-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|\(year)-(0[13-9]|1[0-2])-(29|30)|\(year)-(0[13578]|1[02])-31|\(leapYear)-02-29)"
+        let time = "([T ]([01][0-9]|2[0-3]):[0-5][0-9](:([0-5][0-9]|60)([.][0-9]+)?)?(Z|[+-](0[0-9]|1[0-5]):?[0-5][0-9])?)?"
+        return "^" + day + time + "$"
+    }()
 }
