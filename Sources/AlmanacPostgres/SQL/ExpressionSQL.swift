@@ -120,6 +120,11 @@ struct ExpressionSQL {
             let parts = try arguments.map { try value($0, aliases: &aliases, element: element) }
             return Self.fill(template, parts)
         case let .cast(inner):
+            // A column of numbers written as text, read as text, is its text (`004`), as in memory.
+            if case let .field(name, false) = inner.kind, inner.type.element == .number, !inner.type.isList, element?.field != name,
+               stepDistance == nil || name != NearQuery.column {
+                return try scalarField(name, type: .text, aliases: &aliases)
+            }
             let part = try value(inner, aliases: &aliases, element: element)
             switch inner.type.element {
             case .number: return QueryBuilder.numberText(part)
