@@ -27,6 +27,16 @@ struct ExpressionSQL {
         try value(bound, aliases: &aliases, element: nil)
     }
 
+    /// A scalar value a listing, sort or group shows: a condition there is true or false, never
+    /// NULL, as in memory (`gini > 40` is false where gini is missing; a filter reads both alike).
+    func shownValue(_ bound: BoundExpression, aliases: inout Aliases) throws -> SQL {
+        let sql = try value(bound, aliases: &aliases, element: nil)
+        switch bound.kind {
+        case .comparison, .match, .legacy, .and, .or: return SQL("COALESCE(") + sql + ", false)"
+        default: return sql
+        }
+    }
+
     /// The value of a scalar expression (a list's first value where one value is wanted).
     func value(_ bound: BoundExpression, aliases: inout Aliases, element: Element?) throws -> SQL {
         if bound.type.isList, element == nil, !isReduction(bound) {
@@ -358,7 +368,7 @@ extension QueryBuilder {
             return SpecSource(source: .set(ValueSet(from: set.from, condition: set.condition, value: shaped, kind: kind, typeName: typeName),
                                            column: SQL("true")), reference: nil, type: type)
         }
-        let value = try sql.value(bound, aliases: &aliases, element: nil)
+        let value = try sql.shownValue(bound, aliases: &aliases)
         let (kind, typeName) = Self.kind(of: type)
         return SpecSource(source: .scalar(type == .date ? SQL("to_timestamp(") + value + ")" : value, kind: kind, typeName: typeName),
                           reference: nil, type: type)
