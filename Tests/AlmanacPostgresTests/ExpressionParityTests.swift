@@ -42,6 +42,7 @@ import Testing
         Case(dataset: "countries", text: "lower(borders) = 'fra'"),
         Case(dataset: "countries", text: "population / area > 1000 or count(borders) = 0"),
         Case(dataset: "countries", text: "numericCode =~ '^0'"),
+        Case(dataset: "countries", text: "name =~ '\\bof\\b' and not name =~ 'd\\B'"),
         Case(dataset: "countries", text: "round(area, 309) = (area) and round(area, -400) = 0"),
         Case(dataset: "countries", text: "length(numericCode) = 3 and substr(numericCode, 1, 2) = '00'"),
         Case(dataset: "species", text: "average_height * 2 > 400"),

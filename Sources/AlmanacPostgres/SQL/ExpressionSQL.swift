@@ -97,7 +97,7 @@ struct ExpressionSQL {
             }
         case let .match(inner, _, pattern):
             if inner.type.isList, element == nil { return try exists(bound, list: inner, aliases: &aliases) }
-            return SQL("(") + (try value(inner, aliases: &aliases, element: element)) + " ~ " + SQL.value(pattern) + ")"
+            return SQL("(") + (try value(inner, aliases: &aliases, element: element)) + " ~ " + SQL.value(try RegexSQL.pattern(pattern)) + ")"
         case let .legacy(field, op, text):
             return try FilterSQL(schema: schema, types: types).condition(.comparison(field: field, op: op, value: text), aliases: &aliases)
         case let .isNull(inner, negated):
