@@ -67,6 +67,10 @@ extension Parameter {
                 } else if parameter.suffixes.isEmpty, place == parameters.count - 1 {
                     index += 1
                     afterItem = true
+                } else if !parameter.suffixes.isEmpty, tokens[index].isOperator || !afterItem {
+                    // `sort population / ar`: an item goes on past an operator, to its operand.
+                    afterItem = !tokens[index].isOperator
+                    index += 1
                 } else {
                     break
                 }
