@@ -123,6 +123,7 @@ extension Parameter.TextSource {
         case .countries: CompletionSources.countries(request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
         case .condition: CompletionSources.condition(given, request, in: session)
+        case .datasetFields: CompletionSources.datasetFields(request, in: session)
         }
     }
 }
