@@ -176,6 +176,9 @@ import Testing
         #expect(try values("at - 2024-01-01", dataset).numbers == [181, 0.5])
         #expect(try values("weekday(at)", dataset).numbers == [7, 1])
         #expect(try values("round(x, 2)", dataset).numbers == [2.68, -4])
+        // Past 300 digits either way: the number itself, or 0 (as PostgreSQL's numeric answers).
+        #expect(try values("round(x, 309)", dataset).numbers == [2.675, -4])
+        #expect(try values("round(x, -400)", dataset).numbers == [0, 0])
         #expect(try values("sqrt(x)", dataset).numbers.map(\.isNaN) == [false, true])
         #expect(try values("upper(trim(s))", dataset).texts == ["HELLO", nil])
         #expect(try values("coalesce(s, 'none')", dataset).texts == ["  Hello  ", "none"])

@@ -24,10 +24,11 @@ import Testing
         return order.map { ($0, counts[$0]!) }
     }
 
-    /// The most common first, equal counts in order of first appearance (as `describe` ranks).
+    /// The most common first, equal counts by their text's bytes (as `describe` ranks, and a
+    /// table's `ORDER BY n DESC, v COLLATE "C"`).
     static func ranked(_ values: [(text: String, count: Int)], limit: Int) -> [String] {
-        values.enumerated().sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
-            .prefix(limit).map { "\($0.element.text)=\($0.element.count)" }
+        values.sorted { $0.count != $1.count ? $0.count > $1.count : Array($0.text.utf8).lexicographicallyPrecedes(Array($1.text.utf8)) }
+            .prefix(limit).map { "\($0.text)=\($0.count)" }
     }
 
     func profile(_ field: String, of dataset: Dataset, common: Int) throws -> FieldProfile {
@@ -54,14 +55,15 @@ import Testing
         let dataset = try DatasetLoader().load(LoadRequest(name: "objects", source: .file(path: file), model: GenericModel.self),
                                                progress: LoadProgress(), cancellation: .never)
         let profile = try profile("thing", of: dataset, common: 10)
-        // Written by hand: keys in source order, numbers as written, escapes as RFC 8259 has them.
+        // Written by hand: keys in source order, numbers as written, escapes as RFC 8259 has them;
+        // equal counts by their bytes ("7" and "N" before "{").
         #expect(profile.common.map { "\($0.value)=\($0.count)" } == [
             #"{"a":1e3,"b":true}=3"#,
-            #"{"a":"q\"t","b":[1.50,{"c":null}]}=2"#,
             "Named=2",
+            #"{"a":"q\"t","b":[1.50,{"c":null}]}=2"#,
+            "7=1",
             #"{"a":"tab\there\u0001","ё":"ещё"}=1"#,
             #"{"name":"n/a","x":3}=1"#,
-            "7=1",
         ])
         #expect(profile.present == 10 && profile.absent == 1 && profile.distinct == 6)
         #expect(profile.common.map { "\($0.value)=\($0.count)" } == Self.ranked(Self.ordinary("thing", in: dataset), limit: 10))

@@ -22,6 +22,17 @@ import Testing
         #expect(complete("sea").insertion == "search ")
     }
 
+    /// link DATASET.FIELD to DATASET.KEY: the datasets with their dot, then the fields of the
+    /// dataset named (nothing was offered but the keywords before).
+    @Test func linkCompletesDatasetsThenTheirFields() {
+        _ = shell.output("use countries")
+        _ = shell.output("count")
+        #expect(complete("link cou").insertion == "countries.")
+        #expect(complete("link countries.alpha").candidates.map(\.text) == ["countries.alpha2Code", "countries.alpha3Code"])
+        #expect(complete("link countries.alpha3Code to countries.alpha3").insertion == "countries.alpha3Code ")
+        #expect(complete("link countries.alpha3Code to nosuch.").candidates.isEmpty)
+    }
+
     @Test func datasetNames() {
         #expect(complete("use cou").insertion == "countries ")
         #expect(complete("use ").candidates.map(\.text).contains("all"))

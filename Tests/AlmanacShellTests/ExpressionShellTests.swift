@@ -17,6 +17,15 @@ import Testing
         #expect(texts("filter log10(population/ar") == ["log10(population/area"])
         #expect(texts("filter count(bor").contains("count(borders"))
         #expect(texts("columns name, population / ar") == ["area"])
+        // sort's items go on past an operator to its operand (nothing was offered before);
+        // then asc or desc.
+        #expect(texts("sort population / ar") == ["area"])
+        #expect(texts("sort area, population * popu") == ["population"])
+        #expect(texts("sort population / area ") == ["asc", "desc"])
+        // Inside a call the field completes with no space: what follows is the call's.
+        let completer = Completer()
+        #expect(completer.complete("histogram log10(popu", in: shell.session).insertion == "log10(population")
+        #expect(completer.complete("sort (popu", in: shell.session).insertion == "(population")
         #expect(texts("filter region = ") == ["Africa", "Americas", "Europe", "Asia", "Oceania", "Polar"])
         #expect(texts("filter name ").contains("=~"))
     }

@@ -16,6 +16,22 @@ import Testing
         #expect(try words("describe 'x',") == [["describe", "x", ","]])
     }
 
+    /// Inside a call a quoted argument touching `(`, `,`, `)` or an operator is text alone: the
+    /// punctuation around it is the expression's (`replace(name,'a','b')` read as the literal
+    /// text `replace(name,a,b)` before).
+    @Test func quotedArgumentsOfACallKeepTheirPunctuation() throws {
+        #expect(try words("columns replace(name,'a','b') as r") == [["columns", "replace(name,", "a", ",", "b", ")", "as", "r"]])
+        #expect(try words("columns replace(name, 'a', 'XX') as r") == [["columns", "replace(name,", "a", ",", "XX", ")", "as", "r"]])
+        #expect(try words("filter trim(' x ') = x") == [["filter", "trim(", " x ", ")", "=", "x"]])
+        #expect(try words("columns '<'||name||'>' as j") == [["columns", "<", "||name||", ">", "as", "j"]])
+        let quoted = try Tokenizer.statements(in: "filter trim(' x ') = x")[0].words
+        #expect(quoted.map(\.isQuoted) == [false, false, true, false, false, false])
+        #expect(quoted.map(\.column) == [1, 8, 13, 18, 20, 22])
+        // Outside a call a quoted word still runs on into what touches it.
+        #expect(try words(#"group "a b","c d""#) == [["group", "a b,c d"]])
+        #expect(try words("search d'Ivoire") == [["search", "d'Ivoire"]])
+    }
+
     @Test func splitsOnWhitespace() throws {
         #expect(try words("search  united   kingdom") == [["search", "united", "kingdom"]])
     }

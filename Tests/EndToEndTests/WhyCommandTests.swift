@@ -45,6 +45,25 @@ extension ExplanationTests {
         #expect(rows.map { $0["holds"] as? Bool } == [false, true])
     }
 
+    @Test("why over a link path shows the linked values, not none: one record, and a list of them")
+    func linkPaths() throws {
+        // France's borders followed to their countries' names, in the file's order.
+        let byCode = Dictionary(uniqueKeysWithValues: Self.countries.compactMap { country in
+            (country["alpha3Code"] as? String).map { ($0, country["name"] as? String ?? "") }
+        })
+        let france = try #require(Self.countries.first { $0["name"] as? String == "France" })
+        let neighbours = (france["borders"] as? [String] ?? []).compactMap { byCode[$0] }
+        #expect(neighbours.contains("Spain") && neighbours.count == 8)
+        let borders = try run(["use countries", "filter borders.name = Spain", "why France"])
+        #expect(borders.stdout == "France meets the condition:\n  ✓ borders.name = Spain   borders.name Spain (1 of 8: "
+                + neighbours.joined(separator: ", ") + ")\n", "\(borders)")
+        // Luke's homeworld is Tatooine (arid), Leia's Alderaan (temperate), as planets.json says.
+        let luke = try run(["use people", "filter homeworld.climate ~ arid", "why \"Luke Skywalker\"", "why \"Leia Organa\""])
+        #expect(luke.stdout.lines == ["Luke Skywalker meets the condition:", "  ✓ homeworld.climate ~ arid   homeworld.climate arid",
+                                      "Leia Organa meets 0 of 1 conditions:", "  ✗ homeworld.climate ~ arid   homeworld.climate temperate"],
+                "\(luke)")
+    }
+
     @Test("why with no filter in force says so; a row past the results is an error")
     func nothingToExplain() throws {
         let result = try run(["use countries", "why #1"])

@@ -234,8 +234,8 @@ public enum Describe {
         if !numbers.isEmpty {
             fillStatistics(&profile, &numbers, kind: vector.type == .date ? .date : .number)
         } else {
-            let ranked = order.enumerated().sorted { counts[$0.element]! != counts[$1.element]! ? counts[$0.element]! > counts[$1.element]! : $0.offset < $1.offset }
-            profile.common = ranked.prefix(common).map { ($0.element, counts[$0.element]!) }
+            let ranked = order.sorted { counts[$0]! != counts[$1]! ? counts[$0]! > counts[$1]! : precedes($0, $1) }
+            profile.common = ranked.prefix(common).map { ($0, counts[$0]!) }
         }
         return profile
     }
@@ -275,15 +275,21 @@ public enum Describe {
         profile.distribution = measured.histogram(bins: distributionBins).bins.map(\.count)
     }
 
-    /// The `limit` most common values, most common first (equal counts in the order first met).
+    /// The `limit` most common values, most common first, equal counts by their text's bytes —
+    /// the order a table's `ORDER BY n DESC, v COLLATE "C"` gives them, and group's ties.
     private static func mostCommon(_ counts: [Int], _ values: ValueNumbering, limit: Int) -> [(value: String, count: Int)] {
-        var top: [(number: Int, count: Int)] = []
+        var top: [(name: String, count: Int)] = []
         for (number, count) in counts.enumerated().dropFirst() where count > 0 {
-            guard top.count < limit || count > top[top.count - 1].count else { continue }
-            let place = top.firstIndex { $0.count < count } ?? top.count
-            top.insert((number, count), at: place)
+            guard top.count < limit || count >= top[top.count - 1].count else { continue }
+            let name = values.name(of: Int32(number))
+            func before(_ other: (name: String, count: Int)) -> Bool { count > other.count || count == other.count && precedes(name, other.name) }
+            guard top.count < limit || before(top[top.count - 1]) else { continue }
+            top.insert((name, count), at: top.firstIndex(where: before) ?? top.count)
             if top.count > limit { top.removeLast() }
         }
-        return top.map { (values.name(of: Int32($0.number)), $0.count) }
+        return top.map { ($0.name, $0.count) }
     }
+
+    /// Byte order of the UTF-8 text (PostgreSQL's "C" collation).
+    static func precedes(_ first: String, _ second: String) -> Bool { first.utf8.lexicographicallyPrecedes(second.utf8) }
 }

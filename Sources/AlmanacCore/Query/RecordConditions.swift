@@ -32,8 +32,9 @@ public struct ConditionCheck: Sendable, Equatable {
     static func shown(_ field: String, meeting op: FilterExpression.Operator, _ value: String, of record: RecordRef) -> String {
         let dataset = record.dataset
         let path = FieldPath(field)
-        let found = Filter.values(of: field, meeting: op, value, in: dataset, row: record.row)
+        var found = Filter.values(of: field, meeting: op, value, in: dataset, row: record.row)
             .compactMap { found in dataset.displayText(of: found.value, in: path).map { (text: $0, meets: found.meets) } }
+        if found.isEmpty { found = linkedValues(field, meeting: op, value, of: record) }
         guard found.count > 1 else { return "\(field) \(found.first?.text ?? "none")" }
         let matched = found.filter(\.meets).map(\.text)
         let all = found.prefix(listedLimit).map(\.text).joined(separator: ", ") + (found.count > listedLimit ? ", …" : "")
@@ -43,6 +44,25 @@ public struct ConditionCheck: Sendable, Equatable {
 
     /// How many of a list's values are named.
     static let listedLimit = 8
+
+    /// The values a link path (`homeworld.climate`, `borders.name`) leads the record to, each
+    /// with whether it meets `op value` as the filter compares it; none when it is no link path.
+    static func linkedValues(_ field: String, meeting op: FilterExpression.Operator, _ value: String,
+                             of record: RecordRef) -> [(text: String, meets: Bool)] {
+        guard let path = try? LinkPath.resolve(field, from: record.dataset),
+              let vector = try? LinkGather.values(path, rows: [record.row], cancellation: .never) else { return [] }
+        let dataset = record.dataset
+        var comparison = FieldComparison(dataset: dataset, path: dataset.compile(FieldPath(field)), op: op, value: value)
+        return vector.range(of: 0).filter(vector.isPresent).compactMap { index in
+            let element: FieldValue
+            switch vector.values {
+            case let .numbers(numbers) where vector.type.element == .date: element = .text(CalendarDate.iso8601(numbers[index]))
+            case let .numbers(numbers): element = .number(numbers[index])
+            case .texts, .booleans: element = .text(vector.text(at: index) ?? "")
+            }
+            return dataset.displayText(of: element, in: FieldPath(field)).map { (text: $0, meets: comparison.meets(element)) }
+        }
+    }
 }
 
 extension FilterExpression {

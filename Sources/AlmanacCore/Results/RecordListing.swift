@@ -20,6 +20,9 @@ public enum RecordListing {
             // `area as a` is the column area titled a: read as the field, by memory and from a database's rows alike.
             let read = fields.map { field in dataset.fieldsIfReady.flatMap { ComputedValues.renamedField(field, in: [$0]) } ?? field }
             let paths = read.map { Self.path(of: $0, in: dataset) }
+            // A field whose values sit in lists is a list in every row, one element or several,
+            // so a program reading `borders` finds one type (`["ESP"]`, not `"ESP"`).
+            let inList = read.map { dataset.fieldsIfReady?.field($0)?.inList ?? false }
             let identities = Set(dataset.model.fieldSpecs.filter(\.identity).map(\.key))
             // Computed columns (`population / area as density`), over the rows shown only.
             let page = results.with(Array(results.items[range]))
@@ -39,7 +42,9 @@ public enum RecordListing {
                 return paths.indices.map { index in
                     if let column = stepColumns[index] { return column.cell(of: item) }
                     if let values = computed[index] { return values(row, item.row) }
-                    return ResultValue(dataset.wholeValues(of: paths[index], row: item.row), in: dataset)
+                    let values = dataset.wholeValues(of: paths[index], row: item.row)
+                    if inList[index], values.count == 1 { return .list([ResultValue(values[0], in: dataset)]) }
+                    return ResultValue(values, in: dataset)
                 }
             }
             table.columnsChosen = chosen

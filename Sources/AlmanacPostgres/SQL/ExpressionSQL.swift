@@ -27,6 +27,16 @@ struct ExpressionSQL {
         try value(bound, aliases: &aliases, element: nil)
     }
 
+    /// A scalar value a listing, sort or group shows: a condition there is true or false, never
+    /// NULL, as in memory (`gini > 40` is false where gini is missing; a filter reads both alike).
+    func shownValue(_ bound: BoundExpression, aliases: inout Aliases) throws -> SQL {
+        let sql = try value(bound, aliases: &aliases, element: nil)
+        switch bound.kind {
+        case .comparison, .match, .legacy, .and, .or: return SQL("COALESCE(") + sql + ", false)"
+        default: return sql
+        }
+    }
+
     /// The value of a scalar expression (a list's first value where one value is wanted).
     func value(_ bound: BoundExpression, aliases: inout Aliases, element: Element?) throws -> SQL {
         if bound.type.isList, element == nil, !isReduction(bound) {
@@ -87,7 +97,7 @@ struct ExpressionSQL {
             }
         case let .match(inner, _, pattern):
             if inner.type.isList, element == nil { return try exists(bound, list: inner, aliases: &aliases) }
-            return SQL("(") + (try value(inner, aliases: &aliases, element: element)) + " ~ " + SQL.value(pattern) + ")"
+            return SQL("(") + (try value(inner, aliases: &aliases, element: element)) + " ~ " + SQL.value(try RegexSQL.pattern(pattern)) + ")"
         case let .legacy(field, op, text):
             return try FilterSQL(schema: schema, types: types).condition(.comparison(field: field, op: op, value: text), aliases: &aliases)
         case let .isNull(inner, negated):
@@ -120,6 +130,11 @@ struct ExpressionSQL {
             let parts = try arguments.map { try value($0, aliases: &aliases, element: element) }
             return Self.fill(template, parts)
         case let .cast(inner):
+            // A column of numbers written as text, read as text, is its text (`004`), as in memory.
+            if case let .field(name, false) = inner.kind, inner.type.element == .number, !inner.type.isList, element?.field != name,
+               stepDistance == nil || name != NearQuery.column {
+                return try scalarField(name, type: .text, aliases: &aliases)
+            }
             let part = try value(inner, aliases: &aliases, element: element)
             switch inner.type.element {
             case .number: return QueryBuilder.numberText(part)
@@ -357,7 +372,7 @@ extension QueryBuilder {
             return SpecSource(source: .set(ValueSet(from: set.from, condition: set.condition, value: shaped, kind: kind, typeName: typeName),
                                            column: SQL("true")), reference: nil, type: type)
         }
-        let value = try sql.value(bound, aliases: &aliases, element: nil)
+        let value = try sql.shownValue(bound, aliases: &aliases)
         let (kind, typeName) = Self.kind(of: type)
         return SpecSource(source: .scalar(type == .date ? SQL("to_timestamp(") + value + ")" : value, kind: kind, typeName: typeName),
                           reference: nil, type: type)

@@ -143,7 +143,7 @@ struct QueryBuilder {
                 columns.append((spec, bound.type, SQL("(SELECT json_agg(") + (try sql.value(bound, aliases: &aliases, element: element)) + ")"
                     + set.fromWhere(nil) + ")"))
             } else {
-                columns.append((spec, bound.type, try sql.value(bound, aliases: &aliases, element: nil)))
+                columns.append((spec, bound.type, try sql.shownValue(bound, aliases: &aliases)))
             }
         }
         return columns

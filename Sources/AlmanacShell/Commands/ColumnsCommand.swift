@@ -97,7 +97,8 @@ public enum ColumnsCommand: Command {
                 throw arguments.usageError("'\(SafeText.escape(mixed.text))': either name the columns, or add and drop with +FIELD and -FIELD",
                                            at: mixed.word)
             }
-            chosen = try given.map { try field($0, dropping: false) }
+            // A field named twice is one column: JSON has one key for it.
+            chosen = try given.map { try field($0, dropping: false) }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         }
         guard !chosen.isEmpty else { throw ShellError.invalid("a listing needs at least one column") }
         session.remember(.columns(dataset: owner.name, previous: current))
@@ -110,11 +111,24 @@ public enum ColumnsCommand: Command {
         let owner = try owner(in: session)
         let names = ExpressionWords.names(in: session)
         var chosen: [String] = []
+        /// Each column's name (its `as NAME`, else its text) and its spec: one name, one column,
+        /// or JSON would hold a key twice and `sort NAME` pick one silently.
+        var named: [String: String] = [:]
         for item in try ExpressionWords.items(arguments) {
             let spec = ExpressionWords.resolving(item, names: names)
+            let field = item.name == nil ? item.expression.fieldName : nil
+            let name = item.name ?? field ?? spec
+            // A field named twice is that one column; anything else under a taken name is not.
+            let identity = field.map { "field " + $0.lowercased() } ?? spec
+            if let earlier = named[name.lowercased()], earlier != identity {
+                throw ExpressionWords.pointed(ExpressionError("two columns are named '\(SafeText.escape(name))': give each its own name with as",
+                                                              at: item.span), in: arguments.words)
+            }
+            named[name.lowercased()] = identity
             do {
                 if let field = item.expression.fieldName, item.name == nil, names[field] == nil {
-                    chosen.append(try owner.check(field))
+                    let checked = try owner.check(field)
+                    if !chosen.contains(checked) { chosen.append(checked) }
                     continue
                 }
                 try owner.checkComputed(item.expression.substituting(names.mapValues(\.expression)))

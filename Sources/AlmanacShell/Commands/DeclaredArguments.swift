@@ -246,9 +246,16 @@ extension Arguments {
         var origin: Int
         /// Whether it starts that word.
         var isStart: Bool
+        /// Whether it is an operator between an expression's operands.
+        var isOperator: Bool { !isComma && Arguments.isOperator(word) }
     }
 
     /// The words with commas as tokens of their own (`name,` → `name` `,`); a quoted comma is text.
+    /// `/`, `*`, `||`, `>=`…: a word that only joins the operands of an expression.
+    static func isOperator(_ word: Word) -> Bool {
+        !word.isQuoted && !word.text.isEmpty && word.text.allSatisfy { "+-*/%|=<>~!".contains($0) }
+    }
+
     static func tokens(_ words: [Word]) -> [Token] {
         var tokens: [Token] = []
         for (origin, word) in words.enumerated() {

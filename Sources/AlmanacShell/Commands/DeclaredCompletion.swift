@@ -67,6 +67,10 @@ extension Parameter {
                 } else if parameter.suffixes.isEmpty, place == parameters.count - 1 {
                     index += 1
                     afterItem = true
+                } else if !parameter.suffixes.isEmpty, tokens[index].isOperator || !afterItem {
+                    // `sort population / ar`: an item goes on past an operator, to its operand.
+                    afterItem = !tokens[index].isOperator
+                    index += 1
                 } else {
                     break
                 }
@@ -119,6 +123,7 @@ extension Parameter.TextSource {
         case .countries: CompletionSources.countries(request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
         case .condition: CompletionSources.condition(given, request, in: session)
+        case .datasetFields: CompletionSources.datasetFields(request, in: session)
         }
     }
 }

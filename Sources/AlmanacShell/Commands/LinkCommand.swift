@@ -3,8 +3,8 @@ import AlmanacCore
 /// `link` lists the links paths may cross; `link A.FIELD to B.KEY` declares one between any two
 /// datasets (loaded files, bundled ones, attached tables); `link drop A.FIELD` forgets it.
 public enum LinkCommand: Command {
-    static let field = Parameter("DATASET.FIELD", .text(.nothing, or: ["drop"]), .optionalWords)
-    static let key = Parameter("DATASET.KEY", .text(.nothing), .optional, after: "to")
+    static let field = Parameter("DATASET.FIELD", .text(.datasetFields, or: ["drop"]), .optionalWords)
+    static let key = Parameter("DATASET.KEY", .text(.datasetFields), .optional, after: "to")
 
     public static let spec = CommandSpec(
         name: "link",

@@ -46,6 +46,8 @@ public struct Parameter: Sendable {
         case words([String])
         /// A filter's fields, operators, values and joining words.
         case condition
+        /// `DATASET.FIELD` (link): a dataset's name and `.`, then that dataset's fields.
+        case datasetFields
     }
 
     public enum Arity: Sendable {

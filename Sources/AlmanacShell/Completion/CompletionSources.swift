@@ -24,6 +24,25 @@ enum CompletionSources {
         }
     }
 
+    /// `DATASET.FIELD` for link: the datasets' names, each with its `.` (no space: its field
+    /// follows); after `NAME.` that dataset's fields (a table's columns from its catalog).
+    static func datasetFields(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        guard let dot = request.fragment.firstIndex(of: ".") else {
+            return request.matching(session.catalog.names).map { CompletionCandidate($0.text + ".", appendSpace: false) }
+        }
+        let name = request.fragment[..<dot].lowercased()
+        let source: any ResultsSource
+        if let table = session.catalog.table(name) {
+            source = table.results()
+        } else if let dataset = session.catalog.dataset(name) {
+            source = MemoryResults(datasets: [dataset])
+        } else {
+            return []
+        }
+        let prefix = String(request.fragment[...dot])
+        return request.matching(source.completionFields().map { prefix + $0 })
+    }
+
     /// A field's values starting with the fragment, however many the field has
     /// (`filter region = <TAB>`, `filter countryTitle = Гер<TAB>`, `filter currencies.code = EU<TAB>`);
     /// a table's by a prefix query with a limit, given up after a moment.

@@ -10,7 +10,9 @@ enum ExpressionCompletion {
         let (kept, name) = request.isQuoted ? ("", request.fragment) : split(request.fragment)
         var inner = request
         inner.fragment = name
-        var candidates = CompletionSources.fields(inner, in: session).map { CompletionCandidate(kept + $0.text, appendSpace: $0.appendSpace) }
+        // Inside a call's open parenthesis the word goes on (`log10(population`): no space after it.
+        let inCall = kept.filter { $0 == "(" }.count > kept.filter { $0 == ")" }.count
+        var candidates = CompletionSources.fields(inner, in: session).map { CompletionCandidate(kept + $0.text, appendSpace: $0.appendSpace && !inCall) }
         if !name.isEmpty {
             candidates += inner.matching(ExpressionFunction.names).map { CompletionCandidate(kept + $0.text + "(", appendSpace: false) }
         }

@@ -5,6 +5,8 @@
 /// nothing inside single quotes) — but a quote right after a letter or digit is part of the
 /// word (`d'Ivoire`, `Yoda's`); outside quotes `\` escapes the next character; `#` at the
 /// start of a word comments out the rest of the line, unless a digit follows (`show #3`).
+/// A quote touching `(`, `)` or an operator (or a `,` inside a call's parentheses) quotes only
+/// its text (`replace(name,'a','b')`, `trim(' x ')`): the punctuation stays the expression's.
 public enum Tokenizer {
     public static func statements(in line: String) throws(TokenizeError) -> [Statement] {
         var scanner = Scanner(line)
@@ -103,12 +105,36 @@ private struct Scanner {
         word != nil && index > 0 && (characters[index - 1].isLetter || characters[index - 1].isNumber)
     }
 
+    /// Punctuation of an expression that a quoted text may touch without a space.
+    static let operatorCharacters: Set<Character> = ["=", "<", ">", "~", "!", "|", "+", "*", "%"]
+
+    /// Whether a quote at `index` opens a text of its own rather than continuing the word before
+    /// it: right after `(` (`trim(' x ')`) or an operator (`name||'!'`), or after a `,` inside a
+    /// call (`replace(name,'a','b')`), so the expression's punctuation stays outside the text.
+    static func opensOwnWord(_ word: Word?, before index: Int, in characters: [Character], depth: Int) -> Bool {
+        guard word != nil, index > 0 else { return false }
+        let before = characters[index - 1]
+        return before == "(" || operatorCharacters.contains(before) || depth > 0 && before == ","
+    }
+
+    /// Whether the character after a closing quote at `index` ends the quoted word: a `)` or an
+    /// operator (`'b')`, `'<'||name`), or a `,` inside a call (`'a','b'`) — punctuation, not
+    /// more of the text (outside a call `"a b","c d"` stays one word).
+    static func endsQuotedWord(at index: Int, in characters: [Character], depth: Int) -> Bool {
+        guard index < characters.count else { return false }
+        let next = characters[index]
+        return next == ")" || operatorCharacters.contains(next) || depth > 0 && next == ","
+    }
+
     mutating func run(stopAtEnd: Bool) throws(TokenizeError) {
         var index = 0
         var word: Word?
         var wordStart = 0
         /// Where the last quote closed: a comma right after it, ending the word, is punctuation.
         var closedQuote = -1
+        /// Parentheses open outside quotes in this statement: inside a call, quotes touching its
+        /// punctuation quote only their text.
+        var depth = 0
 
         func finishWord(_ scanner: inout Scanner, _ word: inout Word?) {
             if let finished = word {
@@ -130,6 +156,7 @@ private struct Scanner {
                 finishWord(&self, &word)
                 if recordsLayout { pieces.append(.separator(index)) }
                 statements.append(Statement(words: []))
+                depth = 0
                 index += 1
             case "#" where word == nil && !(index + 1 < characters.count && characters[index + 1].isASCII && characters[index + 1].isNumber):
                 // A comment, except `#3`: a row of the last listing.
@@ -150,6 +177,7 @@ private struct Scanner {
                 word!.text.append(character)
                 index += 1
             case "\"", "'":
+                if Self.opensOwnWord(word, before: index, in: characters, depth: depth) { finishWord(&self, &word) }
                 if word == nil { word = Word("", column: index + 1); wordStart = index }
                 word!.isQuoted = true
                 let quote = character
@@ -173,6 +201,7 @@ private struct Scanner {
                     throw .unterminatedQuote(quote, column: opened + 1)
                 }
                 closedQuote = index - 1
+                if Self.endsQuotedWord(at: index, in: characters, depth: depth) { finishWord(&self, &word) }
             case "," where word != nil && closedQuote == index - 1
                 && (index + 1 == characters.count || " \t\n\r;".contains(characters[index + 1])):
                 // `describe 'quoted field', other`: the comma after the quote separates, as it
@@ -184,6 +213,7 @@ private struct Scanner {
             default:
                 if word == nil { word = Word("", column: index + 1); wordStart = index }
                 word!.text.append(character)
+                if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) }
                 index += 1
             }
         }

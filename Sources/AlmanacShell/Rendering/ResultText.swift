@@ -86,17 +86,24 @@ enum ResultText {
         }
     }
 
-    /// `2026-12-01`, in the local calendar.
+    /// `2026-12-01`, or `2014-12-20T21:53:16.481Z` when it has a time of day (`created + 0.5`).
     static func day(_ date: Date) -> String {
         // The proleptic Gregorian calendar in UTC (dates are seconds since 1970 UTC), years
         // before 1 with their era as PostgreSQL writes them (`0044-03-15 BC`).
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return seconds > 0 ? "infinity" : seconds < 0 ? "-infinity" : "NaN" }
+        // A computed date keeps its time: writing the day alone would move it to midnight.
+        if seconds >= firstYearStart, seconds < 1e15, seconds.truncatingRemainder(dividingBy: CalendarDate.secondsPerDay) != 0 {
+            return CalendarDate.iso8601(seconds)
+        }
         let (year, month, day) = CalendarDate.date(days: Int(max(-1e15, min(1e15, (seconds / CalendarDate.secondsPerDay).rounded(.down)))))
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
         func four(_ number: Int) -> String { String(repeating: "0", count: max(0, 4 - String(number).count)) + String(number) }
         return year >= 1 ? "\(four(year))-\(two(month))-\(two(day))" : "\(four(1 - year))-\(two(month))-\(two(day)) BC"
     }
+
+    /// 0001-01-01T00:00:00Z in seconds since 1970: before it a date is written with its era.
+    static let firstYearStart = Double(CalendarDate.days(year: 1, month: 1, day: 1)) * CalendarDate.secondsPerDay
 
     /// Whether a value is a number (for right alignment).
     static func isNumber(_ value: ResultValue) -> Bool {

@@ -94,6 +94,12 @@ public struct ExpressionEvaluator {
             return try FunctionCall(function: function, type: bound.type, rows: count)
                 .run(try arguments.map { try evaluate($0) })
         case let .cast(inner):
+            // A field of numbers written as text, read as text, is its text (`004`, not `4`).
+            if case let .field(name, container) = inner.kind, inner.type.element == .number,
+               !stepColumns.contains(where: { $0.name == name }) {
+                return try FieldReader(dataset: dataset, catalog: catalog, rows: rows, cancellation: cancellation)
+                    .read(name, type: inner.type.withElement(.text), container: container)
+            }
             return Self.asText(try evaluate(inner))
         }
     }

@@ -132,7 +132,13 @@ public struct ExpressionFunction: Sendable {
         let value = arguments[0]
         guard arguments.count > 1 else { return value.rounded() }
         let digits = arguments[1]
-        guard !digits.isNaN, abs(digits) <= 300 else { return .nan }
+        guard !digits.isNaN, value.isFinite else { return .nan }
+        // Past Decimal's reach the answer is plain, as the database's numeric gives it: a
+        // double has no digit 300 places after the point to round (round(x, 309) is x), and
+        // rounding to 10³⁰⁰ leaves nothing of a smaller number (round(x, -400) is 0).
+        if digits > 300, abs(value) >= 1e-280 || value == 0 { return value }
+        if digits < -300, abs(value) < 1e280 { return 0 }
+        guard abs(digits) <= 300 else { return .nan }
         var decimal = Decimal(string: "\(value)") ?? Decimal(value)
         var rounded = Decimal()
         NSDecimalRound(&rounded, &decimal, Int(digits.rounded()), .plain)
