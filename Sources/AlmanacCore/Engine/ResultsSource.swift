@@ -24,6 +24,8 @@ public protocol ResultsSource: Sendable {
     /// Every record's top-level keys, when known without reading the records (a table's
     /// columns): an export of no rows still names them.
     var recordKeys: [String]? { get }
+    /// The fields that tell one record from every other (a table's primary key), if any.
+    var primaryKey: [String] { get }
 
     /// The results after `step`.
     func applying(_ step: QueryStep, cancellation: Cancellation) throws -> Self
@@ -78,6 +80,7 @@ extension ResultsSource {
     public mutating func showing(_ columns: [String]) {}
     public var unpagedLimit: Int? { nil }
     public var recordKeys: [String]? { nil }
+    public var primaryKey: [String] { [] }
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? { nil }
     public func completionNames(prefix: String, limit: Int) -> [String]? { nil }
     public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] { [] }

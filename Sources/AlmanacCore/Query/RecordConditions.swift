@@ -19,6 +19,29 @@ public struct ConditionCheck: Sendable, Equatable {
         }
     }
 
+    /// The same, where whether a condition holds is `holds`'s to say: a table's row, whose
+    /// paths across the database's links (`linked`: their first names) only the database can
+    /// follow. Values are the row's own fields'; a linked path's are left out, never shown wrong.
+    public static func check(_ conditions: [FilterExpression], on record: RecordRef, linked: Set<String>,
+                             holds: (FilterExpression) throws -> Bool) throws -> [ConditionCheck] {
+        try conditions.flatMap(\.conjuncts).map { condition in
+            let known = condition.comparisons.filter { field, _, _ in
+                !linked.contains(String(field.split(separator: ".").first ?? "").lowercased())
+            }
+            var seen: Set<String> = []
+            let values = known.compactMap { field, op, value in
+                seen.insert(field.lowercased()).inserted ? shown(field, meeting: op, value, of: record) : nil
+            }
+            return ConditionCheck(condition: condition.shown, holds: try holds(condition), values: values)
+        }
+    }
+
+    /// Whether `record` alone meets `condition` (an error for a path it cannot follow).
+    public static func holds(_ condition: FilterExpression, on record: RecordRef, cancellation: Cancellation = .never) throws -> Bool {
+        let alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
+        return try !Filter.run(condition, on: alone, cancellation: cancellation).isEmpty
+    }
+
     /// Each field a condition compares, once, with the record's values.
     static func values(in condition: FilterExpression, of record: RecordRef) -> [String] {
         var seen: Set<String> = []
@@ -67,7 +90,7 @@ public struct ConditionCheck: Sendable, Equatable {
 
 extension FilterExpression {
     /// The `FIELD OP VALUE` comparisons in the expression, in the order written.
-    var comparisons: [(field: String, op: Operator, value: String)] {
+    public var comparisons: [(field: String, op: Operator, value: String)] {
         switch self {
         case let .comparison(field, op, value): [(field, op, value)]
         case let .and(left, right), let .or(left, right): left.comparisons + right.comparisons

@@ -35,6 +35,7 @@ public struct PostgresResults: ResultsSource {
     public var sortFields: [String] { query.sortFields }
     public var defaultColumns: [String]? { table.schema.layout.listFields }
     public var recordKeys: [String]? { table.schema.columns.map(\.name) }
+    public var primaryKey: [String] { table.schema.primaryKey.map { table.schema.columns[$0].name } }
 
     /// The step as SQL's question: the database answers it.
     public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> PostgresResults {

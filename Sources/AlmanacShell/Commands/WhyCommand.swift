@@ -37,7 +37,7 @@ public enum WhyCommand: Command {
             return CommandResult(ResultTable(columns: columns, rows: []),
                                  emptyNote: "no filter in force: every record of the results is there (filter narrows them)")
         }
-        let checks = try ConditionCheck.check(conditions, on: record, cancellation: session.cancellation)
+        let checks = try Self.checks(conditions, on: record, named: text, in: session)
         let rows: [[ResultValue]] = checks.map { [.text($0.condition), .boolean($0.holds), .text($0.values.joined(separator: "; "))] }
         let met = checks.filter(\.holds).count
         let heading = met == checks.count
@@ -51,5 +51,38 @@ public enum WhyCommand: Command {
                 .trailingSpacesRemoved
         }
         return CommandResult(ResultTable(columns: columns, rows: rows), prose: .lines([heading] + lines))
+    }
+
+    /// The conditions checked on the record: in memory on the record itself; on a table, whose
+    /// paths across links only the database follows, by asking it — a row of the results meets
+    /// every condition, another meets one when the table narrowed by it still has the row.
+    static func checks(_ conditions: [FilterExpression], on record: RecordRef, named text: String,
+                       in session: Session) throws -> [ConditionCheck] {
+        guard try session.results().inMemory == nil else {
+            return try ConditionCheck.check(conditions, on: record, cancellation: session.cancellation)
+        }
+        let inResults = text.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+        let owner = try session.results().datasetNames.first?.lowercased()
+        let linked = Set(session.catalog.links.filter { $0.from.lowercased() == owner }.map { $0.name.lowercased() })
+        let dataset = record.dataset
+        // The row's primary key, each column's value as the row has it.
+        let key = try session.results().primaryKey.map { field in
+            (field, dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { dataset.text(of: $0) })
+        }
+        return try ConditionCheck.check(conditions, on: record, linked: linked) { condition in
+            let crossesLink = condition.comparisons.contains { linked.contains(String($0.field.split(separator: ".").first ?? "").lowercased()) }
+            if !crossesLink { return try ConditionCheck.holds(condition, on: record, cancellation: session.cancellation) }
+            if inResults { return true }
+            // The table narrowed by the condition and the row's key: does it still hold the row?
+            guard !key.isEmpty, key.allSatisfy({ $0.1 != nil }) else {
+                throw ShellError.invalid("on \(owner ?? "a table") why can follow a link only for a row of the results (why #N) "
+                    + "or a table with a primary key")
+            }
+            var narrowed = try session.freshResults().applying(.filter(condition), cancellation: session.cancellation)
+            for (field, value) in key {
+                narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value!)), cancellation: session.cancellation)
+            }
+            return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
+        }
     }
 }
