@@ -62,7 +62,18 @@ extension ExpressionWords {
     /// The names given with `as` to the chosen columns of the dataset or table in use: a later
     /// command may use them (`sort density desc`).
     static func names(in session: Session) -> [String: (spec: String, expression: Expression)] {
-        guard let owners = try? session.results().datasetNames, owners.count == 1, let owner = owners.first,
+        names(of: try? session.results().datasetNames, in: session)
+    }
+
+    /// The same names without waiting for a load: colouring the line, on every key, reads only
+    /// what is there (`completionSource`), or the bar of a load it waited for would be drawn
+    /// over the prompt as the user types.
+    static func namesIfReady(in session: Session) -> [String: (spec: String, expression: Expression)] {
+        names(of: session.completionSource().datasetNames, in: session)
+    }
+
+    private static func names(of owners: [String]?, in session: Session) -> [String: (spec: String, expression: Expression)] {
+        guard let owners, owners.count == 1, let owner = owners.first,
               let columns = session.chosenColumns[owner] else { return [:] }
         var names: [String: (spec: String, expression: Expression)] = [:]
         for spec in columns where spec.contains(" as ") {

@@ -127,7 +127,7 @@ public final class Highlighter {
             if typing, paths.contains(where: { $0.hasPrefix(typed) }) { return .plain }
             // A name `columns … as NAME` gave a computed column: later commands read it
             // (`sort density`, `filter density > 500`). Asked last: most words are fields.
-            let computed = ExpressionWords.names(in: session).keys
+            let computed = ExpressionWords.namesIfReady(in: session).keys
             if computed.contains(text) { return .field }
             if typing, computed.contains(where: { Folding.fold($0).hasPrefix(typed) }) { return .plain }
             return .unknownField
