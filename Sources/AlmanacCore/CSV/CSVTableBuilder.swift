@@ -13,8 +13,12 @@ struct CSVTableBuilder {
     /// Per column: numbers (true), strings (false), nothing yet (nil).
     private var numeric: [Bool?]
     private var refs: [BuilderStorage<UInt32>]
-    /// Per column, the last string written, for a run of one value (a country) to skip the table.
-    private var lastString: [(offset: Int, length: Int)]
+    /// Per column, its last cell when a slice of the input (a run of one value, a country's,
+    /// skips the table) and where its ref is.
+    private var lastCell: [(bytes: UnsafeBufferPointer<UInt8>, ref: Int)]
+    /// Cells waiting for their probe of the table, which was prefetched when they came
+    /// (the table of the 100× stations' titles is 5 MB: a probe is a cache miss).
+    private var waiting: TableProbes
     private(set) var rows = 0
     private var rowMask: UInt64 = 0
     private var firstMask: UInt64?
@@ -23,8 +27,7 @@ struct CSVTableBuilder {
     // The chunk being filled: per column, literals in 32-byte slots and their lengths.
     private static let slotWidth = 32
     private static let chunkRows = 1 << TableNodes.chunkShift
-    private var staged: [[UInt8]]
-    private var stagedLengths: [[UInt8]]
+    private var stage: ChunkStage
     private var chunkStart: [Int] = []
     private var chunkRowWidth: [UInt16] = []
     private var chunkColumnOffset: [UInt16] = []
@@ -32,14 +35,14 @@ struct CSVTableBuilder {
 
     init(names: [String], expectedBytes: Int) {
         arena = BuilderStorage(capacity: max(1 << 12, expectedBytes + expectedBytes / 8))
-        strings = TableInterner(capacity: max(1024, expectedBytes / 64))
+        strings = TableInterner(capacity: max(1024, expectedBytes / 128))
         maskBytes = (names.count + 7) / 8
         numeric = Array(repeating: nil, count: names.count)
         let rowGuess = max(1024, expectedBytes / 32)
         refs = names.map { _ in BuilderStorage(capacity: rowGuess) }
-        lastString = Array(repeating: (0, -1), count: names.count)
-        staged = Array(repeating: [], count: names.count)
-        stagedLengths = Array(repeating: [], count: names.count)
+        lastCell = Array(repeating: (UnsafeBufferPointer(start: nil, count: 0), 0), count: names.count)
+        waiting = TableProbes()
+        stage = ChunkStage(columns: names.count, rows: Self.chunkRows, width: Self.slotWidth)
         for name in names {
             var name = name
             let key = name.withUTF8 { keys.intern($0, arena: &arena) }
@@ -47,24 +50,49 @@ struct CSVTableBuilder {
         }
     }
 
+    /// `stable`: the cell is a slice of the input, there until the probe is made.
     @inline(__always)
-    mutating func appendString(_ cell: UnsafeBufferPointer<UInt8>, column: Int) throws(Miss) {
-        if numeric[column] == true { throw Miss() }
-        numeric[column] = false
-        let last = lastString[column]
-        let offset: Int
-        if last.length == cell.count, memcmp(arena.base + last.offset, cell.baseAddress!, cell.count) == 0 {
-            offset = last.offset
-        } else if cell.count <= JSONDocumentBuilder.internLimit {
-            offset = strings.intern(cell, arena: &arena)
-            lastString[column] = (offset, cell.count)
-        } else {
-            guard cell.count < 1 << 21 else { throw Miss() }
-            offset = TableInterner.append(cell, to: &arena)
+    mutating func appendString(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column: Int) throws(Miss) {
+        if numeric[column] != false {
+            if numeric[column] == true { throw Miss() }
+            numeric[column] = false
         }
-        guard offset <= Int(UInt32.max) else { throw Miss() }
-        refs[column].append(UInt32(offset))
+        if arena.count >= Int(UInt32.max) - (1 << 22) { throw Miss() }
         rowMask |= 1 << UInt64(column)
+        let ref = refs[column].count
+        let last = lastCell[column]
+        if last.bytes.count == cell.count, memcmp(last.bytes.baseAddress!, cell.baseAddress!, cell.count) == 0 {
+            refs[column].append(0)
+            waiting.isEmpty ? (refs[column][ref] = refs[column][last.ref]) : wait(TableProbes.Probe(column: column, ref: ref, sameAs: last.ref))
+            return
+        }
+        // (A long string is not interned: each keeps its own copy, as on the tape.)
+        let kept = stable && cell.count <= JSONDocumentBuilder.internLimit
+        lastCell[column] = (kept ? cell : UnsafeBufferPointer(start: nil, count: 0), ref)
+        guard cell.count <= JSONDocumentBuilder.internLimit else {
+            guard cell.count < 1 << 21 else { throw Miss() }
+            return refs[column].append(UInt32(TableInterner.append(cell, to: &arena)))
+        }
+        guard stable else { return refs[column].append(UInt32(strings.intern(cell, hash: InternTable.hash(cell), arena: &arena))) }
+        let hash = InternTable.hash(cell)
+        strings.prefetch(hash: hash)
+        refs[column].append(0)
+        wait(TableProbes.Probe(column: column, ref: ref, bytes: cell, hash: hash))
+    }
+
+    private mutating func wait(_ probe: TableProbes.Probe) {
+        if waiting.isFull { resolve(waiting.removeFirst()) }
+        waiting.append(probe)
+    }
+
+    private mutating func resolve(_ probe: TableProbes.Probe) {
+        let offset = probe.sameAs >= 0 ? refs[probe.column][probe.sameAs]
+            : UInt32(strings.intern(probe.bytes, hash: probe.hash, arena: &arena))
+        refs[probe.column][probe.ref] = offset
+    }
+
+    mutating func resolveWaiting() {
+        while !waiting.isEmpty { resolve(waiting.removeFirst()) }
     }
 
     @inline(__always)
@@ -72,22 +100,26 @@ struct CSVTableBuilder {
         if numeric[column] == false || literal.count > Self.slotWidth { throw Miss() }
         if numeric[column] == nil {
             numeric[column] = true
-            staged[column] = [UInt8](repeating: 0, count: Self.chunkRows * Self.slotWidth)
-            stagedLengths[column] = [UInt8](repeating: 0, count: Self.chunkRows)
+            stage.open(column)
         }
         let place = rows & (Self.chunkRows - 1)
-        staged[column].withUnsafeMutableBufferPointer {
-            ShortBytes.copy(literal.baseAddress!, to: $0.baseAddress! + place * Self.slotWidth, count: literal.count)
-        }
-        stagedLengths[column][place] = UInt8(literal.count)
+        ShortBytes.copy(literal.baseAddress!, to: stage.slots[column]! + place * Self.slotWidth, count: literal.count)
+        stage.lengths[column]![place] = UInt8(literal.count)
         rowMask |= 1 << UInt64(column)
+    }
+
+    /// Faults in the next pages the cells will write, with one call each rather than a fault
+    /// a page (called at each progress report, every quarter megabyte of text).
+    mutating func populateAhead() {
+        arena.populate(ahead: 1 << 18)
+        for column in refs.indices where numeric[column] == false { refs[column].populate(ahead: 1 << 14) }
     }
 
     /// Ends a row: the absent cells' places filled, its shape kept when it differs.
     mutating func closeRow() {
         for column in columns.indices where rowMask & (1 << UInt64(column)) == 0 {
             if numeric[column] != true { refs[column].append(0) }
-            if numeric[column] == true { stagedLengths[column][rows & (Self.chunkRows - 1)] = 0 }
+            if numeric[column] == true { stage.lengths[column]![rows & (Self.chunkRows - 1)] = 0 }
         }
         if firstMask == nil { firstMask = rowMask }
         if rowMask != firstMask, masks == nil {
@@ -109,7 +141,7 @@ struct CSVTableBuilder {
     private mutating func flushChunk(rows chunkRows: Int) {
         var widths = [Int](repeating: 0, count: columns.count)
         for column in columns.indices where numeric[column] == true {
-            widths[column] = Int(stagedLengths[column][0..<chunkRows].max() ?? 0)
+            widths[column] = Int(UnsafeBufferPointer(start: stage.lengths[column]!, count: chunkRows).max() ?? 0)
         }
         let rowWidth = widths.reduce(0, +)
         chunkStart.append(arena.count)
@@ -125,11 +157,10 @@ struct CSVTableBuilder {
         block.initialize(repeating: 0, count: chunkRows * rowWidth)
         offset = 0
         for column in columns.indices where widths[column] > 0 {
-            staged[column].withUnsafeBufferPointer { slots in
-                for row in 0..<chunkRows {
-                    let length = Int(stagedLengths[column][row])
-                    if length > 0 { (block + row * rowWidth + offset).update(from: slots.baseAddress! + row * Self.slotWidth, count: length) }
-                }
+            let (slots, lengths) = (stage.slots[column]!, stage.lengths[column]!)
+            for row in 0..<chunkRows {
+                let length = Int(lengths[row])
+                if length > 0 { (block + row * rowWidth + offset).update(from: slots + row * Self.slotWidth, count: length) }
             }
             offset += widths[column]
         }
@@ -137,6 +168,7 @@ struct CSVTableBuilder {
 
     /// The document: the root array's two words on the tape, the rows in columns.
     mutating func finish() -> JSONDocument {
+        resolveWaiting()
         if rows & (Self.chunkRows - 1) != 0 { flushChunk(rows: rows & (Self.chunkRows - 1)) }
         strings = TableInterner(capacity: 0)
         for column in columns.indices {
@@ -144,8 +176,7 @@ struct CSVTableBuilder {
             if numeric[column] != true { columns[column].refs = refs[column].finished() }
             refs[column] = BuilderStorage(capacity: 1)
         }
-        staged = []
-        stagedLengths = []
+        stage = ChunkStage(columns: 0, rows: 0, width: 0)
         var widest = 2
         for column in columns { widest += column.numeric ? 3 : 2 }
         var shift = 0
@@ -205,17 +236,25 @@ struct TableInterner {
     @inline(__always)
     private static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash >> 56) | 1 }
 
-    /// The offset of the one copy of `bytes`, appended when new.
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, arena: inout BuilderStorage<UInt8>) -> Int {
+    /// Starts bringing in the slot where a probe for `hash` begins.
+    @inline(__always)
+    func prefetch(hash: UInt64) {
+        let slot = Int(truncatingIfNeeded: hash) & mask
+        tags.withUnsafeBufferPointer { almanac_prefetch($0.baseAddress! + slot) }
+        offsets.withUnsafeBufferPointer { almanac_prefetch($0.baseAddress! + slot) }
+    }
+
+    /// The offset of the one copy of `bytes` (`hash`: `InternTable.hash(bytes)`), appended when new.
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, arena: inout BuilderStorage<UInt8>) -> Int {
         if (count + 1) * 3 > (mask + 1) * 2 { grow(arena: arena.buffer) }
-        let hash = InternTable.hash(bytes)
         let tag = Self.tag(hash)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let offset = offsets[slot]
-            if offset == 0 { break }
-            if tags[slot] == tag {
-                let at = Int(offset)
+            // A tag is never 0: an empty slot is told by its tag alone.
+            let slotTag = tags[slot]
+            if slotTag == 0 { break }
+            if slotTag == tag {
+                let at = Int(offsets[slot])
                 if TableNodes.length(before: at, arena: arena.base) == bytes.count,
                    memcmp(arena.base + at, bytes.baseAddress!, bytes.count) == 0 { return at }
             }
@@ -239,9 +278,76 @@ struct TableInterner {
             let length = TableNodes.length(before: at, arena: arena.baseAddress!)
             let hash = InternTable.hash(UnsafeBufferPointer(start: arena.baseAddress! + at, count: length))
             var slot = Int(truncatingIfNeeded: hash) & mask
-            while offsets[slot] != 0 { slot = (slot + 1) & mask }
+            while tags[slot] != 0 { slot = (slot + 1) & mask }
             offsets[slot] = offset
             tags[slot] = Self.tag(hash)
         }
+    }
+}
+
+/// The literals of the chunk of rows being parsed, per column of numbers: 32-byte slots and
+/// their lengths (a class, to free them however the parse ends).
+final class ChunkStage {
+    // Pointers, not arrays: a class's arrays would have each access checked for exclusivity.
+    let slots: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
+    let lengths: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
+    private let columns: Int
+    private let rows: Int
+    private let width: Int
+
+    init(columns: Int, rows: Int, width: Int) {
+        slots = .allocate(capacity: max(1, columns))
+        slots.initialize(repeating: nil, count: max(1, columns))
+        lengths = .allocate(capacity: max(1, columns))
+        lengths.initialize(repeating: nil, count: max(1, columns))
+        (self.columns, self.rows, self.width) = (columns, rows, width)
+    }
+
+    func open(_ column: Int) {
+        slots[column] = .allocate(capacity: rows * width)
+        let counts = UnsafeMutablePointer<UInt8>.allocate(capacity: rows)
+        counts.initialize(repeating: 0, count: rows)
+        lengths[column] = counts
+    }
+
+    deinit {
+        for column in 0..<columns {
+            slots[column]?.deallocate()
+            lengths[column]?.deallocate()
+        }
+        slots.deallocate()
+        lengths.deallocate()
+    }
+}
+
+/// A short queue of cells waiting for their probe of `TableInterner`.
+struct TableProbes {
+    struct Probe {
+        var column: Int
+        var ref: Int
+        var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var hash: UInt64 = 0
+        /// Another cell's ref (an earlier one of the column, equal): copied when resolved.
+        var sameAs = -1
+    }
+
+    private static let capacity = 16
+    private var probes = [Probe](repeating: Probe(column: 0, ref: 0), count: capacity)
+    private var head = 0
+    private var count = 0
+
+    var isEmpty: Bool { count == 0 }
+    var isFull: Bool { count == Self.capacity }
+
+    mutating func append(_ probe: Probe) {
+        probes[(head + count) & (Self.capacity - 1)] = probe
+        count += 1
+    }
+
+    mutating func removeFirst() -> Probe {
+        let probe = probes[head]
+        head = (head + 1) & (Self.capacity - 1)
+        count -= 1
+        return probe
     }
 }

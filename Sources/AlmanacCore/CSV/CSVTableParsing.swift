@@ -30,7 +30,10 @@ extension CSVParser {
             guard position < count else { break }
             // Any error too goes back to the tape, whose parse reports it.
             do { try parseTableRow(into: &table) } catch { return .miss }
-            if position >= nextProgress { try reportTableProgress() }
+            if position >= nextProgress {
+                table.populateAhead()
+                try reportTableProgress()
+            }
         }
         guard columns.allSatisfy({ $0.settling == nil && !$0.commaNumbers }) else { return .miss }
         let rows = table.rows
@@ -49,10 +52,10 @@ extension CSVParser {
     mutating func parseTableRow(into table: inout CSVTableBuilder) throws(CSVTableBuilder.Miss) {
         var field = 0
         while true {
-            let cell: UnsafeBufferPointer<UInt8>
-            do { cell = try readField().cell } catch { throw CSVTableBuilder.Miss() }
+            let (cell, stable): (UnsafeBufferPointer<UInt8>, Bool)
+            do { (cell, stable) = try readField() } catch { throw CSVTableBuilder.Miss() }
             guard field < columns.count else { throw CSVTableBuilder.Miss() }
-            if cell.count > 0 { try writeTableCell(cell, column: field, into: &table) }
+            if cell.count > 0 { try writeTableCell(cell, stable: stable, column: field, into: &table) }
             field += 1
             guard position < count else { break }
             let byte = base[position]
@@ -75,16 +78,16 @@ extension CSVParser {
     /// settle at the end (numbers that become text, booleans, words for none among numbers)
     /// or hold as something else (a list, a `+5`) is a miss.
     @inline(__always)
-    mutating func writeTableCell(_ cell: UnsafeBufferPointer<UInt8>, column index: Int, into table: inout CSVTableBuilder) throws(CSVTableBuilder.Miss) {
+    mutating func writeTableCell(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column index: Int, into table: inout CSVTableBuilder) throws(CSVTableBuilder.Miss) {
         if cell[0] | 0x20 == UInt8(ascii: "{") { throw CSVTableBuilder.Miss() }
-        if columns[index].kind == .text { return try table.appendString(cell, column: index) }
+        if columns[index].kind == .text { return try table.appendString(cell, stable: stable, column: index) }
         let trimmed = CSVCell.trimmed(cell)
-        if let number = CSVCell.number(trimmed, decimalComma: false) {
+        if let number = CSVCell.number(trimmed, decimalComma: false, value: false) {
             // Without a decimal comma every separator is a point: no check of it is needed.
             if columns[index].kind == .empty || columns[index].kind == .number {
                 guard !number.needsNormalizing else { throw CSVTableBuilder.Miss() }
-                columns[index].kind = .number
-                if number.separator != nil { columns[index].separator = number.separator }
+                if columns[index].kind == .empty { columns[index].kind = .number }
+                if number.separator != nil, columns[index].separator == nil { columns[index].separator = number.separator }
                 return try table.appendNumber(trimmed, column: index)
             }
             becomeText(index)
@@ -96,6 +99,6 @@ extension CSVParser {
             becomeText(index)
         }
         if columns[index].numbersBeforeText { throw CSVTableBuilder.Miss() }
-        try table.appendString(cell, column: index)
+        try table.appendString(cell, stable: stable, column: index)
     }
 }
