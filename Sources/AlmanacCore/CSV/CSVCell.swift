@@ -35,10 +35,8 @@ enum CSVCell {
         var separator: UInt8?
     }
 
-    /// `value: false` when only whether it is one matters (the table's parse; its Double is
-    /// made when read): `value` is then 0 but for integers.
     @inline(__always)
-    static func number(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool, value wanted: Bool = true) -> Number? {
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Number? {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
         let count = bytes.count
         var index = 0
@@ -108,7 +106,6 @@ enum CSVCell {
         }
         guard index == count else { return nil }
         let needsNormalizing = plus || separator == UInt8(ascii: ",")
-        guard wanted else { return Number(value: 0, needsNormalizing: needsNormalizing, separator: separator) }
         var value: Double
         if needsNormalizing || !exponentInRange {
             var literal = normalized(bytes)

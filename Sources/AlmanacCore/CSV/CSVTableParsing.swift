@@ -82,12 +82,12 @@ extension CSVParser {
         if cell[0] | 0x20 == UInt8(ascii: "{") { throw CSVTableBuilder.Miss() }
         if columns[index].kind == .text { return try table.appendString(cell, stable: stable, column: index) }
         let trimmed = CSVCell.trimmed(cell)
-        if let number = CSVCell.number(trimmed, decimalComma: false, value: false) {
+        if let number = CSVNumberShape.of(trimmed) {
             // Without a decimal comma every separator is a point: no check of it is needed.
             if columns[index].kind == .empty || columns[index].kind == .number {
-                guard !number.needsNormalizing else { throw CSVTableBuilder.Miss() }
+                guard !number.plus else { throw CSVTableBuilder.Miss() }
                 if columns[index].kind == .empty { columns[index].kind = .number }
-                if number.separator != nil, columns[index].separator == nil { columns[index].separator = number.separator }
+                if number.point, columns[index].separator == nil { columns[index].separator = UInt8(ascii: ".") }
                 return try table.appendNumber(trimmed, column: index)
             }
             becomeText(index)
