@@ -18,6 +18,7 @@ import Testing
         mutating func pick(_ choices: [String]) -> String { choices[below(choices.count)] }
     }
 
+    static let expectedNumbers = 22_795
     static let numbers = ["0", "-0", "7", "42", "-13", "1e5", "1E-3", "2.5e+10", "0.1", "48.20253753662109", "-122.41941550000001",
                           "123456789012345678901234567890", "1e400", "3.0", "  12  ", "9007199254740993", "-0.0"]
     static let words = ["Москва", "Zürich", "東京", "Oslo", "NA", "true", "-", "a b", "x", "\"quoted, with comma\"",
@@ -128,6 +129,27 @@ import Testing
         let (table, tape) = try documents(text)
         #expect(!table.isTable)
         #expect(JSONWriter.string(table.value(at: 0)) == JSONWriter.string(tape.value(at: 0)))
+    }
+
+    /// 200,000 random cells of digits, signs, points, exponents and spaces, lengths 1 to 24.
+    @Test func numberShapeAcceptsWhatTheNumberParserAccepts() {
+        var generator = Generator(state: 99)
+        let alphabet = Array("0123456789000111.-+eE x".utf8)
+        var numbers = 0
+        for _ in 0..<200_000 {
+            let cell = (0...generator.below(24)).map { _ in alphabet[generator.below(alphabet.count)] }
+            cell.withUnsafeBufferPointer { bytes in
+                let shape = CSVNumberShape.of(bytes)
+                let number = CSVCell.number(bytes, decimalComma: false)
+                #expect((shape == nil) == (number == nil), "\(String(decoding: cell, as: UTF8.self))")
+                if let shape, let number {
+                    numbers += 1
+                    #expect(shape.plus == number.needsNormalizing && shape.point == (number.separator != nil))
+                }
+            }
+        }
+        // Counted by CSVCell.number over the same cells (the generator is seeded).
+        #expect(numbers == Self.expectedNumbers)
     }
 
     @Test func anErrorIsTheTapesError() {
