@@ -52,6 +52,18 @@ struct TableNodes: @unchecked Sendable {
         return codes
     }
 
+    /// What word `slot` of a row with the columns in `mask` is (as `slots` would say).
+    func slotCode(mask: UInt64, slot: Int) -> UInt16 {
+        var at = 2
+        for (index, column) in columns.enumerated() where mask & (1 << UInt64(index)) != 0 {
+            let width = column.numeric ? 3 : 2
+            // Key, value, Double: parts 0, 1, 2, as the word's place after the key.
+            if slot < at + width { return UInt16(index) << 2 | UInt16(slot - at) }
+            at += width
+        }
+        return Self.gapPart
+    }
+
     @inline(__always)
     func mask(of row: Int) -> UInt64 {
         guard let masks else { return commonMask }
@@ -72,7 +84,7 @@ struct TableNodes: @unchecked Sendable {
         case 1:
             return UInt64(base + (row + 1) << shift)
         default:
-            let code = mask == commonMask ? commonSlots[slot] : Self.slots(mask: mask, columns: columns, stride: 1 << shift)[slot]
+            let code = mask == commonMask ? commonSlots[slot] : slotCode(mask: mask, slot: slot)
             let column = Int(code >> 2)
             switch code & 3 {
             case Self.keyPart: return columns[column].keyWord
