@@ -122,6 +122,14 @@ import Testing
         #expect(JSONWriter.string(table.value(at: 0)) == #"[{"a":1,"b":"x"},{"c":2.5},{"a":3,"b":"y","c":4},{},{"a":5,"b":"q\nr","c":6}]"#)
     }
 
+    @Test(arguments: ["a,b\n", "a,b\n\n\n", "1,x\n2,y\n"])
+    func aHeaderAloneOrNoHeaderReadsAlike(text: String) throws {
+        let (table, tape) = try documents(text)
+        #expect(table.isTable)
+        #expect(JSONWriter.string(table.value(at: 0)) == JSONWriter.string(tape.value(at: 0)))
+        #expect(compare(table, tape) == 1 + tape.elements(of: 0).count * 3)
+    }
+
     /// What the table does not hold goes to the tape, and reads as the tape.
     @Test(arguments: ["a,b\n1,x\nNA,y\n", "a,b\n1,x\nzz,y\n", "a,b\ntrue,x\nfalse,y\n", "a,b\n+5,x\n", "a,b\n\"[1,2]\",x\n", "a,b\n1,x\n00,y\n",
                       "a.b,c\n1,2\n", "a;b\n1,5;x\n"])

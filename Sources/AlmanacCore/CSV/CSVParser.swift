@@ -408,7 +408,7 @@ public struct CSVParser {
 /// 64 KiB, then one pass into a document (almanac-bench times this).
 public enum DelimitedText {
     /// How the records are kept: columns when they fit (`TableNodes`), else the tape.
-    public enum Layout: Sendable { case automatic, tape, table }
+    public enum Layout: Sendable { case automatic, tape }
 
     /// `progress`: how far the first thread is (pages before it may go, and it may stop
     /// there); `parsed`: bytes parsed by both; `releasePart`: the second thread's bytes it is
@@ -422,7 +422,7 @@ public enum DelimitedText {
         throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
         let sampleSize = min(bytes.count, 64 << 10)
         let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<sampleSize]), tsv: tsv, complete: sampleSize == bytes.count)
-        if layout != .tape, pagesComeBack || progress == nil, let base = bytes.baseAddress, bytes.count > 0 {
+        if layout == .automatic, pagesComeBack || progress == nil, let base = bytes.baseAddress, bytes.count > 0 {
             var parser = CSVParser(base: base, count: bytes.count, dialect: dialect, source: source, progress: progress)
             if ByteOrderMark.length(atStartOf: bytes) > 0 {
                 parser.position = ByteOrderMark.utf8.count
@@ -430,7 +430,6 @@ public enum DelimitedText {
             }
             parser.parsed = parsed
             if case let .table(document, summary) = try parser.parseTable(expectedBytes: bytes.count) { return (document, summary) }
-            if layout == .table { throw .csv(CSVError(source: source, line: 1, column: 1, message: "the text does not fit a table")) }
         }
         // Records of a few short cells take more nodes than their text has bytes: room for
         // that is reserved (untouched, it costs address space only).

@@ -8,7 +8,7 @@
 /// text). Here a string cell is a 32-bit arena offset (its length in the bytes before it) and
 /// a number's literal sits in a fixed-width slot of its chunk of rows, its Double parsed when
 /// read: about 125 bytes a row in all, which the load's 1.25× memory target needs.
-struct TableNodes: @unchecked Sendable {
+struct TableNodes: Sendable {
     let rows: Int
     /// Each row has `1 << shift` node indices, at least its widest tape (2 + 3 a column).
     let shift: Int
