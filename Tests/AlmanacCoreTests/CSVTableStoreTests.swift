@@ -139,6 +139,40 @@ import Testing
         #expect(JSONWriter.string(table.value(at: 0)) == JSONWriter.string(tape.value(at: 0)))
     }
 
+    /// Group, sort and filter read a table's records through `node(_:)` as they read the tape's.
+    @Test func queriesAnswerAlikeOnTableAndTape() throws {
+        let text = Self.text(rows: 6_000, columns: 6, seed: 5, emptyEvery: 7)
+        let (table, tape) = try documents(text)
+        #expect(table.isTable)
+        let datasets = try [table, tape].map { document throws in
+            Dataset(name: "t", model: GenericModel.self, document: document,
+                    extraction: try GenericModel.extract(from: document, source: "t.csv", cancellation: .never),
+                    origin: LoadOrigin(source: "t.csv", bytes: text.utf8.count, seconds: 0))
+        }
+        func answers(_ dataset: Dataset) throws -> (groups: [Group.Row], sorted: [Int], filtered: [Int]) {
+            let groups = try Group.run(.all([dataset]), by: GroupSpec(fields: ["c1"], aggregates: [Aggregate(.avg, "c0", name: "a"),
+                                                                                                   Aggregate(.max, "c2", name: "m")])).map { $0 }
+            let sorted = try Sort.run(.all([dataset]), by: [SortKey("c2"), SortKey("c3", descending: true)]).items.map(\.row)
+            let filter = try FilterExpression.parse(FilterExpression.tokens(ExpressionTokens.words(of: "c0 > 5 and c1 = Oslo")))
+            return (groups, sorted, try Filter.run(filter, on: .all([dataset])).items.map(\.row))
+        }
+        let (fromTable, fromTape) = (try answers(datasets[0]), try answers(datasets[1]))
+        #expect(fromTable.groups == fromTape.groups)
+        #expect(fromTable.sorted == fromTape.sorted)
+        #expect(fromTable.filtered == fromTape.filtered)
+        // Counted on the tape: a group per distinct c1 (and one for rows without it), the rows
+        // with c0 above 5 and c1 Oslo.
+        let rows = tape.elements(of: 0)
+        let c1 = Set(rows.map { tape.member("c1", of: $0).map { tape.string(at: $0) } ?? "\u{0}" })
+        #expect(fromTable.groups.count == c1.count)
+        let oslo = rows.filter { row in
+            guard let c0 = tape.member("c0", of: row), let c1 = tape.member("c1", of: row) else { return false }
+            return tape.number(at: c0) > 5 && tape.string(at: c1) == "Oslo"
+        }
+        #expect(fromTable.filtered.count == oslo.count)
+        #expect(fromTable.sorted.count == 6_000)
+    }
+
     /// 200,000 random cells of digits, signs, points, exponents and spaces, lengths 1 to 24.
     @Test func numberShapeAcceptsWhatTheNumberParserAccepts() {
         var generator = Generator(state: 99)
