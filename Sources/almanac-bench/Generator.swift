@@ -256,7 +256,7 @@ enum Generator {
                     indent(level + 1)
                     string(member.key)
                     out(" : ")
-                    value(member.value, indent: level + 1, clone: clone, role: roles[document.nodes[member.key]] ?? .plain)
+                    value(member.value, indent: level + 1, clone: clone, role: roles[document.node(member.key)] ?? .plain)
                 }
                 out("\n")
                 indent(level)

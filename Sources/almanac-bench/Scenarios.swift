@@ -320,7 +320,7 @@ struct ScaleRunner {
         }
 
         return ScaleResult(file: file, steps: steps, processLoads: processLoads, counts: counts, cancellation: cancellation,
-                           documentNodes: dataset.document.nodes.count, documentArenaBytes: dataset.document.arena.count)
+                           documentNodes: dataset.document.nodeCount, documentArenaBytes: dataset.document.arena.count)
     }
 
     private func processLoad(tool: String, flag: String, runs: Int, path: String? = nil) throws -> ProcessLoad {

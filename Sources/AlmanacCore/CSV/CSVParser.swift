@@ -407,14 +407,30 @@ public struct CSVParser {
 /// A whole CSV or TSV text read as `load` reads one: the dialect sniffed from its first
 /// 64 KiB, then one pass into a document (almanac-bench times this).
 public enum DelimitedText {
+    /// How the records are kept: columns when they fit (`TableNodes`), else the tape.
+    public enum Layout: Sendable { case automatic, tape }
+
     /// `progress`: how far the first thread is (pages before it may go, and it may stop
     /// there); `parsed`: bytes parsed by both; `releasePart`: the second thread's bytes it is
     /// done with (their pages may go). A text of 4 MiB or more is parsed on two threads.
+    /// `layout`: `.tape` for the tape whatever the text (tests compare the two); `.automatic`
+    /// tries the columns first (`CSVTableParsing`) when `progress` may give pages back that a
+    /// second parse finds again (a mapped file's: `pagesComeBack`).
     public static func document(of bytes: UnsafeBufferPointer<UInt8>, source: String, tsv: Bool, progress: JSONParser.Progress? = nil,
-                                parsed: ((Int) -> Void)? = nil, releasePart: @escaping (Range<Int>) -> Void = { _ in })
+                                parsed: ((Int) -> Void)? = nil, releasePart: @escaping (Range<Int>) -> Void = { _ in },
+                                layout: Layout = .automatic, pagesComeBack: Bool = true)
         throws(LoadFailure) -> (document: JSONDocument, summary: CSVParser.Summary) {
         let sampleSize = min(bytes.count, 64 << 10)
         let dialect = CSVDialect.sniff(UnsafeBufferPointer(rebasing: bytes[0..<sampleSize]), tsv: tsv, complete: sampleSize == bytes.count)
+        if layout == .automatic, pagesComeBack || progress == nil, let base = bytes.baseAddress, bytes.count > 0 {
+            var parser = CSVParser(base: base, count: bytes.count, dialect: dialect, source: source, progress: progress)
+            if ByteOrderMark.length(atStartOf: bytes) > 0 {
+                parser.position = ByteOrderMark.utf8.count
+                parser.lineStart = parser.position
+            }
+            parser.parsed = parsed
+            if case let .table(document, summary) = try parser.parseTable(expectedBytes: bytes.count) { return (document, summary) }
+        }
         // Records of a few short cells take more nodes than their text has bytes: room for
         // that is reserved (untouched, it costs address space only).
         var builder = JSONDocumentBuilder(expectedBytes: bytes.count * 4, detached: false, guessing: true, valueBytes: bytes.count * 4)

@@ -6,19 +6,21 @@ public enum RecordExtraction {
     /// without it, an object's largest array of objects a few levels down (`RecordsLocation`).
     public static func records(of model: any RecordModel.Type, in document: JSONDocument, source: String, at path: String? = nil,
                                cancellation: Cancellation = .never) throws(LoadFailure) -> Extraction {
-        let candidates: [Int]
+        var records: [Int]
         let location: String?
         if let path {
-            (candidates, location) = (try RecordsLocation.records(at: path, in: document, source: source), path)
+            (records, location) = (try RecordsLocation.records(at: path, in: document, source: source), path)
         } else {
-            (candidates, location) = try candidateRecords(in: document, source: source, expecting: model.plural)
+            (records, location) = try candidateRecords(in: document, source: source, expecting: model.plural)
         }
-        var records: [Int] = []
-        records.reserveCapacity(candidates.count)
         var warnings: [LoadWarning] = []
         let checker = RecordChecker(model.fieldSpecs, nameField: model.nameField, in: document)
         let scratch = checker.makeScratch()
-        for (offset, index) in candidates.enumerated() {
+        // The records kept are moved down over the candidates, in place: a second list was
+        // 3.2 MB more at the peak of the 100x stations CSV's load.
+        var kept = 0
+        for offset in 0..<records.count {
+            let index = records[offset]
             if offset & 0x3FFF == 0, cancellation.isCancelled { throw .cancelled }
             let number = offset + 1
             guard document.kind(at: index) == .object else {
@@ -27,9 +29,11 @@ public enum RecordExtraction {
                 continue
             }
             if checker.check(index, number: number, warnings: &warnings, scratch: scratch) {
-                records.append(index)
+                records[kept] = index
+                kept += 1
             }
         }
+        records.removeLast(records.count - kept)
         var extraction = Extraction(records: records, warnings: warnings)
         extraction.recordsAt = location
         return extraction

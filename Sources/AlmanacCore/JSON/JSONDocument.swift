@@ -34,9 +34,17 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     /// document, so its buffer stays put: hot loops read through this pointer and skip the
     /// reference counting that every array access would otherwise pay.
     private let nodeBase: UnsafePointer<UInt64>
+    /// Nodes from this index on are a CSV's rows, made from its columns (`TableNodes`);
+    /// `Int.max` for a tape (every JSON document): one compare, always taken the same way.
+    let virtualBase: Int
+    private let table: TableNodes?
+    private let arenaBase: UnsafePointer<UInt8>
 
     init(nodes: [UInt64], arena: [UInt8], roots: [Int], isLines: Bool = false, lineOfRoot: [Int: Int] = [:], interned: InternTable,
-         repeatedKeys: [RepeatedKey] = [], elementMarks: [ElementMark] = []) {
+         repeatedKeys: [RepeatedKey] = [], elementMarks: [ElementMark] = [], table: TableNodes? = nil) {
+        self.table = table
+        virtualBase = table == nil ? Int.max : nodes.count
+        arenaBase = arena.withUnsafeBufferPointer { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! }
         self.isLines = isLines
         self.lineOfRoot = lineOfRoot
         self.repeatedKeys = repeatedKeys
@@ -49,7 +57,25 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
     }
 
     @inline(__always)
-    public func node(_ index: Int) -> UInt64 { nodeBase[index] }
+    public func node(_ index: Int) -> UInt64 {
+        if _fastPath(index < virtualBase) { return nodeBase[index] }
+        return tableNode(index)
+    }
+
+    @inline(never)
+    private func tableNode(_ index: Int) -> UInt64 {
+        table.unsafelyUnwrapped.word(index - virtualBase, base: virtualBase, arena: arenaBase)
+    }
+
+    /// Indices below this are nodes (`nodes.count` for a tape; a CSV table's rows are
+    /// made when read, beyond `nodes`).
+    public var nodeCount: Int {
+        guard let table else { return nodes.count }
+        return virtualBase + table.rows << table.shift
+    }
+
+    /// Whether the records are a CSV's columns (`TableNodes`) rather than a tape.
+    public var isTable: Bool { table != nil }
 
     /// An element of an array known by its place: where a parse on two threads joined (see
     /// `JSONSplit`), one mark per array around that point. Finding the element at the

@@ -177,7 +177,7 @@ public struct DatasetLoader: Sendable {
         let (document, summary) = try DelimitedText.document(of: bytes, source: name, tsv: tsv, progress: { consumed throws(CancelledError) in
             access.release(consumed)
             try cancellation.checkpoint()
-        }, parsed: { progress.setBytes(done: $0) }, releasePart: access.releaseRange)
+        }, parsed: { progress.setBytes(done: $0) }, releasePart: access.releaseRange, pagesComeBack: access.pagesComeBack)
         progress.setBytes(done: bytes.count)
         return ParsedSource(document: document, bytes: bytes.count, csv: summary)
     }

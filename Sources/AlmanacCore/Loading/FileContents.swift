@@ -38,6 +38,8 @@ enum FileContents {
         /// Gives back the pages inside a range a second thread is done with (ranges in
         /// increasing order; a mapped file's only: memory of our own would come back as zeros).
         var releaseRange: (Range<Int>) -> Void = { _ in }
+        /// Whether released pages come back from the file (it is mapped) rather than as zeros.
+        var pagesComeBack = false
     }
 
     /// Work for a second thread on a file's bytes from the given offset near the middle (the
@@ -81,7 +83,7 @@ enum FileContents {
                 defer { second?.stopAndWait() }
                 // A file's dropped pages come back from the file: an error counts its lines then.
                 let access = Access(release: releaser(mapping.start, bytes, lines: nil), complete: { mapping.isIntact },
-                                    releaseRange: pageDropper(mapping.start, size))
+                                    releaseRange: pageDropper(mapping.start, size), pagesComeBack: true)
                 return try body(bytes, access)
             }
             guard let memory = SystemCalls.mmap(size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1) else {
