@@ -5,15 +5,11 @@ import Testing
 /// nodes reached from the root (kinds, counts, key words, texts, Doubles), the same equal
 /// short strings sharing a word, the same interned keys.
 @Suite struct CSVTableStoreTests {
+    /// Cells drawn from the fuzz tests' generator (`SplitMix64`), so a failure names its seed.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SplitMix64
+        init(state: UInt64) { random = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func below(_ limit: Int) -> Int { Int(next() % UInt64(limit)) }
         mutating func pick(_ choices: [String]) -> String { choices[below(choices.count)] }
     }

@@ -1,6 +1,20 @@
 /// How a CSV cell is written: as what its column is so far (`CSVColumn`), the few cells a
 /// later one proves wrong settled at the end.
 extension CSVParser {
+    /// A cell that is no number types its column so far: `true`/`false` keep a column of
+    /// booleans, a word for none (`NA`) is noted, anything else makes the column text. The
+    /// tape's writing and the table's (`writeTableCell`) share it.
+    @inline(__always)
+    mutating func typeOther(_ trimmed: UnsafeBufferPointer<UInt8>, column index: Int) {
+        if CSVCell.boolean(trimmed) != nil {
+            if columns[index].kind == .empty { columns[index].kind = .boolean } else if columns[index].kind != .boolean { becomeText(index) }
+        } else if CSVCell.isNullWord(trimmed) {
+            columns[index].nullWords = true
+        } else {
+            becomeText(index)
+        }
+    }
+
     /// Writes a cell as what its column is so far.
     @inline(__always)
     mutating func write(_ cell: UnsafeBufferPointer<UInt8>, stable: Bool, column index: Int, into builder: inout JSONDocumentBuilder) {
@@ -36,12 +50,8 @@ extension CSVParser {
             }
             becomeText(index)
             if number.separator == UInt8(ascii: ",") { return writeCommaNumber(trimmed, value: number.value, column: index, into: &builder) }
-        } else if CSVCell.boolean(trimmed) != nil {
-            if columns[index].kind == .empty { columns[index].kind = .boolean } else if columns[index].kind != .boolean { becomeText(index) }
-        } else if CSVCell.isNullWord(trimmed) {
-            columns[index].nullWords = true
         } else {
-            becomeText(index)
+            typeOther(trimmed, column: index)
         }
         builder.appendString(cell, stable: stable)
     }

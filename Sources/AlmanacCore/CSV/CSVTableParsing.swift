@@ -91,12 +91,8 @@ extension CSVParser {
                 return try table.appendNumber(trimmed, column: index)
             }
             becomeText(index)
-        } else if CSVCell.boolean(trimmed) != nil {
-            if columns[index].kind == .empty { columns[index].kind = .boolean } else if columns[index].kind != .boolean { becomeText(index) }
-        } else if CSVCell.isNullWord(trimmed) {
-            columns[index].nullWords = true
         } else {
-            becomeText(index)
+            typeOther(trimmed, column: index)
         }
         if columns[index].numbersBeforeText { throw CSVTableBuilder.Miss() }
         try table.appendString(cell, stable: stable, column: index)
