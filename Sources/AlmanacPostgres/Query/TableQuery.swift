@@ -85,8 +85,7 @@ public struct TableQuery: Sendable, Equatable {
         query.filters += filters
         query.drills += drills
         if !sort.isEmpty {
-            let fields = Set(sort.map(\.field))
-            query.sort = sort + query.sort.filter { !fields.contains($0.field) }
+            query.sort(by: sort)
             query.lastSortCount = lastSortCount ?? sort.count
         }
         return query

@@ -9,6 +9,8 @@ public enum LoadCommand: Command {
     static let format = Parameter("FORMAT", .word(LoadOptions.Format.allCases.map(\.rawValue)), .optional, after: "as").requiring("from")
     static let recordsAt = Parameter("PATH", .text(.nothing), .optional, after: "at").requiring("from")
     static let key = Parameter("FIELD", .text(.nothing), .optional, after: "key").requiring("from")
+    /// The words that start a parameter, from the declarations above.
+    static let keywords = [source, format, recordsAt, key].compactMap(\.keyword)
 
     public static let spec = CommandSpec(
         name: "load",
@@ -41,7 +43,6 @@ public enum LoadCommand: Command {
     /// A known name is a dataset (a new one makes a generic dataset, so it is not an error).
     public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         arguments.enumerated().map { index, word in
-            let keywords = ["from", "as", "at", "key"]
             let namesTheDataset = index == 0 && arguments.count > 1 && !arguments[1].isQuoted && keywords.contains(arguments[1].text.lowercased())
             if !word.isQuoted, !namesTheDataset, keywords.contains(word.text.lowercased()) { return ArgumentRole(word: index, role: .keyword) }
             if index == 0, session.catalog.contains(word.text) { return ArgumentRole(word: index, role: .dataset) }
