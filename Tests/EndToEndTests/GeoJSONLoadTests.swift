@@ -13,6 +13,10 @@ struct GeoJSONLoadTests {
     /// Five cities as points (Munich outside Austria), a lake as a polygon with a Feature id,
     /// and a point in Vorarlberg whose properties are null.
     func cities() throws -> String {
+        try home.write(#"{"type": "FeatureCollection", "features": ["# + features().joined(separator: ",\n") + "]}", to: "cities.geojson")
+    }
+
+    func features() -> [String] {
         func point(_ name: String, _ population: Int, _ longitude: Double, _ latitude: Double) -> String {
             #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [\#(longitude), \#(latitude)]}, "#
                 + #""properties": {"name": "\#(name)", "population": \#(population)}}"#
@@ -23,7 +27,7 @@ struct GeoJSONLoadTests {
                         #"{"type": "Feature", "id": "lake", "geometry": {"type": "Polygon", "coordinates": "#
                             + #"[[[16.6, 47.7], [16.9, 47.7], [16.9, 47.95], [16.6, 47.95], [16.6, 47.7]]]}, "properties": {"name": "Neusiedler See"}}"#,
                         #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [9.74, 47.5]}, "properties": null}"#]
-        return try home.write(#"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",\n") + "]}", to: "cities.geojson")
+        return features
     }
 
     func csv(_ commands: [String]) throws -> String {
@@ -73,5 +77,23 @@ struct GeoJSONLoadTests {
         features[5]["id"] = nil
         features[6]["properties"] = [String: Any]()
         #expect(NSArray(array: written["features"] as? [[String: Any]] ?? []).isEqual(to: features), "\(written)")
+    }
+
+    /// GeoJSON text sequences (RFC 8142: each Feature after a record separator, 0x1E, on a line
+    /// of its own; `ogr2ogr -f GeoJSONSeq` writes them) and NDJSON of Features read as the
+    /// FeatureCollection of the same Features does, by extension or, without one, by the separator.
+    @Test("lines of Features load as the FeatureCollection of them does", arguments: [
+        ("cities.geojsons", "\u{1E}"), ("cities.geojsonl", ""), ("cities.ndjson", ""), ("cities.txt", "\u{1E}"),
+    ])
+    func linesOfFeatures(file: String, separator: String) throws {
+        let path = try home.write(features().map { separator + $0 + "\n" }.joined(), to: file)
+        func lines(_ commands: [String]) throws -> String {
+            try home.succeed(["load cities from \(path)", "use cities"] + commands, options: ["--no-rc"], format: "csv")
+        }
+        #expect(try lines(["columns name, population"]) == "name,population\nVienna,1900000\nGraz,290000\nLinz,207000\nSalzburg,155000\n"
+            + "Munich,1500000\nNeusiedler See,\n,\n")
+        #expect(try lines(["within Austria", "columns name"]) == "name\nVienna\nGraz\nLinz\nSalzburg\n\n")
+        #expect(try lines(["show lake"]) == "id,name,geometry.type,geometry.coordinates\n"
+            + "lake,Neusiedler See,Polygon,\"[[[16.6,47.7],[16.9,47.7],[16.9,47.95],[16.6,47.95],[16.6,47.7]]]\"\n")
     }
 }

@@ -1,18 +1,19 @@
-/// A GeoJSON FeatureCollection read as the records it holds: each Feature's `properties` are
+/// A GeoJSON FeatureCollection, or a file of one Feature per line (NDJSON, or a GeoJSON text
+/// sequence, RFC 8142), read as the records it holds: each Feature's `properties` are
 /// the record's fields — what `export FILE.geojson` wrote from a record —, so the name field,
 /// columns, search and `show` see them, not `type` and `Feature`. The Feature's `geometry` is
 /// kept beside them as a `geometry` field, which `GeoLocator` reads: near, within and map still
 /// place the record, and `export FILE.geojson` writes it back as the Feature's geometry.
 enum FeatureRecords {
     /// `document` rewritten as an array of records, or nil when it is not one FeatureCollection
-    /// (`load … at features` still gives the Features as they are).
+    /// nor lines of Features (`load … at features` still gives the Features as they are).
     static func records(of document: JSONDocument, source: String, cancellation: Cancellation) throws(LoadFailure) -> JSONDocument? {
-        guard let features = features(in: document) else { return nil }
+        guard let features = features(in: document) ?? featureLines(of: document) else { return nil }
         // Written out and parsed again: a document's objects are contiguous runs of nodes, and a
         // record's members come from two objects. Numbers keep their source literal.
         var writer = JSONWriter()
         writer.append("[")
-        for (offset, feature) in document.elements(of: features).enumerated() {
+        for (offset, feature) in features.enumerated() {
             if offset & 0x3FFF == 0, cancellation.isCancelled { throw .cancelled }
             if offset > 0 { writer.append(",\n") }
             record(of: feature, in: document, into: &writer)
@@ -26,13 +27,22 @@ enum FeatureRecords {
         return builder.finish()
     }
 
-    /// The `features` array of a FeatureCollection document.
-    static func features(in document: JSONDocument) -> Int? {
-        guard !document.isLines, document.roots.count == 1, let root = document.roots.first, document.kind(at: root) == .object,
-              let type = document.member("type", of: root), document.kind(at: type) == .string,
-              document.string(at: type) == "FeatureCollection",
+    /// The Features of a FeatureCollection document.
+    static func features(in document: JSONDocument) -> [Int]? {
+        guard !document.isLines, document.roots.count == 1, let root = document.roots.first, isObject(root, ofType: "FeatureCollection", in: document),
               let features = document.member("features", of: root), document.kind(at: features) == .array else { return nil }
-        return features
+        return document.elements(of: features)
+    }
+
+    /// The lines of a file of lines whose first is a Feature (the others are taken as they come).
+    static func featureLines(of document: JSONDocument) -> [Int]? {
+        guard document.isLines, let first = document.roots.first, isObject(first, ofType: "Feature", in: document) else { return nil }
+        return document.roots
+    }
+
+    static func isObject(_ node: Int, ofType type: String, in document: JSONDocument) -> Bool {
+        guard document.kind(at: node) == .object, let member = document.member("type", of: node) else { return false }
+        return document.kind(at: member) == .string && document.string(at: member) == type
     }
 
     /// A Feature as `{id?, …properties, geometry}`: the Feature's `id` (RFC 7946 §3.2) first,
@@ -40,8 +50,7 @@ enum FeatureRecords {
     /// one. A member of the properties wins over the Feature's of the same name. Anything that
     /// is not a Feature is left as it is, for the load to warn about or take as it is.
     static func record(of feature: Int, in document: JSONDocument, into writer: inout JSONWriter) {
-        guard document.kind(at: feature) == .object, let type = document.member("type", of: feature),
-              document.kind(at: type) == .string, document.string(at: type) == "Feature" else {
+        guard isObject(feature, ofType: "Feature", in: document) else {
             writer.write(document, feature)
             return
         }

@@ -2,6 +2,10 @@ import CGlibc
 
 /// NDJSON: one JSON value per line.
 extension JSONParser {
+    /// The byte before each text of a JSON text sequence (RFC 7464; GeoJSON's, RFC 8142):
+    /// read as NDJSON, it is a blank before a line's value.
+    public static let recordSeparator: UInt8 = 0x1E
+
     /// Parses newline-delimited JSON: one value per non-blank line. No line is no value, not
     /// an error: an empty NDJSON file holds 0 records, as COPY FROM an empty file copies 0 rows.
     public static func parseLines(
@@ -18,6 +22,10 @@ extension JSONParser {
         var counted = (offset: 0, line: 1)
         while true {
             parser.skipWhitespace()
+            while parser.position < parser.count, parser.base[parser.position] == Self.recordSeparator {
+                parser.position += 1
+                parser.skipWhitespace()
+            }
             if parser.position >= parser.count { break }
             let start = parser.position
             let root: Int

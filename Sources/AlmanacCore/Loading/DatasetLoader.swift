@@ -252,10 +252,7 @@ public struct DatasetLoader: Sendable {
     }
 
     /// NDJSON by its extension.
-    static func isLines(_ path: String) -> Bool {
-        let lowered = path.lowercased()
-        return lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl")
-    }
+    static func isLines(_ path: String) -> Bool { LoadOptions.Format.byExtension(path) == .ndjson }
 
     /// Whether the text at `offset` begins an object on a line of its own (so the file is NDJSON).
     private static func startsNewLineValue(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {

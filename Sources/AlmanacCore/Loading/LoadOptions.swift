@@ -11,14 +11,15 @@ public struct LoadOptions: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
         case json, ndjson, csv, tsv
 
-        /// By a file's extension: `.csv`, `.tsv`/`.tab`, `.ndjson`/`.jsonl`, `.json`/`.geojson`.
+        /// By a file's extension: `.csv`, `.tsv`/`.tab`, `.ndjson`/`.jsonl` (and GeoJSON's text
+        /// sequences, RFC 8142: `.geojsons`, `.geojsonl`, `.geojsonseq`), `.json`/`.geojson`.
         public static func byExtension(_ path: String) -> Format? {
             let lowered = path.lowercased()
             guard let dot = lowered.lastIndex(of: "."), !lowered[dot...].contains("/") else { return nil }
             switch lowered[lowered.index(after: dot)...] {
             case "csv": return .csv
             case "tsv", "tab": return .tsv
-            case "ndjson", "jsonl": return .ndjson
+            case "ndjson", "jsonl", "geojsons", "geojsonl", "geojsonseq": return .ndjson
             case "json", "geojson": return .json
             default: return nil
             }
@@ -32,17 +33,20 @@ public struct LoadOptions: Sendable, Equatable {
             switch media {
             case "text/csv", "application/csv": return .csv
             case "text/tab-separated-values": return .tsv
-            case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/json-lines": return .ndjson
+            case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/json-lines",
+                 "application/geo+json-seq", "application/json-seq": return .ndjson
             default: return nil
             }
         }
 
         /// By the text's first bytes: JSON starts with `{` or `[` (after a byte order mark and
-        /// blanks); anything else is read as CSV, its delimiter sniffed.
+        /// blanks), a JSON text sequence (RFC 7464, GeoJSON's RFC 8142) with the record
+        /// separator; anything else is read as CSV, its delimiter sniffed.
         static func byContent(_ bytes: UnsafeBufferPointer<UInt8>) -> Format {
             var index = ByteOrderMark.length(atStartOf: bytes)
             while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
             guard index < bytes.count else { return .json }
+            if bytes[index] == JSONParser.recordSeparator { return .ndjson }
             return bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") ? .json : .csv
         }
 

@@ -24,7 +24,8 @@ public enum LoadCommand: Command {
         SOURCE is a file or an http(s) URL whose pages are followed through 'next'. A file is JSON \
         (an array of records, API pages with 'results', an object holding its records under a key, \
         the stations object, a GeoJSON FeatureCollection: each Feature's properties a record, placed \
-        by its geometry), NDJSON (.ndjson, .jsonl: each line a record), CSV (.csv) or TSV (.tsv): by its extension, \
+        by its geometry), NDJSON (.ndjson, .jsonl: each line a record; lines of Features as a \
+        FeatureCollection, GeoJSON text sequences too: .geojsons), CSV (.csv) or TSV (.tsv): by its extension, \
         else by its first bytes; 'as csv|tsv|json|ndjson' insists. A URL is read likewise, its \
         Content-Type (text/csv, text/tab-separated-values) before its extension. CSV's delimiter (, ; tab |) and \
         header row are sniffed, each column typed by all its cells (numbers, booleans, else text; \
