@@ -96,4 +96,17 @@ struct GeoJSONLoadTests {
         #expect(try lines(["show lake"]) == "id,name,geometry.type,geometry.coordinates\n"
             + "lake,Neusiedler See,Polygon,\"[[[16.6,47.7],[16.9,47.7],[16.9,47.95],[16.6,47.95],[16.6,47.7]]]\"\n")
     }
+
+    /// The records are the Features' nodes copied (not written out and parsed again): a key the
+    /// properties repeat keeps its last value and warns for its record, as in any file.
+    @Test("a repeated property keeps its last value, with the record's warning")
+    func repeatedProperty() throws {
+        let path = try home.write(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": null, "#
+            + #""properties": {"name": "a", "k": 1, "k": 2}}, {"type": "Feature", "geometry": null, "properties": {"name": "b", "k": 3}}]}"#,
+            to: "repeats.geojson")
+        let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load r from \(path)", "-c", "use r", "-c", "columns name, k"],
+                                     environment: home.environment(), directory: home.root, timeout: .seconds(60))
+        #expect(result.stdout == "name,k\na,2\nb,3\n", "\(result)")
+        #expect(result.stderr.lines == ["r: 1 warning — record 1 (a): the key 'k' appears more than once; the last value is kept"], "\(result)")
+    }
 }

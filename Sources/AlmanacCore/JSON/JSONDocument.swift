@@ -56,6 +56,13 @@ public final class JSONDocument: JSONNodes, @unchecked Sendable {
         self.nodeBase = nodes.withUnsafeBufferPointer { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! }
     }
 
+    /// A document of other nodes over the same strings: `nodes` may hold only this document's
+    /// string and number words (copied values), which the arena and intern table serve as they are.
+    func sharingStrings(nodes: [UInt64], roots: [Int], repeatedKeys: [RepeatedKey]) -> JSONDocument {
+        JSONDocument(nodes: nodes, arena: arena, roots: roots, interned: interned,
+                     repeatedKeys: repeatedKeys.sorted { $0.object < $1.object })
+    }
+
     @inline(__always)
     public func node(_ index: Int) -> UInt64 {
         if _fastPath(index < virtualBase) { return nodeBase[index] }
