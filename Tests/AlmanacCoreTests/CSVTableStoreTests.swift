@@ -202,4 +202,27 @@ import Testing
         }
         #expect(message == "t.csv: line 3, column 2: 1 field where the header has 2")
     }
+
+    /// A word among numbers at 90% sends the text to the tape, parsed again from the start:
+    /// the bar goes on from 90% to the end over that pass instead of going back to 0.
+    @Test func aLateMissMovesTheBarOnwardNeverBack() throws {
+        var text = "a,b\n" + (0..<120_000).map { "\($0),\($0 * 2)" }.joined(separator: "\n") + "\n"
+        let late = text.utf8.count * 9 / 10
+        let cut = text.utf8.index(text.utf8.startIndex, offsetBy: late)
+        let lineEnd = text[cut...].firstIndex(of: "\n")!
+        text.replaceSubrange(text.index(after: lineEnd)..<text.index(after: lineEnd), with: "word,1\n")
+        var reports: [Int] = []
+        let count = text.utf8.count
+        let parsed: Result<JSONDocument, LoadFailure> = text.withUTF8 { bytes in
+            Result { () throws(LoadFailure) in
+                try DelimitedText.document(of: bytes, source: "t.csv", tsv: false, parsed: { reports.append($0) }).document
+            }
+        }
+        let document = try parsed.get()
+        #expect(!document.isTable)
+        #expect(document.count(at: document.roots[0]) == 120_001)
+        #expect(reports.count >= 6 && zip(reports, reports.dropFirst()).allSatisfy { $0 <= $1 }, "\(reports)")
+        #expect(reports.contains { $0 >= late - 270_000 && $0 < late }, "the columns' pass reached about 90%: \(reports)")
+        #expect(reports.last! <= count)
+    }
 }
