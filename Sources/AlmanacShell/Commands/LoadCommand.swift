@@ -114,6 +114,7 @@ public enum LoadCommand: Command {
 
     /// One row per dataset loaded, at the prompt or with --verbose.
     static func summary(of datasets: [Dataset], in session: Session) -> CommandResult? {
+        session.markAnnounced(datasets)
         guard session.isInteractive || session.verbose, !datasets.isEmpty else { return nil }
         let table = ResultTable(columns: [ResultColumn("name"), ResultColumn("records", .integer), ResultColumn("summary"),
                                           ResultColumn("bytes", .integer), ResultColumn("seconds", .decimal)],

@@ -22,7 +22,14 @@ extension Session {
         for name in names { catalog.start(name) }
         var datasets: [Dataset] = []
         for name in names {
-            if let dataset = try? dataset(name) { datasets.append(dataset) }
+            do {
+                datasets.append(try dataset(name))
+            } catch {
+                if !isInteractive, verbose, let failure = catalog.statuses().first(where: { $0.name == name })?.failure,
+                   announcedFailures.insert("\(name)\u{0}\(failure)").inserted {
+                    output.message("\(name): load failed: \(SafeText.escape("\(failure)"))")
+                }
+            }
             try cancellation.checkpoint()
         }
         guard !datasets.isEmpty else { throw ShellError.invalid("no dataset is loaded — 'datasets' shows why") }
@@ -53,13 +60,30 @@ extension Session {
         if let load = catalog.activeLoad(name) {
             try wait(for: load)
         }
-        if let dataset = catalog.dataset(name) { return dataset }
+        if let dataset = catalog.dataset(name) {
+            announceUse(of: dataset)
+            return dataset
+        }
         if let table = catalog.table(name) {
             throw ShellError.invalid("\(name.lowercased()) is a table in \(table.system) (attached, not loaded), and this command needs "
                 + "its records in memory — narrow it, 'export FILE', and load that")
         }
         let reason = catalog.statuses().first { $0.name == name.lowercased() }?.failure.map { "\($0)" } ?? "not loaded"
         throw ShellError.invalid("\(name) is not loaded: \(reason)")
+    }
+
+    /// A --verbose script says what each load it uses brought (its summary and warnings, on
+    /// standard error), once, when a command first reads it: in the order the commands read
+    /// them, whenever the loads ended. (At the prompt, loads are announced as they end.)
+    func announceUse(of dataset: Dataset) {
+        guard !isInteractive, verbose, announcedLoads.insert(ObjectIdentifier(dataset)).inserted else { return }
+        output.message(LoadSummary.line(for: dataset))
+        if let warnings = LoadSummary.warnings(for: dataset) { output.message(warnings) }
+    }
+
+    /// Datasets whose load a command reported itself (`load`): not again when used.
+    func markAnnounced(_ datasets: [Dataset]) {
+        for dataset in datasets { announcedLoads.insert(ObjectIdentifier(dataset)) }
     }
 
     /// Waits for a load, drawing its progress; Ctrl-C cancels the load (the previous contents

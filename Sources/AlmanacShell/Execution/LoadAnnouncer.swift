@@ -1,8 +1,9 @@
 import AlmanacCore
 
-/// Tells the user about loads nobody is waiting for (those started at launch): at the prompt,
-/// failures always and successes that took long enough to notice; in scripts only with
-/// --verbose. Runs on the loading thread, so it only queues messages for the main thread.
+/// Tells the user at the prompt about loads nobody is waiting for (those started at launch):
+/// failures always and successes that took long enough to notice (every one with --verbose).
+/// A script's are said when a command uses them (`Session.announceUse`), in a fixed order,
+/// not as they end. Runs on the loading thread, so it only queues messages for the main thread.
 struct LoadAnnouncer: Sendable {
     let notifier: Notifier
     let interactive: Bool
@@ -15,18 +16,18 @@ struct LoadAnnouncer: Sendable {
     static let noticeable = 0.5
 
     func announce(_ event: LoadEvent) {
-        guard !event.load.isWatched else { return }
+        guard interactive, !event.load.isWatched else { return }
         switch event.result {
         case let .success(dataset):
             let slow = event.load.progress.snapshot.elapsed >= Self.noticeable
-            if verbose || (interactive && !quiet && slow) {
+            if verbose || (!quiet && slow) {
                 notifier.post(LoadSummary.line(for: dataset))
             }
             if verbose, let warnings = LoadSummary.warnings(for: dataset) { notifier.post(warnings) }
         case .failure(.cancelled):
             break
         case let .failure(failure):
-            if (interactive && !failuresExplained) || verbose { notifier.post("\(event.name): load failed: \(SafeText.escape(failure.description))") }
+            if !failuresExplained || verbose { notifier.post("\(event.name): load failed: \(SafeText.escape(failure.description))") }
         }
     }
 }

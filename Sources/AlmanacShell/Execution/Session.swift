@@ -16,6 +16,9 @@ public final class Session {
     public let isInteractive: Bool
     public var verbose = false
     public var quiet = false
+    /// Loads a --verbose script has summarised (see `DatasetAccess.announceUse`).
+    var announcedLoads = Set<ObjectIdentifier>()
+    var announcedFailures = Set<String>()
     public let interruption = Interruption()
     /// The shared datasets.
     public let catalog: Catalog
