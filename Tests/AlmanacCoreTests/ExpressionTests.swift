@@ -179,6 +179,10 @@ import Testing
         // Past 300 digits either way: the number itself, or 0 (as PostgreSQL's numeric answers).
         #expect(try values("round(x, 309)", dataset).numbers == [2.675, -4])
         #expect(try values("round(x, -400)", dataset).numbers == [0, 0])
+        // Under half a unit of the last place is 0, also below Decimal's reach (1e-320).
+        #expect(try values("round(x * 1e-320, 1)", dataset).numbers == [0, 0])
+        #expect(try values("round(x / 100, 1)", dataset).numbers == [0, 0])
+        #expect(try values("round(x / 50, 1)", dataset).numbers == [0.1, -0.1])
         #expect(try values("sqrt(x)", dataset).numbers.map(\.isNaN) == [false, true])
         #expect(try values("upper(trim(s))", dataset).texts == ["HELLO", nil])
         #expect(try values("coalesce(s, 'none')", dataset).texts == ["  Hello  ", "none"])

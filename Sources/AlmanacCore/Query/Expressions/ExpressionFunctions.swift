@@ -139,6 +139,9 @@ public struct ExpressionFunction: Sendable {
         if digits > 300, abs(value) >= 1e-280 || value == 0 { return value }
         if digits < -300, abs(value) < 1e280 { return 0 }
         guard abs(digits) <= 300 else { return .nan }
+        // Less than half a unit of the last place is 0 (as numeric's round says), also for a
+        // number too small for Decimal (round(1e-320, 1)).
+        if abs(value) < 0.5 * Foundation.pow(10, -digits.rounded()) { return 0 }
         var decimal = Decimal(string: "\(value)") ?? Decimal(value)
         var rounded = Decimal()
         NSDecimalRound(&rounded, &decimal, Int(digits.rounded()), .plain)
