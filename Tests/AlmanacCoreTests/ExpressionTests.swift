@@ -185,6 +185,9 @@ import Testing
         #expect(try values("round(x / 50, 1)", dataset).numbers == [0.1, -0.1])
         #expect(try values("sqrt(x)", dataset).numbers.map(\.isNaN) == [false, true])
         #expect(try values("upper(trim(s))", dataset).texts == ["HELLO", nil])
+        // Simple case mapping, one character for one, as PostgreSQL and DuckDB map case.
+        #expect(try values("upper('straße') || lower('İSTANBUL') || upper('ᾳﬁŉ') || lower('ΟΔΟΣ') || upper('ǆé')", dataset).texts
+                == ["STRAßE" + "istanbul" + "ᾼﬁŉ" + "οδοσ" + "ǄÉ", "STRAßE" + "istanbul" + "ᾼﬁŉ" + "οδοσ" + "ǄÉ"])
         #expect(try values("coalesce(s, 'none')", dataset).texts == ["  Hello  ", "none"])
         #expect(try values("substr('almanac', 2, 3)", dataset).texts == ["lma", "lma"])
         #expect(try values("at + 1", dataset).text(at: 0) == "2024-07-01T00:00:00Z")

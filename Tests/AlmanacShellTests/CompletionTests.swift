@@ -113,6 +113,28 @@ import Testing
         #expect(texts("help k") == ["keys"])
     }
 
+    /// watch runs the commands that answer: TAB offers those, then the chosen one's own words.
+    @Test func watchOffersTheCommandsThatAnswerThenTheirArguments() {
+        _ = shell.output("use countries")
+        _ = shell.output("count")
+        func texts(_ line: String) -> [String] { complete(line).candidates.map(\.text) }
+        let offered = texts("watch 5 ")
+        let answering = shell.session.commands.commands.compactMap { command -> String? in command.spec.role == .answers ? command.spec.name : nil }
+        #expect(offered == answering.filter { !["watch", "edit", "export", "save", "load", "quit", "history", "help"].contains($0) })
+        #expect(offered.contains("count") && offered.contains("group") && offered.contains("page"))
+        #expect(!offered.contains("filter") && !offered.contains("sort") && !offered.contains("watch") && !offered.contains("export"))
+        #expect(texts("watch 5 gr") == ["group"])
+        #expect(texts("watch 5 --count 3 gr") == ["group"])
+        // After the command, what it completes alone (group's fields, page's words), then
+        // watch's own --count, which may come last (watch 5 count --count 3).
+        #expect(texts("watch 5 group reg") == texts("group reg"))
+        #expect(texts("watch 5 group reg").contains("region"))
+        #expect(texts("watch 5 page ") == ["next", "prev", "first", "last", "--count"])
+        #expect(texts("watch 5 --count 3 page ") == ["next", "prev", "first", "last"])
+        #expect(texts("watch 5 count ") == ["--count"])
+        #expect(texts("watch 5 --count 3 filter ").isEmpty)
+    }
+
     @Test func quoting() {
         #expect(Completer.quoted("Åland Islands", close: true) == "\"Åland Islands\"")
         #expect(Completer.quoted("plain", close: true) == "plain")

@@ -85,4 +85,25 @@ struct SwapiLinkTests {
         let homeworld = try #require(Self.name(of: "https://swapi.dev/api/planets/1/", in: Self.planets))
         #expect(detail.contains("Homeworld  \(homeworld)\n"), "\(detail)")
     }
+
+    @Test("a link from a list writes a list, bundled or declared: people's species, one or none each")
+    func bundledAndDeclaredLinksWriteOneShape() throws {
+        let lines = ["columns name, species.name", "limit 3"]
+        let bundled = try home.succeed(["use people"] + lines, options: ["--no-rc"], format: "json")
+        let declared = try home.succeed(["load mp from \(DataFolder.realFile("people"))", "load ms from \(DataFolder.realFile("species"))",
+                                         "link mp.species to ms.url", "use mp"] + lines, options: ["--no-rc"], format: "json")
+        // Data/people.json: Luke's species is [], C-3PO's and R2-D2's the Droid's url.
+        #expect(bundled == """
+            [
+              {"name":"Luke Skywalker","species.name":null},
+              {"name":"C-3PO","species.name":["Droid"]},
+              {"name":"R2-D2","species.name":["Droid"]}
+            ]
+
+            """, "\(bundled)")
+        #expect(declared == bundled, "\(declared)")
+        // The field itself reads as the names, in a list too.
+        let names = try home.succeed(["use people", "columns name, species", "limit 2"], options: ["--no-rc"], format: "json")
+        #expect(names.contains(#"{"name":"C-3PO","species":["Droid"]}"#), "\(names)")
+    }
 }

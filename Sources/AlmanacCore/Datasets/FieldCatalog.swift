@@ -131,6 +131,9 @@ public struct FieldCatalog: Sendable {
             columns[derived.name] = nil
             if let index = fields.firstIndex(where: { $0.path == derived.name }) {
                 field.isDerived = true
+                // A list in the data stays one, however few values each record has: people's
+                // `species` (one or none each) is a list, as the same field of a generic copy.
+                if fields[index].inList { field.inList = true }
                 fields[index] = field
             } else {
                 fields.append(field)

@@ -116,6 +116,7 @@ extension Parameter.TextSource {
         case .recordNames: CompletionSources.recordNames(request, in: session)
         case .recordName: CompletionSources.wholeNames(given, request) { CompletionSources.recordNames($0, in: session) }
         case .commands: request.matching(session.commands.commands.map { $0.spec.name })
+        case .watchedCommand: CompletionSources.watched(given, request, in: session)
         case .settings: request.matching(session.settingTable.names)
         case .settingValues: request.matching(session.settingTable.setting(request.arguments.first?.text ?? "")?.choices ?? [])
         case let .stations(direction):

@@ -35,6 +35,8 @@ public struct Parameter: Sendable {
         /// Record names, for the first word.
         case recordName
         case commands
+        /// The commands `watch` runs, then the chosen one's own arguments.
+        case watchedCommand
         case settings
         /// The values of the setting named by the word before.
         case settingValues

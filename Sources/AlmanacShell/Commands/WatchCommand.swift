@@ -12,7 +12,7 @@ import Foundation
 public enum WatchCommand: Command {
     static let seconds = Parameter("SECONDS", .text(.nothing))
     static let count = Parameter("N", .number(1...Int.max, or: []), .optional, after: "--count")
-    static let command = Parameter("COMMAND", .text(.commands), .words)
+    static let command = Parameter("COMMAND", .text(.watchedCommand), .words)
 
     public static let spec = CommandSpec(
         name: "watch",
@@ -33,6 +33,9 @@ public enum WatchCommand: Command {
     /// Commands that write, steer or need a person: not for watching.
     static let unwatchable: Set<String> = ["watch", "edit", "export", "save", "load", "quit", "history", "help"]
 
+    /// Whether watch runs the command: one that answers, and none of those.
+    static func watches(_ spec: CommandSpec) -> Bool { spec.role == .answers && !unwatchable.contains(spec.name) }
+
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         guard let first = parsed[Self.seconds].first?.word else { throw arguments.usageError() }
@@ -43,7 +46,7 @@ public enum WatchCommand: Command {
         let rest = parsed[Self.command].map(\.word)
         guard let name = rest.first else { throw arguments.usageError() }
         let command = try session.commands.resolve(name.text)
-        guard command.spec.role == .answers, !unwatchable.contains(command.spec.name) else {
+        guard watches(command.spec) else {
             throw ShellError.at(column: name.column, width: TextWidth.of(name.text),
                                 .invalid("watch runs a command that answers (count, page, group, show…), not \(command.spec.name)"))
         }

@@ -146,4 +146,19 @@ enum CompletionSources {
         if last.kind == .word || last.kind == .close { return request.matching(comparisons + ["is"]) }
         return []
     }
+
+    /// `watch 5 …`: the commands watch runs; after one of them, its own completion, as if it
+    /// were typed alone (`watch 5 group reg` → region).
+    static func watched(_ given: [Word], _ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        guard let name = given.first else {
+            let names = session.commands.commands.compactMap { command -> String? in
+                WatchCommand.watches(command.spec) ? command.spec.name : nil
+            }
+            return request.matching(names)
+        }
+        guard let command = session.commands.lookup(name.text), WatchCommand.watches(command.spec),
+              let start = request.words.lastIndex(where: { $0.column == name.column }) else { return [] }
+        return command.complete(CompletionRequest(words: Array(request.words[start...]), fragment: request.fragment, isQuoted: request.isQuoted),
+                                in: session)
+    }
 }
