@@ -46,6 +46,23 @@ struct PostgresShellTests {
         #expect(groups.first == "Mariehamn=2" && Set(groups.dropFirst()) == ["none=1", "Zürich=1", "Москва=1"], "\(groups)")
     }
 
+    /// A listing of a table for a program stops at 1,000 rows and says so on standard error:
+    /// only when it is written. A script's filter that the next command answers says nothing.
+    @Test("the note that a table's listing has more rows comes only with the listing")
+    func moreRowsNoteComesWithTheListing() throws {
+        try Database.cluster().bigTable()
+        let url = try Database.url("big")
+        func script(_ commands: [String]) throws -> PipeResult {
+            try PipeRun.run(["--no-rc"] + commands.flatMap { ["-c", $0] }, environment: home.environment(), directory: home.root)
+        }
+        // bucket = i % 1000: 2,000 of the 2,000,000 rows each.
+        let answered = try script(["load b from \(url)", "use b", "filter bucket = 7", "count"])
+        #expect(answered.status == 0 && answered.stdout == "2000\n" && answered.stderr.isEmpty, "\(answered)")
+        let listed = try script(["load b from \(url)", "use b", "filter bucket = 7", "columns id"])
+        #expect(listed.status == 0 && listed.stdout.lines.count == 1_002, "a header, a rule and 1,000 rows: \(listed.stdout.prefix(200))")
+        #expect(listed.stderr == "rows 1–1,000 of 2,000 · page 1/2 — 'page next' shows more, 'export FILE' writes them all\n", "\(listed)")
+    }
+
     @Test("on a table, back restores the question before each filter and sort, and describe profiles in the database")
     func backAndDescribeOnATable() throws {
         let url = try Database.url("kinds")

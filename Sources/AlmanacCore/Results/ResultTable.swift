@@ -109,6 +109,10 @@ public struct CommandResult: Sendable {
     /// Lines said on standard error after the answer, whatever the format (why a filter found
     /// nothing): scripts reading the answer get it unchanged.
     public var messages: [String] = []
+    /// A line said on standard error when the answer is written, and only then: a listing cut
+    /// short for programs says how much more there is (a script's held listing that the next
+    /// command drops says nothing).
+    public var writtenNote: String?
 
     public init(_ table: ResultTable, shape: Shape = .rows, prose: Prose? = nil, notes: [String] = [], emptyNote: String? = nil) {
         self.table = table

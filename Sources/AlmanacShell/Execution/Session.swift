@@ -102,6 +102,7 @@ public final class Session {
     /// Writes a result in the format set, to standard output.
     public func render(_ result: CommandResult) {
         settings.format.renderer.render(result, to: output, context: renderContext)
+        if let note = result.writtenNote { output.message(note) }
     }
 
     var renderContext: RenderContext {

@@ -32,17 +32,17 @@ enum Listing {
         var table = RecordListing.table(fetched.results, range: fetched.range, fields: fields, chosen: chosen)
         table.firstNumber = start + 1
         table.cutLast(source.sortFields)
-        var notes: [String] = []
         let end = start + fetched.range.count
         let paged = session.output.terminal.isTerminal || session.settings.pageSize != nil
         let pages = max(1, (total + size - 1) / size)
         let footer = "rows \((start + 1).grouped)–\(end.grouped) of \(total.grouped) · page \(page)/\(pages.grouped)"
+        var result = CommandResult(table, emptyNote: "no records")
         if total > 0, paged {
-            notes.append(footer)
+            result.notes.append(footer)
         } else if end < total || start > 0 {
             // Said on standard error, so a program reading the rows is not misled by silence.
-            session.output.message("\(footer) — 'page next' shows more, 'export FILE' writes them all")
+            result.writtenNote = "\(footer) — 'page next' shows more, 'export FILE' writes them all"
         }
-        return CommandResult(table, notes: notes, emptyNote: "no records")
+        return result
     }
 }
