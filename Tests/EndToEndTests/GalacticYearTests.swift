@@ -167,12 +167,16 @@ struct GalacticYearTests {
         }
     }
 
-    @Test("group's min, max and mean of galactic years are written as such, in memory and on a table")
-    func groupAggregates() throws {
-        let (file, url) = try Database.exported("people", as: "galactic_people_group", in: home)
+    /// The key a field, or an expression (then every key and aggregate is computed as a vector).
+    @Test("group's min, max and mean of galactic years are written as such, in memory and on a table", arguments: [
+        ("gender min birth_year, max birth_year, avg birth_year", "galactic_people_group"),
+        ("lower(gender) as gender min(birth_year), max(birth_year), avg(birth_year)", "galactic_people_group_computed"),
+    ])
+    func groupAggregates(_ spec: String, _ table: String) throws {
+        let (file, url) = try Database.exported("people", as: table, in: home)
         func groups(_ source: String) throws -> [[String: Any]] {
             let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d",
-                                       "-c", "group gender min birth_year, max birth_year, avg birth_year"],
+                                       "-c", "group \(spec)"],
                                       environment: home.environment(), directory: home.root)
             #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
             return try #require(try JSONDocuments.split(run.stdout).first as? [[String: Any]])
