@@ -81,7 +81,9 @@ final class ColumnTypes: Sendable {
         let kind: SQL
         if case let .set(set, _) = source { kind = set.kind == .json ? SQL("jsonb_typeof(v.value)") : "'string'" } else { kind = jsonType }
         let present = QueryBuilder.present(value)
-        let number = SQL("replace(btrim(") + value + ", E' \\t'), ',', '') ~ '" + QueryBuilder.numericPattern + "'"
+        // Galactic years (`19BBY`) are numbers, as NumericText reads them.
+        let cleaned = SQL("replace(btrim(") + value + ", E' \\t'), ',', '')"
+        let number = SQL("(") + cleaned + " ~ '" + QueryBuilder.numericPattern + "' OR " + cleaned + " ~* '" + QueryBuilder.galacticYearPattern + "')"
         let date = value + " ~ '" + Self.datePattern + "'"
         var sql = SQL("SELECT count(*) FILTER (WHERE ") + kind + " = 'number'), count(*) FILTER (WHERE " + kind + " IN ('boolean')), "
         sql.append(SQL("count(*) FILTER (WHERE ") + kind + " = 'string' AND " + present + " IS NOT NULL AND " + number + "), ")
