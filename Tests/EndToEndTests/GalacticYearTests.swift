@@ -167,6 +167,26 @@ struct GalacticYearTests {
         }
     }
 
+    @Test("on a PostgreSQL table a text column of ISO timestamps is described as dates, as in memory")
+    func describesTextDatesInPostgres() throws {
+        let (file, url) = try Database.exported("people", as: "dated_people_describe", in: home)
+        func profile(_ source: String) throws -> [String: Any] {
+            let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d", "-c", "describe created"],
+                                      environment: home.environment(), directory: home.root)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+            return try #require((try JSONDocuments.split(run.stdout).first as? [[String: Any]])?.first)
+        }
+        // Every `created` is written alike (`2014-12-09T13:50:51.644Z`): the text orders as the instant.
+        let created = Self.people.compactMap { $0["created"] as? String }.sorted()
+        let memory = try profile(file)
+        let database = try profile(url)
+        #expect(memory["type"] as? String == "date" && memory["min"] as? String == created.first && memory["max"] as? String == created.last,
+                "\(memory)")
+        for key in ["type", "min", "max", "mean", "present", "absent", "distinct", "distribution"] {
+            #expect(String(describing: memory[key] ?? "-") == String(describing: database[key] ?? "-"), "\(key): memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
+        }
+    }
+
     /// The key a field, or an expression (then every key and aggregate is computed as a vector).
     @Test("group's min, max and mean of galactic years are written as such, in memory and on a table", arguments: [
         ("gender min birth_year, max birth_year, avg birth_year", "galactic_people_group"),
