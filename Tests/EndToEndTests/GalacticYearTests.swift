@@ -182,7 +182,7 @@ struct GalacticYearTests {
         let database = try profile(url)
         #expect(memory["type"] as? String == "date" && memory["min"] as? String == created.first && memory["max"] as? String == created.last,
                 "\(memory)")
-        for key in ["type", "min", "max", "mean", "present", "absent", "distinct", "distribution"] {
+        for key in ["type", "min", "max", "mean", "q1", "median", "q3", "present", "absent", "distinct", "distribution"] {
             #expect(String(describing: memory[key] ?? "-") == String(describing: database[key] ?? "-"), "\(key): memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
         }
     }
