@@ -131,7 +131,8 @@ struct PostgresDifferentialTests {
         #expect(try run(["use countries", "export \(file)", "export \(url) --force"]).status == 0)
         let script = ["use d", "group region sum population, max name", "show #3", "count", "back", "group subregion", "show #1", "count"]
         let people = { (source: String) throws -> PipeResult in
-            try PipeRun.run(["--no-rc", "--format", "table"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
+            // --echo: every listing, as at the prompt (a script's drill-down answers for its group).
+            try PipeRun.run(["--no-rc", "--echo", "--format", "table"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
                             environment: home.environment(), directory: self.home.root)
         }
         let memory = try people(file)
