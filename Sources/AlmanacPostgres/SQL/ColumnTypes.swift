@@ -105,7 +105,8 @@ final class ColumnTypes: Sendable {
             element = .number
         } else if numericText + dates + others == 0, numbers == 0, booleans > 0 {
             element = .boolean
-        } else if dates > 0, numbers + numericText + others + booleans == 0 {
+        } else if dates > 0, (numbers + numericText + others + booleans) * 4 <= dates {
+            // (Nearly) all dates, as memory's TextShape and TextReading.dominant read them.
             element = .date
         } else if numbers + numericText > 0, (others + booleans) * 4 <= numbers + numericText, dates == 0 {
             element = .number
