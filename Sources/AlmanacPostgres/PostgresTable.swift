@@ -221,7 +221,8 @@ public final class PostgresTable: Sendable {
         return fields.enumerated().map { index, field in
             FieldSummary(path: field.key.map { field.column.name + "." + $0 } ?? field.column.name,
                          type: field.key == nil ? field.column.typeName : "json",
-                         count: Int(result.value(0, index) ?? "0") ?? 0, example: result.value(0, fields.count + index))
+                         count: Int(result.value(0, index) ?? "0") ?? 0,
+                         example: result.value(0, fields.count + index).map(FieldCatalog.glimpse(of:)))
         }
     }
 

@@ -124,6 +124,29 @@ struct PostgresDifferentialTests {
         }
     }
 
+    @Test("fields counts a list as there when it has an element, in memory and in array and jsonb columns")
+    func fieldsCountNonEmptyLists() throws {
+        let url = try Database.url("differential_countries_fields")
+        let file = home.root + "/countries.json"
+        #expect(try run(["use countries", "export \(file)", "export \(url) --force"]).status == 0)
+        func counts(_ source: String) throws -> [String: String] {
+            let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
+                                         environment: home.environment(), directory: home.root)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            var counts: [String: String] = [:]
+            for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
+            return counts
+        }
+        let memory = try counts(file)
+        let database = try counts(url)
+        let countries = ValueReadingTests.records("countries")
+        // text[] (borders: 84 islands have []), numeric[] (latlng), jsonb lists of objects (regionalBlocs).
+        for key in ["borders", "altSpellings", "latlng", "regionalBlocs", "currencies"] {
+            let present = String(countries.filter { !(($0[key] as? [Any])?.isEmpty ?? true) }.count)
+            #expect(memory[key] == present && database[key] == present, "\(key): \(present) countries have one; memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
+        }
+    }
+
     @Test("group listings as people see them are the same, numbered for show #N, and the drill-down's count")
     func groupListingsAsPeopleSeeThem() throws {
         let url = try Database.url("differential_countries_people")
