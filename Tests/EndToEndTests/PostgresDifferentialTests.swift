@@ -102,21 +102,23 @@ struct PostgresDifferentialTests {
         }
     }
 
+    /// `fields` of the records loaded from `source`: each field's count of records with a value.
+    func fieldCounts(_ source: String) throws -> [String: String] {
+        let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
+                                     environment: home.environment(), directory: home.root)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        var counts: [String: String] = [:]
+        for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
+        return counts
+    }
+
     @Test("fields counts the records with a value alike in memory and on a table: n/a, unknown, \"\" and null are none")
     func fieldsCountPresentValues() throws {
         let url = try Database.url("differential_species_fields")
         let file = home.root + "/species.json"
         #expect(try run(["use species", "export \(file)", "export \(url) --force"]).status == 0)
-        let counts = { (source: String) throws -> [String: String] in
-            let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
-                                         environment: home.environment(), directory: self.home.root)
-            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-            var counts: [String: String] = [:]
-            for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
-            return counts
-        }
-        let memory = try counts(file)
-        let database = try counts(url)
+        let memory = try fieldCounts(file)
+        let database = try fieldCounts(url)
         let species = ValueReadingTests.records("species")
         for key in ["average_lifespan", "average_height", "language", "classification", "hair_colors", "homeworld", "name"] {
             let present = String(species.filter { !ValueReadingTests.isAbsent($0[key]) }.count)
@@ -129,16 +131,8 @@ struct PostgresDifferentialTests {
         let url = try Database.url("differential_countries_fields")
         let file = home.root + "/countries.json"
         #expect(try run(["use countries", "export \(file)", "export \(url) --force"]).status == 0)
-        func counts(_ source: String) throws -> [String: String] {
-            let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
-                                         environment: home.environment(), directory: home.root)
-            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-            var counts: [String: String] = [:]
-            for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
-            return counts
-        }
-        let memory = try counts(file)
-        let database = try counts(url)
+        let memory = try fieldCounts(file)
+        let database = try fieldCounts(url)
         let countries = ValueReadingTests.records("countries")
         // text[] (borders: 84 islands have []), numeric[] (latlng), jsonb lists of objects (regionalBlocs).
         for key in ["borders", "altSpellings", "latlng", "regionalBlocs", "currencies"] {
