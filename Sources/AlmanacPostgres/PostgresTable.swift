@@ -114,10 +114,22 @@ public final class PostgresTable: Sendable {
                          cancellation: Cancellation = .never) throws -> [FieldProfile] {
         let fields = fields ?? schema.columns.map(\.name)
         guard !fields.isEmpty else { return [] }
-        let result = try connection.query(builder.describe(query, fields: fields), cancellation: cancellation)
+        var result = try connection.query(builder.describe(query, fields: fields), cancellation: cancellation)
+        // Text that is (nearly) all ISO dates is described as dates, as memory and sort read it:
+        // those fields once more, their statistics over the dates.
+        let dated = Set((0..<result.rowCount).compactMap { row -> Int? in
+            let count = { (column: Int) in Int(result.value(row, column) ?? "0") ?? 0 }
+            let (numbers, dates) = (count(10), count(15))
+            guard dates > 0, TextReading.dominant(numbers: numbers, dates: dates, texts: count(11) - dates) == .date else { return nil }
+            return Int(result.value(row, 0) ?? "")
+        })
+        if !dated.isEmpty {
+            result = try connection.query(builder.describe(query, fields: fields, dates: dated), cancellation: cancellation)
+        }
         var profiles: [FieldProfile] = []
         for row in 0..<result.rowCount {
-            let field = fields[Int(result.value(row, 0) ?? "0") ?? 0]
+            let position = Int(result.value(row, 0) ?? "0") ?? 0
+            let field = fields[position]
             var aliases = Aliases()
             let spec = try builder.source(of: field, in: query, aliases: &aliases)
             let number = { (column: Int) in result.value(row, column).flatMap(Double.init) }
@@ -128,7 +140,7 @@ public final class PostgresTable: Sendable {
             let numeric: Bool
             var type: String
             if let reference = spec.reference {
-                isDate = reference.path.isEmpty && QueryBuilder.isDate(reference.column.typeName)
+                isDate = dated.contains(position) || reference.path.isEmpty && QueryBuilder.isDate(reference.column.typeName)
                 numeric = isDate || reference.column.kind == .number || (numbers > 0 && texts * 4 <= numbers)
                 type = reference.path.isEmpty ? Self.describedType(reference.column) : "json"
             } else {
@@ -161,7 +173,8 @@ public final class PostgresTable: Sendable {
                 // The bins memory's describe draws, counted by the database.
                 let bins = isDate ? Histogram.dateBins(from: minimum, to: maximum, count: Describe.distributionBins)
                     : Histogram.numberBins(from: minimum, to: maximum, integers: result.isTrue(row, 12), count: Describe.distributionBins)
-                let counted = try connection.query(builder.distribution(query, field: field, edges: bins.edges), cancellation: cancellation)
+                let counted = try connection.query(builder.distribution(query, field: field, edges: bins.edges, dates: dated.contains(position)),
+                                                   cancellation: cancellation)
                 var distribution = [Int](repeating: 0, count: bins.edges.count - 1)
                 for bin in 0..<counted.rowCount {
                     if let place = Int(counted.value(bin, 0) ?? ""), distribution.indices.contains(place - 1) {
@@ -208,7 +221,8 @@ public final class PostgresTable: Sendable {
         return fields.enumerated().map { index, field in
             FieldSummary(path: field.key.map { field.column.name + "." + $0 } ?? field.column.name,
                          type: field.key == nil ? field.column.typeName : "json",
-                         count: Int(result.value(0, index) ?? "0") ?? 0, example: result.value(0, fields.count + index))
+                         count: Int(result.value(0, index) ?? "0") ?? 0,
+                         example: result.value(0, fields.count + index).map(FieldCatalog.glimpse(of:)))
         }
     }
 

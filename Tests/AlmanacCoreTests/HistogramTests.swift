@@ -165,6 +165,11 @@ enum IndependentData {
         #expect(CalendarDate.seconds("2014-02-30") == nil)
         #expect(CalendarDate.seconds("180") == nil)
         #expect(CalendarDate.iso8601(1_418_219_531.567) == "2014-12-10T13:52:11.567Z")
+        // people.created's median, halfway between 17:55:43.348 and 17:57:41.191: an ulp either way is the same instant.
+        let median = 1_419_011_802.2695
+        for seconds in [median.nextDown, median, median.nextUp] {
+            #expect(CalendarDate.iso8601(seconds) == "2014-12-19T17:56:42.270Z", "\(seconds)")
+        }
     }
 
     @Test func aSparklineIsTheHistogramInEightHeights() throws {

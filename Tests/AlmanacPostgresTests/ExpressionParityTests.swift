@@ -57,6 +57,7 @@ import Testing
         Case(dataset: "people", text: "day(created) > 15 and month(created) = 12"),
         Case(dataset: "people", text: "edited - created > 0.5"),
         Case(dataset: "people", text: "created + 10 > 2014-12-20"),
+        Case(dataset: "people", text: "birth_year + 0 < -100"),
         Case(dataset: "planets", text: "diameter / rotation_period > 500"),
         Case(dataset: "stations", text: "point.latitude - point.longitude > 20"),
         Case(dataset: "stations", text: "round(point.latitude) = 55"),
@@ -70,6 +71,7 @@ import Testing
         Case(dataset: "countries", text: "coalesce(gini, 0) desc"),
         Case(dataset: "countries", text: "count(borders) desc"),
         Case(dataset: "people", text: "edited - created"),
+        Case(dataset: "people", text: "birth_year * -1 desc"),
         Case(dataset: "species", text: "average_height * 2 desc"),
         Case(dataset: "stations", text: "point.latitude + point.longitude"),
     ]
@@ -85,6 +87,14 @@ import Testing
         if let first = zip(found, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
             Issue.record("first difference at \(first.offset): \(String(describing: first.element.0)) vs \(String(describing: first.element.1))")
         }
+    }
+
+    /// A text column of galactic years (`19BBY`) is numbers to the binder, as in memory: the
+    /// five born before 100BBY in Data/people.json (896, 600, 200, 112 and 102BBY), in file order.
+    @Test func galacticYearsComputeOnATableAsNumbers() throws {
+        let table = try TestCluster.shared().bundledTable("people")
+        let expression = try parseFilter("birth_year + 0 < -100")
+        #expect(try allNames(table, TableQuery(filters: [expression])) == ["C-3PO", "Chewbacca", "Jabba Desilijic Tiure", "Yoda", "Dooku"])
     }
 
     static let groups: [(dataset: String, spec: GroupSpec)] = [

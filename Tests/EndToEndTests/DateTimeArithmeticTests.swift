@@ -33,6 +33,24 @@ struct DateTimeArithmeticTests {
         #expect(csv.lines == ["name,half,quarter,day,whole", "Aleena,\(half),\(quarter),\(day),2024-01-02"], "\(csv)")
     }
 
+    /// `fields`, `describe` and `sort` read a column of dates with a stray word as dates: so does
+    /// arithmetic, the word being no value (it said "'due' is text; '+' needs numbers").
+    @Test("a field of dates with a stray word computes as dates, in memory and on a table")
+    func datesWithAStrayWord() throws {
+        let file = home.root + "/due.csv"
+        try "task,due\na,2024-01-31\nb,2024-02-28T12:00:00Z\nc,soon\nd,2024-12-31\ne,2025-03-01\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let url = try Database.url("due_dates")
+        let exported = try PipeRun.run(["--no-rc", "-c", "load due from \(file)", "-c", "use due", "-c", "export \(url) --force"],
+                                       environment: home.environment(), directory: home.root)
+        #expect(exported.status == 0, "\(exported)")
+        let expected = ["task,next", "a,2024-02-01", "b,2024-02-29T12:00:00Z", "c,", "d,2025-01-01", "e,2025-03-02"]
+        for source in [file, url] {
+            let run = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load due from \(source)", "-c", "use due", "-c", "columns task, due + 1 as next"],
+                                      environment: home.environment(), directory: home.root)
+            #expect(run.status == 0 && run.stderr.isEmpty && run.stdout.lines == expected, "\(source): \(run)")
+        }
+    }
+
     @Test("a table computes the same times")
     func onATable() throws {
         let output = try Database.sameAnswers("species", table: "date_time_arithmetic", in: home, [

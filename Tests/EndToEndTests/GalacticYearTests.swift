@@ -150,29 +150,49 @@ struct GalacticYearTests {
         #expect(Set(database[1]) == ["Yoda", "Jabba Desilijic Tiure", "Chewbacca", "C-3PO", "Dooku"])
     }
 
+    /// `describe FIELD` of the people loaded from `source`, as JSON.
+    func profile(_ field: String, from source: String) throws -> [String: Any] {
+        let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d", "-c", "describe \(field)"],
+                                  environment: home.environment(), directory: home.root)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        return try #require((try JSONDocuments.split(run.stdout).first as? [[String: Any]])?.first)
+    }
+
     @Test("on a PostgreSQL table describe writes galactic years' statistics as memory does")
     func describeInPostgres() throws {
         let (file, url) = try Database.exported("people", as: "galactic_people_describe", in: home)
-        func profile(_ source: String) throws -> [String: Any] {
-            let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d", "-c", "describe birth_year"],
-                                      environment: home.environment(), directory: home.root)
-            #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
-            return try #require((try JSONDocuments.split(run.stdout).first as? [[String: Any]])?.first)
-        }
-        let memory = try profile(file)
-        let database = try profile(url)
+        let memory = try profile("birth_year", from: file)
+        let database = try profile("birth_year", from: url)
         #expect(memory["min"] as? String == "896BBY" && memory["max"] as? String == "8BBY", "\(memory)")
         for key in ["min", "max", "mean", "q1", "median", "q3", "present", "absent", "distinct"] {
             #expect(String(describing: memory[key] ?? "-") == String(describing: database[key] ?? "-"), "\(key): memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
         }
     }
 
-    @Test("group's min, max and mean of galactic years are written as such, in memory and on a table")
-    func groupAggregates() throws {
-        let (file, url) = try Database.exported("people", as: "galactic_people_group", in: home)
+    @Test("on a PostgreSQL table a text column of ISO timestamps is described as dates, as in memory")
+    func describesTextDatesInPostgres() throws {
+        let (file, url) = try Database.exported("people", as: "dated_people_describe", in: home)
+        // Every `created` is written alike (`2014-12-09T13:50:51.644Z`): the text orders as the instant.
+        let created = Self.people.compactMap { $0["created"] as? String }.sorted()
+        let memory = try profile("created", from: file)
+        let database = try profile("created", from: url)
+        #expect(memory["type"] as? String == "date" && memory["min"] as? String == created.first && memory["max"] as? String == created.last,
+                "\(memory)")
+        for key in ["type", "min", "max", "mean", "q1", "median", "q3", "present", "absent", "distinct", "distribution"] {
+            #expect(String(describing: memory[key] ?? "-") == String(describing: database[key] ?? "-"), "\(key): memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
+        }
+    }
+
+    /// The key a field, or an expression (then every key and aggregate is computed as a vector).
+    @Test("group's min, max and mean of galactic years are written as such, in memory and on a table", arguments: [
+        ("gender min birth_year, max birth_year, avg birth_year", "galactic_people_group"),
+        ("lower(gender) as gender min(birth_year), max(birth_year), avg(birth_year)", "galactic_people_group_computed"),
+    ])
+    func groupAggregates(_ spec: String, _ table: String) throws {
+        let (file, url) = try Database.exported("people", as: table, in: home)
         func groups(_ source: String) throws -> [[String: Any]] {
             let run = try PipeRun.run(["--no-rc", "--format", "json", "-c", "load d from \(source)", "-c", "use d",
-                                       "-c", "group gender min birth_year, max birth_year, avg birth_year"],
+                                       "-c", "group \(spec)"],
                                       environment: home.environment(), directory: home.root)
             #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
             return try #require(try JSONDocuments.split(run.stdout).first as? [[String: Any]])

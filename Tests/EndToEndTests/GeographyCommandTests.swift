@@ -143,6 +143,24 @@ struct GeographyCommandTests {
 
     // MARK: - near, within, outside
 
+    @Test("a filter on near's distance that leaves none names the farthest station it removed, with its distance")
+    func emptyDistanceFilterExplains() throws {
+        let stations = try MapCommandTests.stations()
+        let origin = try #require(Self.point(stations[9864]!))
+        var within: [(km: Double, title: String)] = []
+        for (id, station) in stations where id != 9864 {
+            guard let point = Self.point(station) else { continue }
+            let km = Self.haversine(origin, point)
+            if km <= 251.5 { within.append((km, station["stationTitle"] as? String ?? "?")) }
+        }
+        let farthest = try #require(within.max { $0.km < $1.km })
+        let run = try PipeRun.run(["--no-rc", "-c", "use stations", "-c", "near 9864 within 251.5 km", "-c", "filter distance > 300"],
+                                  environment: home.environment(), directory: home.root)
+        #expect(run.status == 0 && run.stdout == "no records\n", "\(run)")
+        #expect(run.stderr == "no records — distance > 300 removed all \(within.count) records; the largest distance among them is "
+            + String(format: "%.1f", farthest.km) + " (\(farthest.title))\n", "\(run)")
+    }
+
     @Test("near lists the stations within N km nearest first with their distance; under json a FeatureCollection")
     func near() throws {
         let stations = try MapCommandTests.stations()

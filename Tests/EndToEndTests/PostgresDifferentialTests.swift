@@ -102,25 +102,42 @@ struct PostgresDifferentialTests {
         }
     }
 
+    /// `fields` of the records loaded from `source`: each field's count of records with a value.
+    func fieldCounts(_ source: String) throws -> [String: String] {
+        let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
+                                     environment: home.environment(), directory: home.root)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        var counts: [String: String] = [:]
+        for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
+        return counts
+    }
+
     @Test("fields counts the records with a value alike in memory and on a table: n/a, unknown, \"\" and null are none")
     func fieldsCountPresentValues() throws {
         let url = try Database.url("differential_species_fields")
         let file = home.root + "/species.json"
         #expect(try run(["use species", "export \(file)", "export \(url) --force"]).status == 0)
-        let counts = { (source: String) throws -> [String: String] in
-            let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
-                                         environment: home.environment(), directory: self.home.root)
-            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-            var counts: [String: String] = [:]
-            for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
-            return counts
-        }
-        let memory = try counts(file)
-        let database = try counts(url)
+        let memory = try fieldCounts(file)
+        let database = try fieldCounts(url)
         let species = ValueReadingTests.records("species")
         for key in ["average_lifespan", "average_height", "language", "classification", "hair_colors", "homeworld", "name"] {
             let present = String(species.filter { !ValueReadingTests.isAbsent($0[key]) }.count)
             #expect(memory[key] == present && database[key] == present, "\(key): \(present) species have one; memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
+        }
+    }
+
+    @Test("fields counts a list as there when it has an element, in memory and in array and jsonb columns")
+    func fieldsCountNonEmptyLists() throws {
+        let url = try Database.url("differential_countries_fields")
+        let file = home.root + "/countries.json"
+        #expect(try run(["use countries", "export \(file)", "export \(url) --force"]).status == 0)
+        let memory = try fieldCounts(file)
+        let database = try fieldCounts(url)
+        let countries = ValueReadingTests.records("countries")
+        // text[] (borders: 84 islands have []), numeric[] (latlng), jsonb lists of objects (regionalBlocs).
+        for key in ["borders", "altSpellings", "latlng", "regionalBlocs", "currencies"] {
+            let present = String(countries.filter { !(($0[key] as? [Any])?.isEmpty ?? true) }.count)
+            #expect(memory[key] == present && database[key] == present, "\(key): \(present) countries have one; memory \(memory[key] ?? "-"), table \(database[key] ?? "-")")
         }
     }
 
@@ -131,7 +148,8 @@ struct PostgresDifferentialTests {
         #expect(try run(["use countries", "export \(file)", "export \(url) --force"]).status == 0)
         let script = ["use d", "group region sum population, max name", "show #3", "count", "back", "group subregion", "show #1", "count"]
         let people = { (source: String) throws -> PipeResult in
-            try PipeRun.run(["--no-rc", "--format", "table"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
+            // --echo: every listing, as at the prompt (a script's drill-down answers for its group).
+            try PipeRun.run(["--no-rc", "--echo", "--format", "table"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
                             environment: home.environment(), directory: self.home.root)
         }
         let memory = try people(file)

@@ -42,6 +42,28 @@ struct ScriptAnswerTests {
         #expect(python == "same\n", "\(python)\n\(result)")
     }
 
+    @Test("a drill-down shapes: group then show #N answers once, with the group's records, as a saved session replays")
+    func drillDownAnswersOnce() throws {
+        // The regions by count, largest first (equal counts by name): the last is the smallest group.
+        var counts: [String: Int] = [:]
+        for country in ValueReadingTests.records("countries") { counts[country["region"] as? String ?? "", default: 0] += 1 }
+        let regions = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let (smallest, size) = try #require(regions.last)
+        let json = try run(["--format", "json"] + Self.commands(["use countries", "group region", "show #\(regions.count)"]))
+        #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
+        let documents = try JSONDocuments.split(json.stdout)
+        #expect(documents.count == 1, "one answer: \(json.stdout)")
+        let rows = try #require(documents.first as? [[String: Any]])
+        #expect(rows.count == size && rows.allSatisfy { $0["region"] as? String == smallest }, "\(rows)")
+        // Asked after the drill-down, the answer is the question's alone; a group asked last is written.
+        #expect(try run(Self.commands(["use countries", "group region", "show #\(regions.count)", "count"])).stdout == "\(size)\n")
+        let groups = try run(["--format", "csv"] + Self.commands(["use countries", "group region", "count"])).stdout
+        #expect(groups.hasPrefix("region,count,percent\n") && groups.hasSuffix("\n250\n"), "\(groups)")
+        // A drill-down that fails leaves the group's answer written.
+        let failed = try run(["--format", "csv"] + Self.commands(["use countries", "group region", "show #99"]))
+        #expect(failed.stdout.hasPrefix("region,count,percent\n") && failed.stdout.split(separator: "\n").count == regions.count + 1, "\(failed)")
+    }
+
     /// What `filter classification = mammal` adds on standard error: the rarer spelling's count.
     static var alsoMammals: String {
         "also 'mammals' (\(ValueReadingTests.records("species").filter { $0["classification"] as? String == "mammals" }.count))\n"

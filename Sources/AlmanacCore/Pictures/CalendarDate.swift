@@ -114,7 +114,9 @@ public enum CalendarDate {
     public static func iso8601(_ seconds: Double) -> String {
         let day = Int((seconds / secondsPerDay).rounded(.down))
         let within = seconds - Double(day) * secondsPerDay
-        let milliseconds = Int((within * 1000).rounded())
+        // To the microsecond first: a value one ulp either side of a half millisecond (a median
+        // computed by the database or in memory) is written alike.
+        let milliseconds = Int(((within * 1_000_000).rounded() / 1000).rounded())
         let (hours, minutes, wholeSeconds) = (milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var text = text(Double(day) * secondsPerDay, unit: .day) + "T\(two(hours)):\(two(minutes)):\(two(wholeSeconds))"

@@ -304,10 +304,7 @@ private struct Accumulator: Sendable {
     }
 
     func value(_ function: Aggregate.Function, group: Int) -> AggregateValue {
-        let value = plainValue(function, group: group)
-        guard galactic, function == .min || function == .max || function == .avg, case let .number(number) = value,
-              let year = NumberNotation.galacticYear.text((number * 1000).rounded() / 1000) else { return value }
-        return .text(year)
+        ComputedGroup.written(plainValue(function, group: group), function, galactic: galactic)
     }
 
     private func plainValue(_ function: Aggregate.Function, group: Int) -> AggregateValue {

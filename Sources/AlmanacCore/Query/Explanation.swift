@@ -116,7 +116,10 @@ public enum Explanation {
             guard let position = page.range.first else { return "" }
             let item = page.results.items[position]
             let dataset = page.results.dataset(of: item)
-            guard let text = dataset.displayText(of: dataset.compile(FieldPath(field)), row: item.row) else {
+            // A step's column (near's distance) is the results', not the dataset's.
+            let shown = page.results.computed.named(field).map { $0.text(of: item) }
+                ?? dataset.displayText(of: dataset.compile(FieldPath(field)), row: item.row)
+            guard let text = shown else {
                 return "; none of them has a \(field)"
             }
             return "; the \(largest ? "largest" : "smallest") \(field) among them is \(text) (\(dataset.name(of: item.row)))"

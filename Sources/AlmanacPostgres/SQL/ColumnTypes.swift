@@ -81,7 +81,9 @@ final class ColumnTypes: Sendable {
         let kind: SQL
         if case let .set(set, _) = source { kind = set.kind == .json ? SQL("jsonb_typeof(v.value)") : "'string'" } else { kind = jsonType }
         let present = QueryBuilder.present(value)
-        let number = SQL("replace(btrim(") + value + ", E' \\t'), ',', '') ~ '" + QueryBuilder.numericPattern + "'"
+        // Galactic years (`19BBY`) are numbers, as NumericText reads them.
+        let cleaned = SQL("replace(btrim(") + value + ", E' \\t'), ',', '')"
+        let number = SQL("(") + cleaned + " ~ '" + QueryBuilder.numericPattern + "' OR " + cleaned + " ~* '" + QueryBuilder.galacticYearPattern + "')"
         let date = value + " ~ '" + Self.datePattern + "'"
         var sql = SQL("SELECT count(*) FILTER (WHERE ") + kind + " = 'number'), count(*) FILTER (WHERE " + kind + " IN ('boolean')), "
         sql.append(SQL("count(*) FILTER (WHERE ") + kind + " = 'string' AND " + present + " IS NOT NULL AND " + number + "), ")
@@ -103,7 +105,8 @@ final class ColumnTypes: Sendable {
             element = .number
         } else if numericText + dates + others == 0, numbers == 0, booleans > 0 {
             element = .boolean
-        } else if dates > 0, numbers + numericText + others + booleans == 0 {
+        } else if dates > 0, (numbers + numericText + others + booleans) * 4 <= dates {
+            // (Nearly) all dates, as memory's TextShape and TextReading.dominant read them.
             element = .date
         } else if numbers + numericText > 0, (others + booleans) * 4 <= numbers + numericText, dates == 0 {
             element = .number

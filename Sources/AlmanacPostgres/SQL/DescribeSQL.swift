@@ -3,8 +3,9 @@ import AlmanacCore
 /// `describe [FIELD…]` in SQL: counts, distinct values, number statistics, common values.
 extension QueryBuilder {
     /// Counts, distinct values and, over numbers, min, max, mean and quartiles, for each field,
-    /// in one pass: a row per field, in order.
-    func describe(_ query: TableQuery, fields: [String]) throws -> SQL {
+    /// in one pass: a row per field, in order. The fields at `dates` (text that is (nearly) all
+    /// ISO dates, as the first pass counted) have their statistics over the dates.
+    func describe(_ query: TableQuery, fields: [String], dates: Set<Int> = []) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
@@ -13,9 +14,10 @@ extension QueryBuilder {
             let reference = try source(of: field, in: query, aliases: &aliases, reading: .whole)
             switch reference.source {
             case let .scalar(column, kind, typeName):
-                parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition))
+                parts.append(describeScalar(index: index, column: column, kind: kind, typeName: typeName, from: from, condition: condition,
+                                            dates: dates.contains(index)))
             case let .set(set, _):
-                parts.append(describeSet(index: index, set: set, from: from, condition: condition))
+                parts.append(describeSet(index: index, set: set, from: from, condition: condition, dates: dates.contains(index)))
             }
         }
         return SQL.joined(parts, separator: " UNION ALL ") + " ORDER BY 1"
@@ -25,16 +27,19 @@ extension QueryBuilder {
     /// many values read as numbers and how many do not (text), whether every number is an
     /// integer (histogram's bins depend on it), how many are galactic years, and how many numbers
     /// a Double cannot hold (NaN, ±Infinity, 1e400: left out of the statistics, as memory leaves
-    /// them). As in memory, the words for
-    /// none are no value, and text that is (nearly) all numbers is described as numbers.
-    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, from: SQL, condition: SQL?) -> SQL {
-        let number = Self.describedNumber(of: column, kind: kind, typeName: typeName)
-        let present = kind == .number ? column : Self.present(Self.text(of: column, kind: kind))
+    /// them), and how many texts are ISO dates. As in memory, the words for none are no value,
+    /// and text that is (nearly) all numbers is described as numbers; `dates`: the statistics
+    /// are the ISO dates' (seconds since 1970), as for a timestamp column.
+    func describeScalar(index: Int, column: SQL, kind: TableSchema.ValueKind, typeName: String, from: SQL, condition: SQL?,
+                        dates: Bool = false) -> SQL {
         let mayBeGalactic = kind == .text || kind == .json
+        let date = Self.textDate(of: column, kind: kind)
+        let number = dates ? date : Self.describedNumber(of: column, kind: kind, typeName: typeName)
+        let present = kind == .number ? column : Self.present(Self.text(of: column, kind: kind))
         // Each row's value read once: OFFSET 0 keeps the planner from copying these expressions
         // into every aggregate below (a text column's patterns were matched ~15 times a row).
         var rows = SQL("SELECT ") + present + " AS p, " + number + " AS x"
-        if mayBeGalactic { rows.append(SQL(", ") + Self.text(of: column, kind: kind) + " AS t") }
+        if mayBeGalactic { rows.append(SQL(", ") + Self.text(of: column, kind: kind) + " AS t, " + date + " AS d") }
         rows.append(SQL(" FROM ") + from + whereClause(condition) + " OFFSET 0")
         var sql = SQL("SELECT \(index), count(p)::text, (count(*) - count(p))::text, count(DISTINCT p)::text, ")
         sql.append(numberStatistics(SQL("x"), enabled: kind == .number || kind == .text || kind == .json || Self.isDate(typeName)))
@@ -43,17 +48,19 @@ extension QueryBuilder {
         sql.append(", ")
         sql.append(mayBeGalactic ? Self.galacticYears("t", number: "x") : "'0'")
         sql.append(SQL(", (count(x) - count(") + Self.finiteFloat8("x") + "))::text")
+        sql.append(mayBeGalactic ? ", count(d)::text" : ", '0'")
         sql.append(SQL(" FROM (") + rows + ") AS described")
         return SQL("(") + sql + ")"
     }
 
-    func describeSet(index: Int, set: ValueSet, from: SQL, condition: SQL?) -> SQL {
+    func describeSet(index: Int, set: ValueSet, from: SQL, condition: SQL?, dates: Bool = false) -> SQL {
         // Rows with at least one value; then statistics over all the values of all rows.
         let present = Self.text(of: set.value, kind: set.kind) + " IS NOT NULL"
         let rows = SQL("SELECT EXISTS (SELECT 1") + set.fromWhere(present) + ") AS has FROM " + from + whereClause(condition)
-        let number = Self.describedNumber(of: set.value, kind: set.kind)
-        let values = SQL("SELECT d.v, d.x FROM ") + from + " CROSS JOIN LATERAL (SELECT " + Self.text(of: set.value, kind: set.kind)
-            + " AS v, " + number + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
+        let date = Self.textDate(of: set.value, kind: set.kind)
+        let number = dates ? date : Self.describedNumber(of: set.value, kind: set.kind)
+        let values = SQL("SELECT d.v, d.x, d.d FROM ") + from + " CROSS JOIN LATERAL (SELECT " + Self.text(of: set.value, kind: set.kind)
+            + " AS v, " + number + " AS x, " + date + " AS d" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         var sql = SQL("SELECT \(index), r.present, r.absent, v.* FROM (SELECT count(*) FILTER (WHERE has)::text AS present, ")
         sql.append(SQL("count(*) FILTER (WHERE NOT has)::text AS absent FROM (") + rows + ") AS counted) AS r, (SELECT count(DISTINCT v)::text, ")
         sql.append(numberStatistics(SQL("x"), enabled: set.kind == .number || set.kind == .json))
@@ -61,7 +68,7 @@ extension QueryBuilder {
         sql.append(Self.allIntegers("x"))
         sql.append(", ")
         sql.append(Self.galacticYears("v", number: "x"))
-        sql.append(SQL(", (count(x) - count(") + Self.finiteFloat8("x") + "))::text")
+        sql.append(SQL(", (count(x) - count(") + Self.finiteFloat8("x") + "))::text, count(d)::text")
         sql.append(SQL(" FROM (") + values + ") AS valued) AS v")
         return SQL("(") + sql + ")"
     }
@@ -74,6 +81,16 @@ extension QueryBuilder {
         guard kind == .json else { return number(of: expression, kind: kind) }
         return SQL("CASE jsonb_typeof(") + expression + ") WHEN 'number' THEN (" + expression + ")::numeric WHEN 'string' THEN "
             + number(of: SQL("(") + expression + " #>> '{}')", kind: .text) + " END"
+    }
+
+    /// A text's (or a JSON string's) ISO date as seconds since 1970, as memory reads one; NULL
+    /// for anything else.
+    static func textDate(of value: SQL, kind: TableSchema.ValueKind) -> SQL {
+        switch kind {
+        case .text: ExpressionSQL.epoch(ofText: value)
+        case .json: ExpressionSQL.epoch(ofText: SQL("CASE WHEN jsonb_typeof(") + value + ") = 'string' THEN " + value + " #>> '{}' END")
+        case .number, .boolean, .other: "NULL::float8"
+        }
     }
 
     /// Columns describe reads as dates: `date` and the timestamps (a time of day alone is not one).
@@ -93,7 +110,7 @@ extension QueryBuilder {
     /// How many of a field's numbers fall in each bin between consecutive `edges`, as
     /// histogram counts them (each bin holds its lower edge, the last its upper one too): rows
     /// of a bin's position from 1 and its count, bins without values left out.
-    func distribution(_ query: TableQuery, field: String, edges: [Double]) throws -> SQL {
+    func distribution(_ query: TableQuery, field: String, edges: [Double], dates: Bool = false) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
@@ -101,11 +118,12 @@ extension QueryBuilder {
         let numbers: SQL
         switch reference.source {
         case let .scalar(column, kind, typeName):
-            numbers = SQL("SELECT ") + Self.finiteFloat8(Self.describedNumber(of: column, kind: kind, typeName: typeName)) + " AS x FROM " + from
-                + whereClause(condition)
+            let number = dates ? Self.textDate(of: column, kind: kind) : Self.describedNumber(of: column, kind: kind, typeName: typeName)
+            numbers = SQL("SELECT ") + Self.finiteFloat8(number) + " AS x FROM " + from + whereClause(condition)
         case let .set(set, _):
+            let number = dates ? Self.textDate(of: set.value, kind: set.kind) : Self.describedNumber(of: set.value, kind: set.kind)
             numbers = SQL("SELECT ") + Self.finiteFloat8("d.x") + " AS x FROM " + from + " CROSS JOIN LATERAL (SELECT "
-                + Self.describedNumber(of: set.value, kind: set.kind) + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
+                + number + " AS x" + set.fromWhere(nil) + ") AS d" + whereClause(condition)
         }
         var sql = SQL("SELECT greatest(1, least(width_bucket(x, ")
         sql.bind("{" + edges.map { "\($0)" }.joined(separator: ",") + "}", as: "float8[]")

@@ -27,12 +27,16 @@ extension QueryBuilder {
                 value = SQL("t." + field.column.quoted)
                 kind = field.column.isArray ? .other : field.column.kind
             }
-            // As in memory: null and the words for none (`n/a`, "") are no value.
+            // As in memory: null, the words for none (`n/a`, "") and an empty list are no value;
+            // a list is there when one of its elements is.
             let present: SQL = switch kind {
             case .json:
-                SQL("CASE WHEN jsonb_typeof(") + value + ") = 'null' OR (jsonb_typeof(" + value + ") = 'string' AND "
+                SQL("CASE WHEN jsonb_typeof(") + value + ") = 'null' OR " + value + " = '[]'::jsonb OR (jsonb_typeof(" + value + ") = 'string' AND "
                     + Self.present(SQL("(") + value + " #>> '{}')") + " IS NULL) THEN NULL ELSE " + value + " END"
             case .text: Self.present(value)
+            case .other where field.column.isArray:
+                SQL("CASE WHEN EXISTS (SELECT 1 FROM unnest(") + value + ") AS e WHERE " + Self.present(SQL("e::text")) + " IS NOT NULL) THEN "
+                    + value + " END"
             default: value
             }
             parts.append(SQL("count(") + present + ")::text")

@@ -36,10 +36,9 @@ extension QueryBuilder {
         switch kind {
         case .text:
             // Text that reads as a date never reads as a number: neither pattern takes the other.
-            return x + " AS x, " + ExpressionSQL.epoch(ofText: value) + " AS d, " + value + " AS v"
+            return x + " AS x, " + textDate(of: value, kind: kind) + " AS d, " + value + " AS v"
         case .json:
-            let string = SQL("CASE WHEN jsonb_typeof(") + value + ") = 'string' THEN " + value + " #>> '{}' END"
-            return x + " AS x, " + ExpressionSQL.epoch(ofText: string) + " AS d, CASE WHEN jsonb_typeof(" + value
+            return x + " AS x, " + textDate(of: value, kind: kind) + " AS d, CASE WHEN jsonb_typeof(" + value
                 + ") IN ('string', 'boolean') THEN " + value + " #>> '{}' END AS v"
         case .boolean:
             return SQL("NULL::float8 AS x, NULL::float8 AS d, ") + text(of: value, kind: .boolean) + " AS v"

@@ -18,6 +18,8 @@ struct QueryBuilder {
 
     /// Numbers written as text, as `NumericText` reads them (after spaces and commas go).
     static let numericPattern = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
+    /// A galactic year (`19BBY`, `4 ABY`), matched ignoring case, as `number(of:)` reads one.
+    static let galacticYearPattern = "^([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})? *[ab]by$"
     var folding: TextFolding { schema.folding }
     var table: String { schema.quotedName + " AS t" }
 

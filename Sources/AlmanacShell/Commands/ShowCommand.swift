@@ -21,6 +21,12 @@ public enum ShowCommand: Command {
         """
     )
 
+    /// Whether `show` with these words drills into the last group listing (`show #2` after a
+    /// `group`): then it narrows the results, as a filter does, rather than showing a record.
+    static func drillsDown(_ words: [Word], afterGroups: Bool) -> Bool {
+        afterGroups && words.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces).hasPrefix("#")
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let given = try arguments.parse()[target]
         let text = given.map(\.text).joined(separator: " ")

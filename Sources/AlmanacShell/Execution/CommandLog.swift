@@ -66,7 +66,7 @@ public struct CommandLog: Sendable {
             entries.removeAll { $0.kind == setting }
             kind = setting
         case "columns" where !words.isEmpty: kind = .columns
-        case "show" where afterGroups && words.first?.text.hasPrefix("#") == true:
+        case "show" where ShowCommand.drillsDown(words, afterGroups: afterGroups):
             // A drill-down into a group listing: the group first, then its number.
             if let lastGroup { lines = [lastGroup, line] }
             kind = .step

@@ -37,19 +37,23 @@ public struct Executor {
             guard !session.shouldQuit else { break }
             let started = ContinuousClock.now
             do {
+                let afterGroups = session.lastGroups != nil
+                let named = session.commands.lookup(statement.words[0].text)
+                let drillsDown = named?.spec.name == ShowCommand.spec.name
+                    && ShowCommand.drillsDown(Array(statement.words.dropFirst()), afterGroups: afterGroups)
                 // Any command but quit, even one that fails, ends the wait of a held listing.
-                scriptAnswer?.commandStarts(session.commands.lookup(statement.words[0].text)?.spec.role)
+                scriptAnswer?.commandStarts(named?.spec.role, drillsDown: drillsDown, in: session)
                 let command = try session.commands.resolve(statement.words[0].text)
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
                 // A delimited format that escapes its cells' tabs uses tabs only as separators (TSV).
                 session.output.keepsTabs = session.settings.format.writer == .delimited && session.settings.format.quoting == .backslashes
                 let arguments = Arguments(Array(statement.words.dropFirst()), spec: command.spec)
-                let afterGroups = session.lastGroups != nil
                 let result = try session.perform(command, arguments)
                 session.commandLog.record(command, arguments.words, afterGroups: afterGroups, undoable: session.undoable.count)
                 if let result {
                     if let scriptAnswer {
-                        scriptAnswer.deliver(result, role: command.spec.role, words: arguments.words.count, in: session)
+                        scriptAnswer.deliver(result, role: command.spec.role, words: arguments.words.count,
+                                             groups: command.spec.name == GroupCommand.spec.name, drillsDown: drillsDown, in: session)
                     } else {
                         session.render(result)
                     }

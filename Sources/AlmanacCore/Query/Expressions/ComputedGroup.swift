@@ -40,8 +40,9 @@ enum ComputedGroup {
         let catalogs = try results.datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         let keyVectors = try spec.fields.map { try vector($0, results: results, catalogs: catalogs, cancellation: cancellation) }
         let aggregateVectors = try spec.aggregates.map { try vector($0.field, results: results, catalogs: catalogs, cancellation: cancellation) }
+        let galactic = try spec.aggregates.map { try holdsGalacticYears($0, results: results, catalogs: catalogs, cancellation: cancellation) }
         if keyVectors.allSatisfy({ $0.offsets == nil }) {
-            return try numbered(spec, keyVectors, aggregateVectors, rows: results.count, cancellation: cancellation)
+            return try numbered(spec, keyVectors, aggregateVectors, galactic: galactic, rows: results.count, cancellation: cancellation)
         }
         var groups: [[Key]: Int] = [:]
         var keysOfGroup: [[Key]] = []
@@ -73,15 +74,48 @@ enum ComputedGroup {
         }
         let rows = order.map { group in
             Group.Row(values: keysOfGroup[group].map(\.text), count: counts[group], numbers: keysOfGroup[group].map(\.isNumber),
-                      aggregates: zip(spec.aggregates, aggregateVectors).map { aggregate($0.function, $1, rows: members[group]) })
+                      aggregates: spec.aggregates.indices.map { index in
+                          written(aggregate(spec.aggregates[index].function, aggregateVectors[index], rows: members[group]),
+                                  spec.aggregates[index].function, galactic: galactic[index])
+                      })
         }
         return Groups(rows: rows)
+    }
+
+    /// Whether an aggregated field (not an expression) holds galactic years (`19BBY`) among the
+    /// results: then its min, max and mean are written as one (`896BBY`), as `Aggregation`
+    /// writes a field's when the keys are fields.
+    static func holdsGalacticYears(_ aggregate: Aggregate, results: ResultSet, catalogs: [FieldCatalog],
+                                   cancellation: Cancellation) throws -> Bool {
+        guard [.min, .max, .avg].contains(aggregate.function),
+              try ComputedValues.expression(aggregate.field, in: catalogs, datasets: results.datasets, stepColumns: results.computed) == nil
+        else { return false }
+        let field = ComputedValues.renamedField(aggregate.field, in: catalogs) ?? aggregate.field
+        guard catalogs.contains(where: { FieldLookup.field(field, in: $0)?.kinds.contains(.string) == true }) else { return false }
+        let paths = results.datasets.map { $0.compile(FieldPath(field)) }
+        for (position, item) in results.items.enumerated() {
+            if position & 0xFFFF == 0 { try cancellation.checkpoint() }
+            let dataset = results.datasets[item.dataset]
+            var found = false
+            dataset.forEachWholeValue(of: paths[item.dataset], row: item.row) { value in
+                if !found, dataset.number(of: value) == nil, NumericText.isGalacticYear(dataset.text(of: value)) { found = true }
+            }
+            if found { return true }
+        }
+        return false
+    }
+
+    /// A min, max or mean of galactic years written as one, to three decimals.
+    static func written(_ value: AggregateValue, _ function: Aggregate.Function, galactic: Bool) -> AggregateValue {
+        guard galactic, function == .min || function == .max || function == .avg, case let .number(number) = value,
+              let year = NumberNotation.galacticYear.text((number * 1000).rounded() / 1000) else { return value }
+        return .text(year)
     }
 
     /// The common case, one value per row for every key: each key's values numbered once (a
     /// number by its bits, text by itself), rows counted by their numbers, the aggregates read
     /// straight through per group; text is made once per distinct value.
-    static func numbered(_ spec: GroupSpec, _ keyVectors: [ValueVector], _ aggregateVectors: [ValueVector], rows: Int,
+    static func numbered(_ spec: GroupSpec, _ keyVectors: [ValueVector], _ aggregateVectors: [ValueVector], galactic: [Bool], rows: Int,
                          cancellation: Cancellation) throws -> Groups {
         var keysOfValue: [[Key]] = []
         var numbers: [[Int32]] = []
@@ -153,8 +187,9 @@ enum ComputedGroup {
         }
         try cancellation.checkpoint()
         let keysOfGroup = combinations.map { combination in combination.enumerated().map { keysOfValue[$0.offset][Int($0.element)] } }
-        let aggregates = zip(spec.aggregates, aggregateVectors).map { aggregate, vector in
-            accumulate(aggregate.function, vector, groupOf: groupOf, groups: counts.count)
+        let aggregates = spec.aggregates.indices.map { index in
+            accumulate(spec.aggregates[index].function, aggregateVectors[index], groupOf: groupOf, groups: counts.count)
+                .map { written($0, spec.aggregates[index].function, galactic: galactic[index]) }
         }
         let order = keysOfGroup.indices.sorted { a, b in
             counts[a] != counts[b] ? counts[a] > counts[b] : precedes(keysOfGroup[a], keysOfGroup[b])

@@ -62,8 +62,10 @@ struct TextShape: Sendable {
     var dates = 0
     var others = 0
 
+    /// As `fields`, `describe` and `sort` read the field (`TextReading.dominant`): (nearly) all
+    /// dates is a date field, a stray word being no value.
     var type: ValueType {
-        if dates > 0, numbers == 0, others == 0 { return .date }
+        if dates > 0, (numbers + others) * 4 <= dates { return .date }
         if numbers > 0, others * 4 <= numbers, dates == 0 { return .number }
         return .text
     }
