@@ -65,7 +65,7 @@ struct TextShape: Sendable {
     /// As `fields`, `describe` and `sort` read the field (`TextReading.dominant`): (nearly) all
     /// dates is a date field, a stray word being no value.
     var type: ValueType {
-        if dates > 0, (numbers + others) * 4 <= dates { return .date }
+        if TextReading.dominant(numbers: numbers, dates: dates, texts: others) == .date { return .date }
         if numbers > 0, others * 4 <= numbers, dates == 0 { return .number }
         return .text
     }
