@@ -10,9 +10,10 @@ import Testing
     static func dataset(_ name: String) -> Dataset { catalog.dataset(name)! }
     static func objects(_ file: String) -> [[String: Any]] { RawData.object(file) as! [[String: Any]] }
 
-    static var planetsByURL: [String: [String: Any]] { Dictionary(uniqueKeysWithValues: objects("planets.json").map { ($0["url"] as! String, $0) }) }
-    static var speciesByURL: [String: [String: Any]] { Dictionary(uniqueKeysWithValues: objects("species.json").map { ($0["url"] as! String, $0) }) }
-    static var countriesByCode: [String: [String: Any]] { Dictionary(uniqueKeysWithValues: objects("countries.json").map { ($0["alpha3Code"] as! String, $0) }) }
+    // Made once: a computed property parsed a file for every station a loop looked up (80 s of CPU).
+    nonisolated(unsafe) static let planetsByURL: [String: [String: Any]] = Dictionary(uniqueKeysWithValues: objects("planets.json").map { ($0["url"] as! String, $0) })
+    nonisolated(unsafe) static let speciesByURL: [String: [String: Any]] = Dictionary(uniqueKeysWithValues: objects("species.json").map { ($0["url"] as! String, $0) })
+    nonisolated(unsafe) static let countriesByCode: [String: [String: Any]] = Dictionary(uniqueKeysWithValues: objects("countries.json").map { ($0["alpha3Code"] as! String, $0) })
 
     func names(_ text: String, _ dataset: String) throws -> [String] {
         AlmanacCoreTests.names(try Filter.run(FilterExpression.parse(FilterExpression.tokens(ExpressionTokens.words(of: text))),
