@@ -66,6 +66,11 @@ public final class PostgresTable: Sendable {
         Int(try connection.query(builder.count(query), cancellation: cancellation).scalar ?? "0") ?? 0
     }
 
+    /// Whether any row matches: `EXISTS` stops at the first.
+    public func hasRows(_ query: TableQuery = TableQuery(), cancellation: Cancellation = .never) throws -> Bool {
+        try connection.query(builder.exists(query), cancellation: cancellation).isTrue(0, 0)
+    }
+
     /// The table's rows counted when the database can within `timeout` seconds (for
     /// `datasets`, which must stay quick), else the planner's estimate; nil when neither is known.
     public func quickCount(timeout: Double = 1, cancellation: Cancellation = .never) -> (count: Int, exact: Bool)? {
