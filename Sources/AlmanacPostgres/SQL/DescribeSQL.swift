@@ -95,6 +95,10 @@ extension QueryBuilder {
 
     /// Columns describe reads as dates: `date` and the timestamps (a time of day alone is not one).
     static func isDate(_ typeName: String) -> Bool { typeName == "date" || typeName.hasPrefix("timestamp") }
+    /// A type a float8 holds as it is (integers past 2⁵³ round, as numeric's cast rounds them).
+    static func isBinaryNumber(_ typeName: String) -> Bool {
+        ["double precision", "real", "smallint", "integer", "bigint"].contains(typeName)
+    }
 
     /// How many numbers are written as galactic years (`19BBY`): their statistics are shown so.
     static func galacticYears(_ text: SQL, number: SQL) -> SQL {
