@@ -12,29 +12,12 @@ struct HeldListingQueryTests {
     init() throws {
         home = try TemporaryHome()
         try Database.cluster().kindsTable()
-        // A role whose statements the server logs, so the log holds this test's alone.
-        try Database.cluster().once("logged role") {
-            try Database.cluster().execute("""
-                CREATE ROLE almanac_logged LOGIN; GRANT pg_read_all_data TO almanac_logged;
-                ALTER ROLE almanac_logged SET log_min_duration_statement = 0
-                """)
-        }
     }
 
-    /// The statements on `kinds` the script ran, each by its first words.
+    /// The statements with a condition on `kinds` the script ran, each by its first words.
     func statements(_ commands: [String]) throws -> (PipeResult, [String]) {
-        let log = try Database.cluster().folder + "/data/server.log"
-        let before = (try? Data(contentsOf: URL(fileURLWithPath: log)).count) ?? 0
-        let url = try Database.url("kinds", user: "almanac_logged")
-        let result = try PipeRun.run(["--no-rc"] + (["load k from \(url)", "use k"] + commands).flatMap { ["-c", $0] },
-                                     environment: home.environment(), directory: home.root)
-        let data = try Data(contentsOf: URL(fileURLWithPath: log))
-        let text = String(decoding: data.dropFirst(before), as: UTF8.self)
-        let ran = text.split(separator: "\n").compactMap { line -> String? in
-            guard let range = line.range(of: "execute <unnamed>: "), line.contains("\"kinds\" AS t WHERE") else { return nil }
-            return String(line[range.upperBound...].prefix(20))
-        }
-        return (result, ran)
+        let (result, ran) = try LoggedStatements.run(commands, table: "kinds", in: home)
+        return (result, ran.filter { $0.contains("AS t WHERE") }.map { String($0.prefix(20)) })
     }
 
     @Test("filter then count: the filter asks only whether a row is left, count counts once")
