@@ -52,7 +52,9 @@ public protocol ResultsSource: Sendable {
     /// The field as written when the results have it; else the unknown-field error.
     func checkField(_ name: String, cancellation: Cancellation) throws -> String
     /// Checks a computed column: its fields and types (and, for a table, that SQL computes it).
-    func checkExpression(_ expression: Expression, cancellation: Cancellation) throws
+    /// Returns its type (the first dataset's, when the results span several).
+    @discardableResult
+    func checkExpression(_ expression: Expression, cancellation: Cancellation) throws -> ValueType
     /// The columns the next pages show (computed ones are computed where the records are).
     mutating func showing(_ columns: [String])
     /// Every record of the results, in order, a batch at a time (memory: one batch).

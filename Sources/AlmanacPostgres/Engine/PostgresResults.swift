@@ -115,7 +115,8 @@ public struct PostgresResults: ResultsSource {
 
     public mutating func showing(_ columns: [String]) { self.columns = columns }
 
-    public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws {
+    @discardableResult
+    public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws -> ValueType {
         try table.checkExpression(expression, in: query)
     }
 

@@ -309,10 +309,13 @@ struct TableFields: ExpressionCatalog {
 
 extension PostgresTable {
     /// Checks that an expression binds against the table's columns and translates to SQL.
-    public func checkExpression(_ expression: Expression, in query: TableQuery = TableQuery()) throws {
+    @discardableResult
+    public func checkExpression(_ expression: Expression, in query: TableQuery = TableQuery()) throws -> ValueType {
         let sql = try builder.expressions(for: query)
         var aliases = Aliases()
-        _ = try sql.value(try sql.bind(expression), aliases: &aliases, element: nil)
+        let bound = try sql.bind(expression)
+        _ = try sql.value(bound, aliases: &aliases, element: nil)
+        return bound.type
     }
 }
 
