@@ -66,6 +66,11 @@ public final class PostgresTable: Sendable {
         Int(try connection.query(builder.count(query), cancellation: cancellation).scalar ?? "0") ?? 0
     }
 
+    /// Whether any row matches: `EXISTS` stops at the first.
+    public func hasRows(_ query: TableQuery = TableQuery(), cancellation: Cancellation = .never) throws -> Bool {
+        try connection.query(builder.exists(query), cancellation: cancellation).isTrue(0, 0)
+    }
+
     /// The table's rows counted when the database can within `timeout` seconds (for
     /// `datasets`, which must stay quick), else the planner's estimate; nil when neither is known.
     public func quickCount(timeout: Double = 1, cancellation: Cancellation = .never) -> (count: Int, exact: Bool)? {
@@ -114,20 +119,23 @@ public final class PostgresTable: Sendable {
                          cancellation: Cancellation = .never) throws -> [FieldProfile] {
         let fields = fields ?? schema.columns.map(\.name)
         guard !fields.isEmpty else { return [] }
-        var result = try connection.query(builder.describe(query, fields: fields), cancellation: cancellation)
+        let first = try connection.query(builder.describe(query, fields: fields), cancellation: cancellation)
         // Text that is (nearly) all ISO dates is described as dates, as memory and sort read it:
-        // those fields once more, their statistics over the dates.
-        let dated = Set((0..<result.rowCount).compactMap { row -> Int? in
-            let count = { (column: Int) in Int(result.value(row, column) ?? "0") ?? 0 }
+        // those fields once more, alone, their statistics over the dates.
+        let dated = Set((0..<first.rowCount).compactMap { row -> Int? in
+            let count = { (column: Int) in Int(first.value(row, column) ?? "0") ?? 0 }
             let (numbers, dates) = (count(10), count(15))
             guard dates > 0, TextReading.dominant(numbers: numbers, dates: dates, texts: count(11) - dates) == .date else { return nil }
-            return Int(result.value(row, 0) ?? "")
+            return Int(first.value(row, 0) ?? "")
         })
+        // Each field's row (the first pass's row N is field N's), or the second pass's for the dates.
+        var rows = (0..<first.rowCount).map { (result: first, row: $0) }
         if !dated.isEmpty {
-            result = try connection.query(builder.describe(query, fields: fields, dates: dated), cancellation: cancellation)
+            let again = try connection.query(builder.describe(query, fields: fields, dates: dated, only: dated), cancellation: cancellation)
+            for row in 0..<again.rowCount { if let position = Int(again.value(row, 0) ?? "") { rows[position] = (again, row) } }
         }
         var profiles: [FieldProfile] = []
-        for row in 0..<result.rowCount {
+        for (result, row) in rows {
             let position = Int(result.value(row, 0) ?? "0") ?? 0
             let field = fields[position]
             var aliases = Aliases()

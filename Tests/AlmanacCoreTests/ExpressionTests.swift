@@ -179,6 +179,9 @@ import Testing
         // Past 300 digits either way: the number itself, or 0 (as PostgreSQL's numeric answers).
         #expect(try values("round(x, 309)", dataset).numbers == [2.675, -4])
         #expect(try values("round(x, -400)", dataset).numbers == [0, 0])
+        // A tiny number rounded to 1e10 digits is itself, and to -1e10 digits 0 (it was NaN).
+        #expect(try values("round(x * 1e-300, 1e10)", dataset).numbers == [2.675 * 1e-300, -4 * 1e-300])
+        #expect(try values("round(x * 1e300, -1e10)", dataset).numbers == [0, 0])
         // Under half a unit of the last place is 0, also below Decimal's reach (1e-320).
         #expect(try values("round(x * 1e-320, 1)", dataset).numbers == [0, 0])
         #expect(try values("round(x / 100, 1)", dataset).numbers == [0, 0])

@@ -109,11 +109,14 @@ public struct MemoryResults: ResultsSource {
         return name
     }
 
-    public func checkExpression(_ expression: Expression, cancellation: Cancellation) throws {
+    @discardableResult
+    public func checkExpression(_ expression: Expression, cancellation: Cancellation) throws -> ValueType {
         let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
+        var types: [ValueType] = []
         for (dataset, catalog) in zip(datasets, catalogs) {
-            _ = try ExpressionBinder(DatasetFields(dataset, catalog: catalog, others: catalogs, stepColumns: results.computed)).bind(expression)
+            types.append(try ExpressionBinder(DatasetFields(dataset, catalog: catalog, others: catalogs, stepColumns: results.computed)).bind(expression).type)
         }
+        return types.first ?? .null
     }
 
     @discardableResult

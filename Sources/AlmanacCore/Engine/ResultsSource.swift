@@ -31,6 +31,9 @@ public protocol ResultsSource: Sendable {
     func applying(_ step: QueryStep, cancellation: Cancellation) throws -> Self
     /// How many records the results hold; `fresh` asks again rather than remember.
     mutating func count(fresh: Bool, cancellation: Cancellation) throws -> Int
+    /// Whether the results hold no record: a database stops at the first row it finds
+    /// rather than counting them all.
+    mutating func isEmpty(cancellation: Cancellation) throws -> Bool
     /// The records `start..<start+size` (fewer at the end).
     mutating func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage
     /// The record at `offset` of the results.
@@ -49,7 +52,9 @@ public protocol ResultsSource: Sendable {
     /// The field as written when the results have it; else the unknown-field error.
     func checkField(_ name: String, cancellation: Cancellation) throws -> String
     /// Checks a computed column: its fields and types (and, for a table, that SQL computes it).
-    func checkExpression(_ expression: Expression, cancellation: Cancellation) throws
+    /// Returns its type (the first dataset's, when the results span several).
+    @discardableResult
+    func checkExpression(_ expression: Expression, cancellation: Cancellation) throws -> ValueType
     /// The columns the next pages show (computed ones are computed where the records are).
     mutating func showing(_ columns: [String])
     /// Every record of the results, in order, a batch at a time (memory: one batch).
@@ -77,6 +82,7 @@ public protocol ResultsSource: Sendable {
 }
 
 extension ResultsSource {
+    public mutating func isEmpty(cancellation: Cancellation) throws -> Bool { try count(fresh: false, cancellation: cancellation) == 0 }
     public mutating func showing(_ columns: [String]) {}
     public var unpagedLimit: Int? { nil }
     public var recordKeys: [String]? { nil }

@@ -53,8 +53,9 @@ public enum Explanation {
     /// `also 'mammals' (1)`: when the answer has records and another form of an `=` value
     /// (singular or plural) would add a few more — fewer than the answer has. Asked of the
     /// field's values by their beginning (an index in memory, a quick query in a database):
-    /// only a spelling the data has costs a count.
-    public static func also(after expression: FilterExpression, on before: any ResultsSource, kept: Int,
+    /// only a spelling the data has costs a count. `kept`: how many the answer has, counted
+    /// only when such a spelling is found.
+    public static func also(after expression: FilterExpression, on before: any ResultsSource, kept: () throws -> Int,
                             cancellation: Cancellation) throws -> String? {
         var found: [String] = []
         for (field, value) in equalities(in: expression) {
@@ -68,7 +69,7 @@ public enum Explanation {
                 let widened = expression.replacing(field: field, value: value, with: form)
                 var added = try before.applying(.filter(.and(widened, .not(expression))), cancellation: cancellation)
                 let count = try added.count(fresh: false, cancellation: cancellation)
-                if count > 0, count < kept { found.append("'\(form)' (\(count.grouped))") }
+                if count > 0, try count < kept() { found.append("'\(form)' (\(count.grouped))") }
             }
         }
         return found.isEmpty ? nil : "also " + found.joined(separator: ", ")

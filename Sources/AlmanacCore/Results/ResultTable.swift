@@ -113,6 +113,9 @@ public struct CommandResult: Sendable {
     /// short for programs says how much more there is (a script's held listing that the next
     /// command drops says nothing).
     public var writtenNote: String?
+    /// A listing not made yet: page N of the current results, listed only if the answer is
+    /// written (a script's held listing that the next command drops is never asked for).
+    public var unmadePage: Int?
 
     public init(_ table: ResultTable, shape: Shape = .rows, prose: Prose? = nil, notes: [String] = [], emptyNote: String? = nil) {
         self.table = table
@@ -126,6 +129,13 @@ public struct CommandResult: Sendable {
     public func with(document: ResultDocument) -> CommandResult {
         var result = self
         result.document = document
+        return result
+    }
+
+    /// Page `page` of the current results, to be listed when written (`unmadePage`).
+    public static func unmade(page: Int) -> CommandResult {
+        var result = CommandResult(ResultTable(columns: [], rows: []))
+        result.unmadePage = page
         return result
     }
 

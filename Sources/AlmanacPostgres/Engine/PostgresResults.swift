@@ -75,6 +75,11 @@ public struct PostgresResults: ResultsSource {
         return count
     }
 
+    public mutating func isEmpty(cancellation: Cancellation) throws -> Bool {
+        if let counted { return counted == 0 }
+        return try !table.hasRows(query, cancellation: cancellation)
+    }
+
     /// The database sends the one page asked for.
     public mutating func page(start: Int, size: Int, cancellation: Cancellation) throws -> ResultsPage {
         let after = shownPage.flatMap { $0.start + $0.size == start && $0.size == size ? $0.lastKey : nil }
@@ -110,7 +115,8 @@ public struct PostgresResults: ResultsSource {
 
     public mutating func showing(_ columns: [String]) { self.columns = columns }
 
-    public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws {
+    @discardableResult
+    public func checkExpression(_ expression: AlmanacCore.Expression, cancellation: Cancellation) throws -> ValueType {
         try table.checkExpression(expression, in: query)
     }
 

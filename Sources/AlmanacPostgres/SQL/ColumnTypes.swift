@@ -105,8 +105,8 @@ final class ColumnTypes: Sendable {
             element = .number
         } else if numericText + dates + others == 0, numbers == 0, booleans > 0 {
             element = .boolean
-        } else if dates > 0, (numbers + numericText + others + booleans) * 4 <= dates {
-            // (Nearly) all dates, as memory's TextShape and TextReading.dominant read them.
+        } else if TextReading.dominant(numbers: numbers + numericText, dates: dates, texts: others + booleans) == .date {
+            // (Nearly) all dates: the rule memory's TextShape reads a field by.
             element = .date
         } else if numbers + numericText > 0, (others + booleans) * 4 <= numbers + numericText, dates == 0 {
             element = .number

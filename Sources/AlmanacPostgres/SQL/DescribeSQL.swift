@@ -4,13 +4,14 @@ import AlmanacCore
 extension QueryBuilder {
     /// Counts, distinct values and, over numbers, min, max, mean and quartiles, for each field,
     /// in one pass: a row per field, in order. The fields at `dates` (text that is (nearly) all
-    /// ISO dates, as the first pass counted) have their statistics over the dates.
-    func describe(_ query: TableQuery, fields: [String], dates: Set<Int> = []) throws -> SQL {
+    /// ISO dates, as the first pass counted) have their statistics over the dates. `only`:
+    /// the positions to describe (the second pass reads only the dates).
+    func describe(_ query: TableQuery, fields: [String], dates: Set<Int> = [], only: Set<Int>? = nil) throws -> SQL {
         var aliases = Aliases()
         let condition = try condition(query, aliases: &aliases)
         let from = try source(query)
         var parts: [SQL] = []
-        for (index, field) in fields.enumerated() {
+        for (index, field) in fields.enumerated() where only?.contains(index) ?? true {
             let reference = try source(of: field, in: query, aliases: &aliases, reading: .whole)
             switch reference.source {
             case let .scalar(column, kind, typeName):
@@ -95,6 +96,10 @@ extension QueryBuilder {
 
     /// Columns describe reads as dates: `date` and the timestamps (a time of day alone is not one).
     static func isDate(_ typeName: String) -> Bool { typeName == "date" || typeName.hasPrefix("timestamp") }
+    /// A type a float8 holds as it is (integers past 2⁵³ round, as numeric's cast rounds them).
+    static func isBinaryNumber(_ typeName: String) -> Bool {
+        ["double precision", "real", "smallint", "integer", "bigint"].contains(typeName)
+    }
 
     /// How many numbers are written as galactic years (`19BBY`): their statistics are shown so.
     static func galacticYears(_ text: SQL, number: SQL) -> SQL {

@@ -80,6 +80,11 @@ struct QueryBuilder {
         return SQL("SELECT count(*) FROM ") + (try source(query)) + whereClause(try condition(query, aliases: &aliases))
     }
 
+    func exists(_ query: TableQuery) throws -> SQL {
+        var aliases = Aliases()
+        return SQL("SELECT EXISTS (SELECT 1 FROM ") + (try source(query)) + whereClause(try condition(query, aliases: &aliases)) + ")"
+    }
+
     /// One page of rows as JSON objects (`row_to_json`), in the query's order, with their
     /// primary key values after them. `after`: the key of the last row of the previous page,
     /// to continue from it (keyset paging) where the order is the primary key's.

@@ -12,15 +12,18 @@ extension Session {
     /// that line, not `no records` too), `also 'mammals' (1)` when a rare other form of a value
     /// would add records.
     func explain(_ expression: FilterExpression, before: any ResultsSource, answer: inout CommandResult) {
-        guard var after = source, let kept = try? after.count(fresh: false, cancellation: cancellation) else { return }
+        // Whether any record is left, not how many: a database stops at the first (a script's
+        // listing that is never written never counts them).
+        guard var after = source, let empty = try? after.isEmpty(cancellation: cancellation) else { return }
         let outer = cancellation
         let deadline = Date().addingTimeInterval(Self.explanationSeconds)
         let budget = Cancellation { outer.isCancelled || Date() > deadline }
-        if kept == 0 {
+        if empty {
             guard let lines = try? Explanation.empty(after: expression, on: before, cancellation: budget), !lines.isEmpty else { return }
             answer.messages += lines
             if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
-        } else if let also = try? Explanation.also(after: expression, on: before, kept: kept, cancellation: budget) {
+        } else if let also = try? Explanation.also(after: expression, on: before, kept: { try after.count(fresh: false, cancellation: budget) },
+                                                         cancellation: budget) {
             answer.messages.append(also)
         }
     }

@@ -48,6 +48,7 @@ public enum GroupCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let spec = try parse(arguments, in: session)
         var source = try session.results()
+        try checkSums(spec, of: source, in: session)
         let groups = try source.group(spec, cancellation: session.cancellation)
         if session.source != nil { session.keep(source) }
         session.lastGroups = groups
@@ -60,6 +61,19 @@ public enum GroupCommand: Command {
             if session.settings.format.isMachineReadable { session.output.message("note: " + note) } else { result.notes.append(note) }
         }
         return result
+    }
+
+    /// sum and avg add numbers: of text (or dates, booleans) they were a blank column, in memory
+    /// and in a database alike; now an error naming the field and its type.
+    static func checkSums(_ spec: GroupSpec, of source: any ResultsSource, in session: Session) throws {
+        for aggregate in spec.aggregates where aggregate.function == .sum || aggregate.function == .avg {
+            let isField = { (name: String) in (try? source.checkField(name, cancellation: session.cancellation)) != nil }
+            guard let expression = try? ComputedField.parse(aggregate.field, isField: isField).expression,
+                  let type = try? source.checkExpression(expression, cancellation: session.cancellation),
+                  type.element != .number, type.element != .null else { continue }
+            throw ShellError.invalid("'\(aggregate.field)' is \(type.withArticle); \(aggregate.function.rawValue) needs numbers "
+                + "(count, distinct, min and max read any value)")
+        }
     }
 
     /// Groups listed unless `--all` is given.

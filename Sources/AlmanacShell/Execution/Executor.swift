@@ -48,12 +48,17 @@ public struct Executor {
                 // A delimited format that escapes its cells' tabs uses tabs only as separators (TSV).
                 session.output.keepsTabs = session.settings.format.writer == .delimited && session.settings.format.quoting == .backslashes
                 let arguments = Arguments(Array(statement.words.dropFirst()), spec: command.spec)
+                let isGroups = command.spec.name == GroupCommand.spec.name
+                // A listing the script holds is made only if it is written (ScriptAnswer).
+                session.listingWaits = scriptAnswer?.holds(command.spec.role, words: arguments.words.count, groups: isGroups,
+                                                           drillsDown: drillsDown, in: session) ?? false
+                defer { session.listingWaits = false }
                 let result = try session.perform(command, arguments)
                 session.commandLog.record(command, arguments.words, afterGroups: afterGroups, undoable: session.undoable.count)
                 if let result {
                     if let scriptAnswer {
                         scriptAnswer.deliver(result, role: command.spec.role, words: arguments.words.count,
-                                             groups: command.spec.name == GroupCommand.spec.name, drillsDown: drillsDown, in: session)
+                                             groups: isGroups, drillsDown: drillsDown, in: session, at: location, line: line)
                     } else {
                         session.render(result)
                     }

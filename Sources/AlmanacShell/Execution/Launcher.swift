@@ -94,7 +94,7 @@ public enum Launcher {
             remaining = remaining.dropFirst(commands.count)
         }
         func finishScript() {
-            if !session.interruption.terminationRequested { answer.finish(in: session) }
+            if !session.interruption.terminationRequested, !answer.finish(in: session) { succeeded = false }
         }
         if keepGoing, interactive {
             finishScript()

@@ -102,8 +102,15 @@ extension Session {
         }
     }
 
-    /// Lists page `page` of `source` and makes it the current results.
+    /// Lists page `page` of `source` and makes it the current results; while a script holds
+    /// the listing (`listingWaits`), lists it only when written.
     func list(_ source: any ResultsSource, page: Int) throws -> CommandResult {
+        if listingWaits {
+            keep(source)
+            self.page = page
+            forgetLastAnswer()
+            return .unmade(page: page)
+        }
         var source = source
         let answer = try Listing.result(&source, page: page, in: self)
         keep(source)

@@ -46,6 +46,9 @@ public final class Session {
     /// The table of the last describe or histogram while it is the last answer shown, and what
     /// its rows are (`field`, `bin`): export writes it, as it writes the groups after group.
     public var lastSummary: (table: ResultTable, rows: String)?
+    /// Whether the command running is a script's shaping command whose listing waits to be
+    /// the last answer (`ScriptAnswer`): its listing is made only if written.
+    var listingWaits = false
     /// The page of `results` last shown (1-based).
     public var page = 1
     /// Starts every dataset registered in the catalog and not loading yet: at the prompt, all
@@ -97,6 +100,14 @@ public final class Session {
         output.beginCommand(cancellation: cancellation)
         defer { cancellation = .never }
         return try command.run(arguments, in: self)
+    }
+
+    /// Lists page `page` of the current results now, with a fresh cancellation: a script's held
+    /// listing, made when it is written.
+    func listCurrent(page: Int) throws -> CommandResult {
+        cancellation = interruption.cancellationFromNow()
+        defer { cancellation = .never }
+        return try list(try results(), page: page)
     }
 
     /// Writes a result in the format set, to standard output.

@@ -79,7 +79,9 @@ public struct ExpressionFunction: Sendable {
         ExpressionFunction("abs", [.number], result: .number, .number { Swift.abs($0) }, sql: "abs({0})",
                            usage: "abs(x)", summary: "the number without its sign"),
         ExpressionFunction("round", [.number, .number], required: 1, result: .number, .numbers(Self.round),
-                           sql: [1: "round(({0})::numeric)::float8", 2: "round(({0})::numeric, ({1})::int)::float8"],
+                           sql: [1: "round(({0})::numeric)::float8",
+                                 2: "CASE WHEN {1} >= \(roundsNothing) THEN {0} "
+                                     + "ELSE round(({0})::numeric, greatest({1}, -\(roundsNothing))::int)::float8 END"],
                            usage: "round(x[, digits])", summary: "rounded half away from zero, to digits after the point"),
         ExpressionFunction("floor", [.number], result: .number, .number { $0.rounded(.down) }, sql: "floor({0})",
                            usage: "floor(x)", summary: "the largest whole number not above x"),
@@ -126,6 +128,11 @@ public struct ExpressionFunction: Sendable {
 
     static let trimmed = CharacterSet(charactersIn: " \t\r\n")
 
+    /// Digits past which round changes nothing (a double's shortest form has at most 341
+    /// decimals) or leaves 0 (a double is under 10³⁰⁹): round(area, 1e10) is area, in memory
+    /// and in a database (whose int cannot hold 1e10).
+    static let roundsNothing = 400
+
     /// Half away from zero, at `digits` decimals, on the number's shortest decimal form (as a
     /// database's numeric rounds it: round(2.675, 2) is 2.68).
     static func round(_ arguments: [Double]) -> Double {
@@ -136,8 +143,8 @@ public struct ExpressionFunction: Sendable {
         // Past Decimal's reach the answer is plain, as the database's numeric gives it: a
         // double has no digit 300 places after the point to round (round(x, 309) is x), and
         // rounding to 10³⁰⁰ leaves nothing of a smaller number (round(x, -400) is 0).
-        if digits > 300, abs(value) >= 1e-280 || value == 0 { return value }
-        if digits < -300, abs(value) < 1e280 { return 0 }
+        if digits > 300, abs(value) >= 1e-280 || value == 0 || digits >= Double(roundsNothing) { return value }
+        if digits < -300, abs(value) < 1e280 || digits <= -Double(roundsNothing) { return 0 }
         guard abs(digits) <= 300 else { return .nan }
         // Less than half a unit of the last place is 0 (as numeric's round says), also for a
         // number too small for Decimal (round(1e-320, 1)).

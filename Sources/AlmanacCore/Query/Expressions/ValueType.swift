@@ -36,7 +36,7 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `'name' is text`, `'borders' is a list of text`, `'area' is a number`.
-    var withArticle: String {
+    public var withArticle: String {
         switch self {
         case .number: "a number"
         case .date: "a date"
