@@ -69,6 +69,28 @@ struct WatchCommandTests {
         #expect(try session.enter("count").lines.contains("3"), "the prompt works on")
     }
 
+    @Test("a changed share is told as the decimals shown: 80 → 66.7 (-13.3), not -13.299999999999997")
+    func changedSharesInDecimals() throws {
+        let file = home.root + "/k.json"
+        try #"[{"k":"a"},{"k":"a"},{"k":"a"},{"k":"a"},{"k":"b"}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 100)
+        defer { session.close() }
+        try session.waitForPrompt()
+        try session.enter("set pager off")
+        try session.enter("load k from \(file)")
+        try session.enter("use k", prompt: "k> ")
+        try session.sendLine("watch 0.3 group k")
+        try session.waitForScreen("run 2") { Self.headers($0, "group k").first?.contains("· run 2 ·") == true }
+        // a: 4 of 5 (80%) → 4 of 6 (66.7%); b: 1 of 5 (20%) → 2 of 6 (33.3%).
+        try #"[{"k":"a"},{"k":"a"},{"k":"a"},{"k":"a"},{"k":"b"},{"k":"b"}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let screen = try session.waitForScreen("the changed shares") { $0.lines.contains { $0.hasPrefix("~ a: ") } }
+        let lines = screen.lines.joined(separator: "\n")
+        #expect(screen.lines.contains("~ a: percent 80 → 66.7 (-13.3)"), "\(lines)")
+        #expect(screen.lines.contains("~ b: count 1 → 2 (+1), percent 20 → 33.3 (+13.3)"), "\(lines)")
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
+    }
+
     /// The screen's watch frames for `command`: their header lines.
     static func headers(_ screen: TerminalScreen, _ command: String) -> [String] {
         screen.lines.filter { $0.hasPrefix("every 0.3 s: \(command) · ") }
