@@ -43,4 +43,19 @@ struct PostgresNearTests {
         let filtered = try Database.sameAnswers("stations", table: "near_distance_filtered", in: home, [near, "filter distance * 2 > 60", "count"])
         #expect(filtered.trimmingCharacters(in: .whitespacesAndNewlines) == "count\n\(distances.filter { $0.km * 2 > 60 }.count)", "\(filtered)")
     }
+
+    @Test("why #N reads a near's distance like a field: the condition on it and the row's value — memory and table alike")
+    func whyReadsTheDistance() throws {
+        // Expected from the file: the nearest station past 30 km of the point, its distance rounded as shown.
+        var distances: [Double] = []
+        for station in try MapCommandTests.stations().values {
+            guard let point = station["point"] as? [String: Double], let latitude = point["latitude"], let longitude = point["longitude"] else { continue }
+            let km = (GeographyCommandTests.haversine([55.75, 37.62], [latitude, longitude]) * 10).rounded() / 10
+            if km <= 50, km > 30 { distances.append(km) }
+        }
+        let nearest = try #require(distances.min())
+        let answer = try Database.sameAnswers("stations", table: "near_why", in: home,
+                                              ["near \"55.75, 37.62\" within 50 km", "filter distance > 30", "why #1"])
+        #expect(answer == "condition,holds,values\ndistance > 30,true,distance \(String(format: "%.1f", nearest))\n", "\(answer)")
+    }
 }

@@ -58,8 +58,8 @@ public enum WhyCommand: Command {
     /// every condition, another meets one when the table narrowed by it still has the row.
     static func checks(_ conditions: [FilterExpression], on record: RecordRef, named text: String,
                        in session: Session) throws -> [ConditionCheck] {
-        guard try session.results().inMemory == nil else {
-            return try ConditionCheck.check(conditions, on: record, cancellation: session.cancellation)
+        if let results = try session.results().inMemory {
+            return try ConditionCheck.check(conditions, on: record, among: results, cancellation: session.cancellation)
         }
         let inResults = text.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         let owner = try session.results().datasetNames.first?.lowercased()
