@@ -317,6 +317,17 @@ struct GeographyCommandTests {
         session.skipReceived()
         try session.send(Key.ctrlC)
         try session.waitForPrompt()
+        // near's distance: TAB puts no unit where the number goes, and km after it.
+        try session.send("near Austria wi" + Key.tab)
+        try session.waitForScreen("the keyword") { $0.beforeCursor == "countries> near Austria within " }
+        try session.send(Key.tab + Key.tab)
+        session.settle()
+        #expect(session.screen.beforeCursor == "countries> near Austria within ", "\(session.screen.lines.joined(separator: "\n"))")
+        try session.send("300 " + Key.tab)
+        try session.waitForScreen("the unit") { $0.beforeCursor == "countries> near Austria within 300 km " }
+        session.skipReceived()
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0)
     }

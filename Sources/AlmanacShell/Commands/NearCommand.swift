@@ -4,7 +4,7 @@ import AlmanacCore
 /// with their distance.
 public enum NearCommand: Command {
     static let reference = Parameter("REF", .text(.recordName), .words)
-    static let radius = Parameter("N km", .text(.words(["km"])), .words, after: "within")
+    static let radius = Parameter("N km", .text(.unit("km")), .words, after: "within")
 
     public static let spec = CommandSpec(
         name: "near",
