@@ -13,15 +13,25 @@ extension Session {
     /// would add records.
     func explain(_ expression: FilterExpression, before: any ResultsSource, answer: inout CommandResult) {
         guard var after = source, let kept = try? after.count(fresh: false, cancellation: cancellation) else { return }
-        let outer = cancellation
-        let deadline = Date().addingTimeInterval(Self.explanationSeconds)
-        let budget = Cancellation { outer.isCancelled || Date() > deadline }
+        let budget = explanationBudget()
         if kept == 0 {
             guard let lines = try? Explanation.empty(after: expression, on: before, cancellation: budget), !lines.isEmpty else { return }
-            answer.messages += lines
-            if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
+            explainEmpty(lines, in: &answer)
         } else if let also = try? Explanation.also(after: expression, on: before, kept: kept, cancellation: budget) {
             answer.messages.append(also)
         }
+    }
+
+    /// Cancelled at Ctrl-C or once an explanation has taken `explanationSeconds`.
+    func explanationBudget() -> Cancellation {
+        let outer = cancellation
+        let deadline = Date().addingTimeInterval(Self.explanationSeconds)
+        return Cancellation { outer.isCancelled || Date() > deadline }
+    }
+
+    /// `lines` said on standard error beside an empty answer; a terminal shows them instead of `no records`.
+    func explainEmpty(_ lines: [String], in answer: inout CommandResult) {
+        answer.messages += lines
+        if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
     }
 }
