@@ -68,15 +68,18 @@ public enum NearCommand: Command {
     /// Austria; the nearest is Slovenia, 176.3 km away`), asked of the same records by the
     /// same engine, within the explanation's time.
     static func explained(_ answer: CommandResult?, _ spec: NearSpec, from place: String, in session: Session) throws -> CommandResult? {
-        guard var answer, var results = try? session.results(), (try? results.count(fresh: false, cancellation: session.cancellation)) == 0 else {
-            return answer
-        }
-        // A table has no index on the distance: past `explainedRows` the nearest row costs a
-        // whole scan again (2.4 s more on a 1,000,000-row table), and is not asked.
+        guard var answer, var results = try? session.results() else { return answer }
+        // A table has no index on the distance: past `explainedRows` whether the answer is
+        // empty, and the nearest row, each cost a whole scan (2.4 s on a 1,000,000-row table),
+        // and are not asked.
         if results.inMemory == nil, let name = results.datasetNames.first, let table = session.catalog.table(name),
            table.estimatedRows > explainedRows {
             return answer
         }
+        let count = try? results.count(fresh: false, cancellation: session.cancellation)
+        // The count kept, so the listing does not ask the database again.
+        if session.source != nil { session.keep(results) }
+        guard count == 0 else { return answer }
         var wider = spec
         wider.kilometres = everywhere
         let budget = session.explanationBudget()
