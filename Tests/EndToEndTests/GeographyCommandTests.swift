@@ -111,12 +111,26 @@ struct GeographyCommandTests {
 
         let none = try succeed(["path \"United Kingdom\" France"])
         let france = try Self.distances(from: "FRA").count
-        #expect(none.lines == [
+        let why = [
             "no land route from United Kingdom of Great Britain and Northern Ireland to France",
             "United Kingdom of Great Britain and Northern Ireland's land component: 2 countries (Ireland, United Kingdom of Great Britain and Northern Ireland)",
             "France's land component: \(france) countries (Afghanistan, Albania, Algeria, Andorra, Angola, Argentina, Armenia, Austria, … \(france - 8) more)",
-        ])
-        #expect(try succeed(["path GBR FRA"], format: "json").trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        ]
+        #expect(none.lines == why)
+        // For programs the answer is empty, and why is said on standard error, not dropped.
+        for (format, empty) in [("json", "[]\n"), ("csv", "step,name,alpha3Code,region\n")] {
+            let machine = try home.run(["path GBR FRA"], format: format)
+            #expect(machine.status == 0 && machine.stdout == empty, "\(machine)")
+            #expect(machine.stderr.lines == why, "\(machine)")
+        }
+    }
+
+    @Test("an empty reach says why on standard error: the country borders none over land")
+    func emptyReachSaysWhy() throws {
+        #expect(try Self.borders()["ISL"]?.isEmpty ?? true, "Iceland has no land border in the data")
+        let result = try home.run(["use countries", "reach Iceland 1", "count"], format: "csv")
+        #expect(result.status == 0 && result.stdout == "count\n0\n", "\(result)")
+        #expect(result.stderr == "no records — Iceland borders no country over land\n", "\(result)")
     }
 
     @Test("reach gives the countries within N borders as results: sort, columns, group, export and back work on them")
@@ -314,6 +328,17 @@ struct GeographyCommandTests {
         try session.waitForPrompt()
         try session.send("path Portugal Spai" + Key.tab)
         try session.waitForScreen("the second country") { $0.beforeCursor == "countries> path Portugal Spain " }
+        session.skipReceived()
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
+        // near's distance: TAB puts no unit where the number goes, and km after it.
+        try session.send("near Austria wi" + Key.tab)
+        try session.waitForScreen("the keyword") { $0.beforeCursor == "countries> near Austria within " }
+        try session.send(Key.tab + Key.tab)
+        session.settle()
+        #expect(session.screen.beforeCursor == "countries> near Austria within ", "\(session.screen.lines.joined(separator: "\n"))")
+        try session.send("300 " + Key.tab)
+        try session.waitForScreen("the unit") { $0.beforeCursor == "countries> near Austria within 300 km " }
         session.skipReceived()
         try session.send(Key.ctrlC)
         try session.waitForPrompt()

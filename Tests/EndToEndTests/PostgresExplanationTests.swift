@@ -32,4 +32,25 @@ struct PostgresExplanationTests {
         #expect(database.stderr.hasPrefix("no records — region has no value 'Europa'; did you mean Europe (\(europe))?\n"
                                           + "no records — population > 1,000,000,000 removed all \(europe) Europe records;"), "\(database)")
     }
+
+    @Test("why names a record a step other than a filter left out (reach): memory and a keyed table alike")
+    func whySaysWhatLeftItOut() throws {
+        let url = try Database.url("explain_reach")
+        let exported = try run(["use countries", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        try Database.cluster().execute(#"ALTER TABLE explain_reach ADD PRIMARY KEY ("alpha3Code")"#)
+        let austria = try #require(ValueReadingTests.records("countries").first { $0["alpha3Code"] as? String == "AUT" })
+        let borders = austria["borders"] as? [String] ?? []
+        #expect(!borders.contains("ESP") && borders.contains("DEU"), "Spain is no neighbour of Austria, Germany is")
+        // reach answers with the bundled countries in memory (a file of them is a generic dataset).
+        let script = ["reach Austria 1", "why Spain", "why Germany", "filter region = Europe", "why Spain", "why Germany"]
+        let memory = try run(["use countries"] + script)
+        let database = try run(["load d from \(url)", "use d"] + script)
+        let leftOut = "Spain is not among the results: a search, near, within, outside, reach or limit left it out"
+        #expect(memory.stdout.lines == [leftOut, "no filter in force: every record of the results is there (filter narrows them)",
+                                        "Spain meets the condition:", "  ✓ region = Europe   region Europe", "but " + leftOut,
+                                        "Germany meets the condition:", "  ✓ region = Europe   region Europe"], "\(memory)")
+        #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
+        #expect(database.stdout == memory.stdout && database.status == 0 && database.stderr.isEmpty, "\(database)")
+    }
 }

@@ -43,4 +43,44 @@ struct PostgresNearTests {
         let filtered = try Database.sameAnswers("stations", table: "near_distance_filtered", in: home, [near, "filter distance * 2 > 60", "count"])
         #expect(filtered.trimmingCharacters(in: .whitespacesAndNewlines) == "count\n\(distances.filter { $0.km * 2 > 60 }.count)", "\(filtered)")
     }
+
+    @Test("why #N reads a near's distance like a field: the condition on it and the row's value — memory and table alike")
+    func whyReadsTheDistance() throws {
+        // Expected from the file: the nearest station past 30 km of the point, its distance rounded as shown.
+        var distances: [Double] = []
+        for station in try MapCommandTests.stations().values {
+            guard let point = station["point"] as? [String: Double], let latitude = point["latitude"], let longitude = point["longitude"] else { continue }
+            let km = (GeographyCommandTests.haversine([55.75, 37.62], [latitude, longitude]) * 10).rounded() / 10
+            if km <= 50, km > 30 { distances.append(km) }
+        }
+        let nearest = try #require(distances.min())
+        let answer = try Database.sameAnswers("stations", table: "near_why", in: home,
+                                              ["near \"55.75, 37.62\" within 50 km", "filter distance > 30", "why #1"])
+        #expect(answer == "condition,holds,values\ndistance > 30,true,distance \(String(format: "%.1f", nearest))\n", "\(answer)")
+    }
+
+    @Test("an empty near names the nearest record and its distance, on standard error: memory and table alike")
+    func emptyNearSaysTheNearest() throws {
+        // Expected from the file: the station nearest to 0° N, 0° E, its distance rounded as shown.
+        var nearest = Double.infinity
+        for station in try MapCommandTests.stations().values {
+            guard let point = station["point"] as? [String: Double], let latitude = point["latitude"], let longitude = point["longitude"] else { continue }
+            nearest = min(nearest, (GeographyCommandTests.haversine([0, 0], [latitude, longitude]) * 10).rounded() / 10)
+        }
+        let tenths = Int((nearest * 10).rounded())
+        var whole = String(tenths / 10)
+        for index in stride(from: whole.count - 3, to: 0, by: -3) { whole.insert(",", at: whole.index(whole.startIndex, offsetBy: index)) }
+        let shown = whole + "." + String(tenths % 10)
+        let (file, url) = try Database.exported("stations", as: "near_empty", in: home)
+        func run(_ source: String) throws -> PipeResult {
+            try PipeRun.run(["--no-rc", "--format", "csv"], input: "load d from \(source)\nuse d\nnear 0, 0 within 1000 km\ncount\n",
+                            environment: home.environment(), directory: home.root)
+        }
+        let memory = try run(file)
+        let database = try run(url)
+        #expect(memory.stdout == "count\n0\n" && memory.status == 0, "\(memory)")
+        #expect(memory.stderr.hasPrefix("no records — nothing within 1,000 km of 0, 0; the nearest is "), "\(memory)")
+        #expect(memory.stderr.hasSuffix(", \(shown) km away\n") && memory.stderr.split(separator: "\n").count == 1, "\(memory), expected \(shown)")
+        #expect(database.stdout == memory.stdout && database.stderr == memory.stderr && database.status == 0, "\(database)")
+    }
 }

@@ -46,6 +46,18 @@ struct PostgresShellTests {
         #expect(groups.first == "Mariehamn=2" && Set(groups.dropFirst()) == ["none=1", "Zürich=1", "Москва=1"], "\(groups)")
     }
 
+    @Test("key, as and at after a table's URL are refused, not ignored: show would not find rows by that key")
+    func fileOptionsRefusedForATable() throws {
+        let url = try Database.url("kinds")
+        for option in ["key city", "as csv", "at data.items"] {
+            let result = try run(["load k from \(url) \(option)", "datasets k"])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("stdin:1: as, at and key go with a file: a table's rows are found by its primary key, else an id, "
+                                            + "key or uuid column (ALTER TABLE … ADD PRIMARY KEY (column) makes one)"), "\(result)")
+            #expect(result.stderr.contains("\nstdin:2: unknown dataset 'k'"), "nothing attached: \(result)")
+        }
+    }
+
     /// A listing of a table for a program stops at 1,000 rows and says so on standard error:
     /// only when it is written. A script's filter that the next command answers says nothing.
     @Test("the note that a table's listing has more rows comes only with the listing")

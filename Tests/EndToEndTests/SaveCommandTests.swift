@@ -74,6 +74,19 @@ struct SaveCommandTests {
         #expect(replayed.stdout.hasSuffix("count\n\(mammals)\n"), "\(replayed)")
     }
 
+    @Test("columns chosen before a later use are not saved: the replay would run them before any use")
+    func columnsForgottenAtUse() throws {
+        let file = home.root + "/again.almanac"
+        let saved = try run(["-c", "use countries", "-c", "columns name", "-c", "use countries", "-c", "filter region = Europe",
+                             "-c", "save \(file)"])
+        #expect(saved.status == 0 && saved.stderr.isEmpty, "\(saved)")
+        #expect(try commands(in: file) == ["use countries", "filter region = Europe"])
+        let replayed = try run(["--format", "csv", "-f", file, "-c", "count"])
+        let europe = ValueReadingTests.records("countries").filter { $0["region"] as? String == "Europe" }.count
+        #expect(replayed.status == 0 && replayed.stderr.isEmpty, "\(replayed)")
+        #expect(replayed.stdout.hasSuffix("count\n\(europe)\n"), "\(replayed)")
+    }
+
     @Test("a file loaded by a relative path is saved by its absolute path, and replays from another folder")
     func relativePathReplaysElsewhere() throws {
         try home.write("a,b\n1,2\n3,4\n", to: "explore/q.csv")

@@ -39,17 +39,28 @@ struct WatchCommandTests {
         #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.hasPrefix(message), "\(result)")
     }
 
+    /// A terminal session watching `command` every 0.3 s over `records` written to `file` and loaded as `name`.
+    func watching(_ command: String, _ records: String, in file: String, as name: String) throws -> PseudoTerminalSession {
+        try records.write(toFile: file, atomically: true, encoding: .utf8)
+        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 100)
+        do {
+            try session.waitForPrompt()
+            try session.enter("set pager off")
+            try session.enter("load \(name) from \(file)")
+            try session.enter("use \(name)", prompt: "\(name)> ")
+            try session.sendLine("watch 0.3 \(command)")
+        } catch {
+            session.close()
+            throw error
+        }
+        return session
+    }
+
     @Test("at the prompt: redrawn in place, changes shown when the file changes, Ctrl-C stops and keeps the last frame")
     func redrawnInPlace() throws {
         let file = home.root + "/q.json"
-        try #"[{"name":"a","n":1},{"name":"b","n":2}]"#.write(toFile: file, atomically: true, encoding: .utf8)
-        let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 100)
+        let session = try watching("count", #"[{"name":"a","n":1},{"name":"b","n":2}]"#, in: file, as: "q")
         defer { session.close() }
-        try session.waitForPrompt()
-        try session.enter("set pager off")
-        try session.enter("load q from \(file)")
-        try session.enter("use q", prompt: "q> ")
-        try session.sendLine("watch 0.3 count")
         let headers = { (screen: TerminalScreen) in screen.lines.filter { $0.hasPrefix("every 0.3 s: count · ") } }
         var screen = try session.waitForScreen("run 3") { headers($0).first?.contains("· run 3 ·") == true }
         #expect(headers(screen).count == 1, "one frame, drawn over\n\(screen.lines.joined(separator: "\n"))")
@@ -67,6 +78,22 @@ struct WatchCommandTests {
         #expect(headers(screen).count == 1 && screen.lines.contains("~ count 2 → 3 (+1)"), "the last frame stays\n\(screen.lines.joined(separator: "\n"))")
         #expect(!screen.lines.contains { $0.contains("cancelled") || $0.contains("error") }, "\(screen.lines.joined(separator: "\n"))")
         #expect(try session.enter("count").lines.contains("3"), "the prompt works on")
+    }
+
+    @Test("a changed share is told as the decimals shown: 80 → 66.7 (-13.3), not -13.299999999999997")
+    func changedSharesInDecimals() throws {
+        let file = home.root + "/k.json"
+        let session = try watching("group k", #"[{"k":"a"},{"k":"a"},{"k":"a"},{"k":"a"},{"k":"b"}]"#, in: file, as: "k")
+        defer { session.close() }
+        try session.waitForScreen("run 2") { Self.headers($0, "group k").first?.contains("· run 2 ·") == true }
+        // a: 4 of 5 (80%) → 4 of 6 (66.7%); b: 1 of 5 (20%) → 2 of 6 (33.3%).
+        try #"[{"k":"a"},{"k":"a"},{"k":"a"},{"k":"a"},{"k":"b"},{"k":"b"}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let screen = try session.waitForScreen("the changed shares") { $0.lines.contains { $0.hasPrefix("~ a: ") } }
+        let lines = screen.lines.joined(separator: "\n")
+        #expect(screen.lines.contains("~ a: percent 80 → 66.7 (-13.3)"), "\(lines)")
+        #expect(screen.lines.contains("~ b: count 1 → 2 (+1), percent 20 → 33.3 (+13.3)"), "\(lines)")
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
     }
 
     /// The screen's watch frames for `command`: their header lines.

@@ -9,13 +9,17 @@ public struct ConditionCheck: Sendable, Equatable {
     public var values: [String]
 
     /// Each top-level `and` of `conditions` (the filters since the last search, first to last),
-    /// checked on `record` alone.
-    public static func check(_ conditions: [FilterExpression], on record: RecordRef,
+    /// checked on `record` alone. `results` (the results in force) lend it the values a step
+    /// computed for it (near's distance); a record they left out has none.
+    public static func check(_ conditions: [FilterExpression], on record: RecordRef, among results: ResultSet? = nil,
                              cancellation: Cancellation = .never) throws -> [ConditionCheck] {
-        let alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
+        var alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
+        if let results, !results.computed.isEmpty, let index = results.datasets.firstIndex(where: { $0 === record.dataset }) {
+            alone = results.with([ResultSet.Item(dataset: index, row: record.row)])
+        }
         return try conditions.flatMap(\.conjuncts).map { condition in
             let holds = try !Filter.run(condition, on: alone, cancellation: cancellation).isEmpty
-            return ConditionCheck(condition: condition.shown, holds: holds, values: values(in: condition, of: record))
+            return ConditionCheck(condition: condition.shown, holds: holds, values: values(in: condition, of: record, among: alone))
         }
     }
 
@@ -42,11 +46,15 @@ public struct ConditionCheck: Sendable, Equatable {
         return try !Filter.run(condition, on: alone, cancellation: cancellation).isEmpty
     }
 
-    /// Each field a condition compares, once, with the record's values.
-    static func values(in condition: FilterExpression, of record: RecordRef) -> [String] {
+    /// Each field a condition compares, once, with the record's values (a computed column's
+    /// from `alone`, the record among the results).
+    static func values(in condition: FilterExpression, of record: RecordRef, among alone: ResultSet) -> [String] {
         var seen: Set<String> = []
         return condition.comparisons.compactMap { field, op, value in
             guard seen.insert(field.lowercased()).inserted else { return nil }
+            if let column = alone.computed.named(field), let item = alone.items.first {
+                return "\(field) \(column.text(of: item) ?? "none")"
+            }
             return shown(field, meeting: op, value, of: record)
         }
     }

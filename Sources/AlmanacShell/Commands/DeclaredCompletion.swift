@@ -123,6 +123,7 @@ extension Parameter.TextSource {
             CompletionSources.wholeNames(given, request) { CompletionSources.stations(serving: direction, $0, in: session) }
         case .countries: CompletionSources.countries(request, in: session)
         case let .words(words): given.isEmpty ? request.matching(words) : []
+        case let .unit(unit): given.count == 1 && Double(given[0].text) != nil ? request.matching([unit]) : []
         case .condition: CompletionSources.condition(given, request, in: session)
         case .datasetFields: CompletionSources.datasetFields(request, in: session)
         }

@@ -15,16 +15,26 @@ extension Session {
         // Whether any record is left, not how many: a database stops at the first (a script's
         // listing that is never written never counts them).
         guard var after = source, let empty = try? after.isEmpty(cancellation: cancellation) else { return }
-        let outer = cancellation
-        let deadline = Date().addingTimeInterval(Self.explanationSeconds)
-        let budget = Cancellation { outer.isCancelled || Date() > deadline }
+        let budget = explanationBudget()
         if empty {
             guard let lines = try? Explanation.empty(after: expression, on: before, cancellation: budget), !lines.isEmpty else { return }
-            answer.messages += lines
-            if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
+            explainEmpty(lines, in: &answer)
         } else if let also = try? Explanation.also(after: expression, on: before, kept: { try after.count(fresh: false, cancellation: budget) },
                                                          cancellation: budget) {
             answer.messages.append(also)
         }
+    }
+
+    /// Cancelled at Ctrl-C or once an explanation has taken `explanationSeconds`.
+    func explanationBudget() -> Cancellation {
+        let outer = cancellation
+        let deadline = Date().addingTimeInterval(Self.explanationSeconds)
+        return Cancellation { outer.isCancelled || Date() > deadline }
+    }
+
+    /// `lines` said on standard error beside an empty answer; a terminal shows them instead of `no records`.
+    func explainEmpty(_ lines: [String], in answer: inout CommandResult) {
+        answer.messages += lines
+        if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
     }
 }

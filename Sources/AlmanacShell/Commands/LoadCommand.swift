@@ -35,7 +35,7 @@ public enum LoadCommand: Command {
         reads it: countries, species, planets, people, stations, or any other name for a generic \
         dataset. Ctrl-C cancels; a failed or cancelled load keeps the previous contents. \
         A postgresql:// (or postgres://) URL with ?table=[SCHEMA.]TABLE attaches a table or view \
-        instead: nothing is copied, and every command on it runs in the database (libpq's \
+        instead (as, at and key are refused: a table finds rows by its primary key): nothing is copied, and every command on it runs in the database (libpq's \
         PG* variables and ~/.pgpass apply). A password is never shown, and history keeps the \
         line without it.
         """
@@ -58,7 +58,14 @@ public enum LoadCommand: Command {
         var attached: [(any AttachedTable, Double)] = []
         if let source = parsed[source].first {
             let name = try named.map { try datasetName($0, arguments) }
-            if let engine = session.engine(for: source.text) { return try TableAttachment.attach(source.text, with: engine, as: name, in: session) }
+            if let engine = session.engine(for: source.text) {
+                // A table has its own types, rows and key: what would read a file differently is refused, not ignored.
+                if let option = parsed[format].first ?? parsed[recordsAt].first ?? parsed[key].first {
+                    throw arguments.usageError("as, at and key go with a file: a table's rows are found by its primary key, else an id, "
+                                               + "key or uuid column (ALTER TABLE … ADD PRIMARY KEY (column) makes one)", at: option.word)
+                }
+                return try TableAttachment.attach(source.text, with: engine, as: name, in: session)
+            }
             let parsedSource = try MapCommand.pointed(at: [source.word]) { try LoadSource.parse(source.text) }
             let chosen = name ?? parsedSource.suggestedName
             let options = LoadOptions(format: parsed[format].first.flatMap { LoadOptions.Format(rawValue: $0.text.lowercased()) },

@@ -4,7 +4,7 @@ import AlmanacCore
 /// with their distance.
 public enum NearCommand: Command {
     static let reference = Parameter("REF", .text(.recordName), .words)
-    static let radius = Parameter("N km", .text(.words(["km"])), .words, after: "within")
+    static let radius = Parameter("N km", .text(.unit("km")), .words, after: "within")
 
     public static let spec = CommandSpec(
         name: "near",
@@ -17,7 +17,8 @@ public enum NearCommand: Command {
         datasets in use have no record by that name (stations near Austria). Every record of the datasets in use with coordinates \
         is measured (as search, near starts afresh; filter and sort narrow its results after), \
         stations by their point and countries by their latlng, along the great circle (haversine, \
-        mean Earth radius 6,371 km). The record REF names is left out. The results carry a \
+        mean Earth radius 6,371 km). The record REF names is left out. An empty answer names \
+        the nearest record and its distance, on standard error. The results carry a \
         distance column (km, one decimal) that columns, sort, filter (distance < 10), group, describe, histogram, \
         expressions (distance * 1000 as meters) and export read; under --format json \
         they are a GeoJSON FeatureCollection with the distance among each Feature's properties. \
@@ -44,7 +45,8 @@ public enum NearCommand: Command {
         let datasets = inMemory ? try GeoAnswer.datasetsWithCoordinates(for: "near", in: session) : []
         let text = parsed.text(Self.reference)
         if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
-            return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session)
+            return try explained(GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session),
+                                 NearSpec(centre: point, kilometres: kilometres), from: text, in: session)
         }
         let target = try MapCommand.pointed(at: refWords) { try record(text, among: datasets, in: session) }
         guard case let .point(point) = GeoLocator(dataset: target.dataset).locate(row: target.row) else {
@@ -52,8 +54,47 @@ public enum NearCommand: Command {
                 .pointing(at: refWords)
         }
         let excluded = datasets.firstIndex { $0 === target.dataset }.map { ResultSet.Item(dataset: $0, row: target.row) }
-        return try GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres, excluding: excluded,
-                                                  excludedRecord: inMemory ? nil : target)), in: session)
+        let spec = NearSpec(centre: point, kilometres: kilometres, excluding: excluded, excludedRecord: inMemory ? nil : target)
+        return try explained(GeoAnswer.apply(.near(spec), in: session), spec, from: target.dataset.name(of: target.row), in: session)
+    }
+
+    /// The most rows of a table whose nearest row an empty answer names.
+    static let explainedRows = 100_000
+
+    /// Half the Earth's circumference, and a little: every point is nearer.
+    static let everywhere = 20_100.0
+
+    /// An empty answer says which record is nearest and how far (`nothing within 100 km of
+    /// Austria; the nearest is Slovenia, 176.3 km away`), asked of the same records by the
+    /// same engine, within the explanation's time.
+    static func explained(_ answer: CommandResult?, _ spec: NearSpec, from place: String, in session: Session) throws -> CommandResult? {
+        guard var answer, var results = try? session.results() else { return answer }
+        // A table has no index on the distance: past `explainedRows` whether the answer is
+        // empty, and the nearest row, each cost a whole scan (2.4 s on a 1,000,000-row table),
+        // and are not asked.
+        if results.inMemory == nil, let name = results.datasetNames.first, let table = session.catalog.table(name),
+           table.estimatedRows > explainedRows {
+            return answer
+        }
+        let count = try? results.count(fresh: false, cancellation: session.cancellation)
+        // The count kept, so the listing does not ask the database again.
+        if session.source != nil { session.keep(results) }
+        guard count == 0 else { return answer }
+        var wider = spec
+        wider.kilometres = everywhere
+        let budget = session.explanationBudget()
+        guard var all = try? session.freshResults().applying(.near(wider), cancellation: budget),
+              let page = try? all.page(start: 0, size: 1, cancellation: budget), let item = page.results.items.first else { return answer }
+        let dataset = page.results.dataset(of: item)
+        let kilometres = page.results.computed.first { $0.name == "distance" }?.text(of: item)
+            ?? dataset.values(of: dataset.compile(FieldPath("distance")), row: item.row).first.map { dataset.text(of: $0) }
+        guard let kilometres, let value = Double(kilometres), value >= 0 else { return answer }
+        // One decimal, as the listing shows it, with the thousands grouped: 4,108.2.
+        let fixed = NumberFormat.fixed(value, decimals: 1).split(separator: ".")
+        let shown = (Int(fixed[0])?.grouped ?? String(fixed[0])) + "." + (fixed.count > 1 ? fixed[1] : "0")
+        session.explainEmpty(["no records — nothing within \(NumberFormat.grouped(spec.kilometres)) km of \(SafeText.escape(place)); "
+                              + "the nearest is \(SafeText.escape(dataset.name(of: item.row))), \(shown) km away"], in: &answer)
+        return answer
     }
 
     /// The record REF names in the datasets in use; else a country by that name (stations near

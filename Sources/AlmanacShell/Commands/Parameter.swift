@@ -46,6 +46,8 @@ public struct Parameter: Sendable {
         case countries
         /// The words, for the first word.
         case words([String])
+        /// A unit after a number (`within 50 km`): nothing for the number itself.
+        case unit(String)
         /// A filter's fields, operators, values and joining words.
         case condition
         /// `DATASET.FIELD` (link): a dataset's name and `.`, then that dataset's fields.

@@ -31,7 +31,10 @@ public enum PathCommand: Command {
         guard let chain = graph.path(from: start, to: end) else {
             let lines = ["no land route from \(SafeText.escape(countries.name(of: start))) to \(SafeText.escape(countries.name(of: end)))",
                          component(of: start, graph: graph, countries: countries), component(of: end, graph: graph, countries: countries)]
-            return CommandResult(ResultTable(columns: columns, rows: []), prose: .lines(lines))
+            var result = CommandResult(ResultTable(columns: columns, rows: []), prose: .lines(lines))
+            // Programs get the empty answer; why it is empty goes to standard error, not nowhere.
+            if session.settings.format.isMachineReadable { result.messages = lines }
+            return result
         }
         let code = countries.compile(FieldPath("alpha3Code"))
         let region = countries.compile(FieldPath("region"))

@@ -47,6 +47,13 @@ public enum ReachCommand: Command {
             }
         }
         let code = countries.values(of: countries.compile(FieldPath("alpha3Code")), row: row).first.map { countries.text(of: $0) } ?? ""
-        return try session.apply(.reach(ReachSpec(dataset: countries.name, row: row, borders: borders, code: code)))
+        let applied = try session.apply(.reach(ReachSpec(dataset: countries.name, row: row, borders: borders, code: code)))
+        guard var results = try? session.results(), (try? results.count(fresh: false, cancellation: session.cancellation)) == 0 else {
+            return applied
+        }
+        var answer = applied
+        // Within one border or more, none: the country has no land neighbour (an island).
+        session.explainEmpty(["no records — \(SafeText.escape(countries.name(of: row))) borders no country over land"], in: &answer)
+        return answer
     }
 }

@@ -1,4 +1,5 @@
 import AlmanacCore
+import Foundation
 
 /// What changed between two runs of a watched command: rows that came and went, and the
 /// numbers that changed in rows that stayed. A row is known by its values that are not
@@ -75,10 +76,17 @@ struct WatchSnapshot: Equatable {
         ([identity] + numbers.map { "\($0.column) \($0.value)" }).filter { !$0.isEmpty }.joined(separator: ", ")
     }
 
-    /// ` (+2)` between two numbers; nothing when either is not one.
+    /// ` (+2)` between two numbers; nothing when either is not one. Subtracted as the decimals
+    /// shown, not as binary doubles: 24 → 23.8 is -0.2, not -0.1999999999999993.
     private static func delta(_ old: String, _ new: String) -> String {
-        guard let old = Double(old), let new = Double(new) else { return "" }
-        let difference = new - old
+        guard Double(old) != nil, Double(new) != nil else { return "" }
+        if let old = Decimal(string: old, locale: Self.posix), let new = Decimal(string: new, locale: Self.posix) {
+            let difference = new - old
+            return " (" + (difference > 0 ? "+" : "") + "\(difference)" + ")"
+        }
+        let difference = (Double(new) ?? 0) - (Double(old) ?? 0)
         return " (" + (difference > 0 ? "+" : "") + NumberFormat.plain(difference) + ")"
     }
+
+    private static let posix = Locale(identifier: "en_US_POSIX")
 }

@@ -15,7 +15,9 @@ public enum WhyCommand: Command {
         The conditions are those of every filter (and group drill-down) since the last search or \
         clear, split at their top-level and. Beside each, the record's value of each field it \
         compares; for a list, the elements that matched and how many it has. A record named by \
-        its id or name may be one the filters left out: the conditions it fails are marked.
+        its id or name may be one the filters left out: the conditions it fails are marked; one \
+        that a search, near, within, outside, reach or limit left out is said to be not among the \
+        results (on an attached table, one with a primary key).
         """
     )
 
@@ -33,9 +35,14 @@ public enum WhyCommand: Command {
         let label = SafeText.escape((text.hasPrefix("#") ? text.trimmingCharacters(in: .whitespaces) + " " : "")
                                     + record.dataset.name(of: record.row))
         let columns = [ResultColumn("condition"), ResultColumn("holds", .boolean), ResultColumn("values")]
+        // A record named by id or name may be one a step other than a filter left out (near,
+        // within, outside, reach, search, limit): no condition says so, the results do.
+        let named = !text.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+        let leftOut = try named && !Self.isAmongResults(record, in: session)
+        let notAmong = "\(label) is not among the results: a search, near, within, outside, reach or limit left it out"
         guard !conditions.isEmpty else {
             return CommandResult(ResultTable(columns: columns, rows: []),
-                                 emptyNote: "no filter in force: every record of the results is there (filter narrows them)")
+                                 emptyNote: leftOut ? notAmong : "no filter in force: every record of the results is there (filter narrows them)")
         }
         let checks = try Self.checks(conditions, on: record, named: text, in: session)
         let rows: [[ResultValue]] = checks.map { [.text($0.condition), .boolean($0.holds), .text($0.values.joined(separator: "; "))] }
@@ -50,7 +57,31 @@ public enum WhyCommand: Command {
             return ("  " + (check.holds ? "✓ " : "✗ ") + SafeText.escape(condition) + (values.isEmpty ? "" : "   " + SafeText.escape(values)))
                 .trailingSpacesRemoved
         }
-        return CommandResult(ResultTable(columns: columns, rows: rows), prose: .lines([heading] + lines))
+        // Every condition met, yet left out: what left it out was no filter.
+        let after = leftOut && met == checks.count ? ["but " + notAmong] : []
+        return CommandResult(ResultTable(columns: columns, rows: rows), prose: .lines([heading] + lines + after))
+    }
+
+    /// Whether `record` is among the current results: in memory one of their items; on a
+    /// table, the results narrowed by the row's primary key still hold it (without a key the
+    /// database cannot tell one row from its twin, and it is taken to be there).
+    static func isAmongResults(_ record: RecordRef, in session: Session) throws -> Bool {
+        let results = try session.results()
+        if let inMemory = results.inMemory {
+            guard let index = inMemory.datasets.firstIndex(where: { $0 === record.dataset }) else { return false }
+            let item = ResultSet.Item(dataset: index, row: record.row)
+            return inMemory.items.contains(item)
+        }
+        let dataset = record.dataset
+        let key = results.primaryKey.map { field in
+            (field, dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { dataset.text(of: $0) })
+        }
+        guard !key.isEmpty, key.allSatisfy({ $0.1 != nil }) else { return true }
+        var narrowed = results
+        for (field, value) in key {
+            narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value!)), cancellation: session.cancellation)
+        }
+        return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
     }
 
     /// The conditions checked on the record: in memory on the record itself; on a table, whose
@@ -58,8 +89,8 @@ public enum WhyCommand: Command {
     /// every condition, another meets one when the table narrowed by it still has the row.
     static func checks(_ conditions: [FilterExpression], on record: RecordRef, named text: String,
                        in session: Session) throws -> [ConditionCheck] {
-        guard try session.results().inMemory == nil else {
-            return try ConditionCheck.check(conditions, on: record, cancellation: session.cancellation)
+        if let results = try session.results().inMemory {
+            return try ConditionCheck.check(conditions, on: record, among: results, cancellation: session.cancellation)
         }
         let inResults = text.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         let owner = try session.results().datasetNames.first?.lowercased()

@@ -16,7 +16,7 @@ public struct CommandLog: Sendable {
         case setting(String)
         /// search, filter, sort, limit, show #N: a step of the query, undone by back.
         case step
-        /// columns: a choice for one dataset, undone by back until the next use.
+        /// columns: a choice for one dataset, undone by back, forgotten at the next use.
         case columns
     }
 
@@ -58,7 +58,9 @@ public struct CommandLog: Sendable {
         switch name {
         case "load" where !words.isEmpty, "link" where !words.isEmpty: kind = .load
         case "use" where !words.isEmpty:
-            entries.removeAll { $0.kind == .use || $0.kind == .step }
+            // `use` resets the columns too: a `columns` line kept from before would replay
+            // ahead of its `use`, where no single dataset is in use, and fail.
+            entries.removeAll { $0.kind == .use || $0.kind == .step || $0.kind == .columns }
             self.undoable = []
             kind = .use
         case "set" where words.count >= 2:
