@@ -10,18 +10,19 @@ public enum NumberFormat {
 
     /// With thousands separators: `38,928,341`; fractions keep up to `decimals` digits, and
     /// numbers too small for them their first `decimals` significant ones. −0 reads `0`.
-    /// `thousands` false leaves the separators out (years: `2023.5`), the rest alike.
-    public static func grouped(_ value: Double, decimals: Int = 2, thousands: Bool = true) -> String {
+    /// `thousands` false leaves the separators out (years: `2023.5`), the rest alike;
+    /// `keepingZeros` shows all `decimals` digits, as a listing's column does (`176.0`).
+    public static func grouped(_ value: Double, decimals: Int = 2, thousands: Bool = true, keepingZeros: Bool = false) -> String {
         // Past 21 digits the shortest exact form (`1e+308`), not 309 digits.
         guard value.isFinite, abs(value) < 1e21 else { return "\(value)" }
         func digits(_ whole: Int) -> String { thousands ? whole.grouped : String(whole) }
-        if value == value.rounded(), abs(value) < 1e15 { return digits(Int(value)) }
+        if !keepingZeros, value == value.rounded(), abs(value) < 1e15 { return digits(Int(value)) }
         // The magnitude, then the sign: the whole part of −0.25 is 0, which has no sign to keep.
         let fixed = String(format: "%.\(decimals)f", abs(value))
         let parts = fixed.split(separator: ".", maxSplits: 1)
         let whole = Int(parts[0]).map(digits) ?? String(parts[0])
         var fraction = parts.count > 1 ? String(parts[1]) : ""
-        while fraction.hasSuffix("0") { fraction.removeLast() }
+        while !keepingZeros, fraction.hasSuffix("0") { fraction.removeLast() }
         var magnitude = fraction.isEmpty ? whole : whole + "." + fraction
         // A nonzero number never reads 0: below the decimals shown, its first significant
         // digits (`0.0004`, `1.2e-05`, `1e-320`).

@@ -90,8 +90,7 @@ public enum NearCommand: Command {
             ?? dataset.values(of: dataset.compile(FieldPath("distance")), row: item.row).first.map { dataset.text(of: $0) }
         guard let kilometres, let value = Double(kilometres), value >= 0 else { return answer }
         // One decimal, as the listing shows it, with the thousands grouped: 4,108.2.
-        let fixed = NumberFormat.fixed(value, decimals: 1).split(separator: ".")
-        let shown = (Int(fixed[0])?.grouped ?? String(fixed[0])) + "." + (fixed.count > 1 ? fixed[1] : "0")
+        let shown = NumberFormat.grouped(value, decimals: 1, keepingZeros: true)
         session.explainEmpty(["no records — nothing within \(NumberFormat.grouped(spec.kilometres)) km of \(SafeText.escape(place)); "
                               + "the nearest is \(SafeText.escape(dataset.name(of: item.row))), \(shown) km away"], in: &answer)
         return answer

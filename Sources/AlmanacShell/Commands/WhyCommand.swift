@@ -73,13 +73,14 @@ public enum WhyCommand: Command {
             return inMemory.items.contains(item)
         }
         let dataset = record.dataset
-        let key = results.primaryKey.map { field in
-            (field, dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { dataset.text(of: $0) })
+        let fields = results.primaryKey
+        let key = fields.compactMap { field in
+            dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { (field, dataset.text(of: $0)) }
         }
-        guard !key.isEmpty, key.allSatisfy({ $0.1 != nil }) else { return true }
+        guard !key.isEmpty, key.count == fields.count else { return true }
         var narrowed = results
         for (field, value) in key {
-            narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value!)), cancellation: session.cancellation)
+            narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
         }
         return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
     }
