@@ -25,16 +25,25 @@ struct InterruptedExportTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != "all.json" }
     }
 
+    /// Waits until the export has begun writing its temporary file, so the interruption lands
+    /// inside the write whatever the build's speed (the release build writes 64 MB in ~0.6 s).
+    func waitForTheWriteToBegin() throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while leftovers().isEmpty {
+            guard ContinuousClock.now < deadline else { throw HarnessError("the export never began writing in \(folder)") }
+            pause(milliseconds: 1)
+        }
+    }
+
     @Test("SIGTERM, SIGINT or SIGHUP during an export in a script: abandoned, the old file intact, status 128+N",
           arguments: [SIGTERM, SIGINT, SIGHUP])
     func signalInAScript(signal: Int32) throws {
-        let big = try BigStationsFile.shared(megabytes: 16)
+        let big = try BigStationsFile.shared(megabytes: 64)
         let session = try PipeSession(["--no-rc"], environment: home.environment(), directory: folder)
         try session.send("load big from \(big.path); use big; count")
         try session.waitFor("\(big.stations)\n", timeout: .seconds(120))
         try session.send("export all.json --force")
-        // Rendering 32,000 records takes seconds in the debug build: the signal lands in it.
-        pause(milliseconds: 300)
+        try waitForTheWriteToBegin()
         let sent = ContinuousClock.now
         kill(session.pid, signal)
         let status = try session.finish(timeout: .seconds(10))
@@ -49,7 +58,7 @@ struct InterruptedExportTests {
 
     @Test("Ctrl-C during an export at the prompt: abandoned, says so, never 'wrote N records'")
     func controlCAtThePrompt() throws {
-        let big = try BigStationsFile.shared(megabytes: 16)
+        let big = try BigStationsFile.shared(megabytes: 64)
         let session = try PseudoTerminalSession(["--no-rc"], environment: home.environment(), rows: 24, columns: 200)
         try session.waitForPrompt()
         try session.enter("load big from \(big.path)", timeout: .seconds(120))
@@ -57,7 +66,7 @@ struct InterruptedExportTests {
         let path = folder + "/all.json"
         try session.sendLine("export \(path) --force")
         try session.waitFor("--force\n")
-        pause(milliseconds: 300)
+        try waitForTheWriteToBegin()
         let pressed = ContinuousClock.now
         try session.send(Key.ctrlC)
         let shown = try session.waitFor("big> ", timeout: .seconds(30))
