@@ -3,8 +3,9 @@ import Testing
 
 /// `make install` / `make uninstall`: the installed almanac works from any folder with its own
 /// data and helper, staging under DESTDIR puts everything there, and uninstalling leaves the
-/// prefix as it was. (The tests install the debug build through `make install-files`, which is
-/// `make install` after its release build.)
+/// prefix as it was. (The tests install the binaries under test through `make install-files`,
+/// which is `make install` after its release build: the release ones in `make test`, the debug
+/// ones under a bare `swift test`.)
 @Suite("make install")
 struct InstallTests {
     /// The number of records in a bundled JSON array file, counted here.
