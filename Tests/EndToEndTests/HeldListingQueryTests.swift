@@ -37,6 +37,26 @@ struct HeldListingQueryTests {
         #expect(ran == ["SELECT EXISTS (SELEC", "SELECT count(*) FROM", "SELECT row_to_json(t"], "\(ran)")
     }
 
+    @Test("within then count under json: the held GeoJSON asks for no page, and a last within still writes it")
+    func heldGeographicStep() throws {
+        _ = try Database.exported("stations", as: "held_stations", in: home)
+        /// The statements with a condition (a sample of rows without one finds the coordinates).
+        func statements(_ commands: [String]) throws -> (PipeResult, [String]) {
+            let (result, ran) = try LoggedStatements.run(["set format json"] + commands, table: "held_stations", in: home)
+            return (result, ran.filter { $0.contains("AS t WHERE") }.map { String($0.prefix(20)) })
+        }
+        // Stations within Austria: 7 (an even-odd ray cast over the file's points, PostgresWithinTests).
+        let (counted, countRan) = try statements(["within Austria", "count"])
+        #expect(counted.status == 0 && counted.stdout == "{\"count\":7}\n" && counted.stderr.isEmpty, "\(counted)")
+        // Before: the held step's count and a row_to_json page for its GeoJSON, then the count.
+        #expect(countRan == ["SELECT count(*) FROM"], "\(countRan)")
+        let (listed, listRan) = try statements(["within Austria"])
+        #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed)")
+        #expect(listed.stdout.hasPrefix("{\"type\":\"FeatureCollection\",\"features\":["), "\(listed.stdout.prefix(200))")
+        #expect(listed.stdout.components(separatedBy: "{\"type\":\"Feature\",").count - 1 == 7, "\(listed.stdout)")
+        #expect(listRan.contains("SELECT row_to_json(t"), "\(listRan)")
+    }
+
     @Test("a held listing that fails when made at the end is reported at its command's line, and the script fails")
     func failingListingIsReported() throws {
         // A regular expression PostgreSQL refuses only when it runs.

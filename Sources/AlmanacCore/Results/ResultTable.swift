@@ -116,6 +116,9 @@ public struct CommandResult: Sendable {
     /// A listing not made yet: page N of the current results, listed only if the answer is
     /// written (a script's held listing that the next command drops is never asked for).
     public var unmadePage: Int?
+    /// An unmade listing that carries the GeoJSON of its rows for programs once it is made (a
+    /// geographic step on a table, whose rows the database sends only then).
+    public var geoJSONWhenMade = false
 
     public init(_ table: ResultTable, shape: Shape = .rows, prose: Prose? = nil, notes: [String] = [], emptyNote: String? = nil) {
         self.table = table

@@ -61,17 +61,29 @@ enum GeoAnswer {
     /// (one FeatureCollection, or one Feature a line), as map writes them. A table's GeoJSON is
     /// of the rows its listing would print (into a pipe at most its unpaged limit, which the
     /// listing says on standard error): the same writer over the page the database sends.
+    /// A script's held listing of a table asks nothing yet: its GeoJSON is made with it, if it
+    /// is written (`geoJSONWhenMade`).
     static func apply(_ step: QueryStep, in session: Session) throws -> CommandResult? {
-        let listing = try session.apply(step)
-        let outlines = MapCommand.outlines(in: session).0
-        var source = try session.results()
+        var listing = try session.apply(step)
+        let source = try session.results()
         if let results = source.inMemory {
+            let outlines = MapCommand.outlines(in: session).0
             return listing.with(document: MapCommand.geoJSON(results, outlines: outlines, cancellation: session.cancellation))
         }
         guard session.settings.format.isMachineReadable else { return listing }
+        if listing.unmadePage != nil {
+            listing.geoJSONWhenMade = true
+            return listing
+        }
+        return listing.with(document: try tableDocument(in: session))
+    }
+
+    /// The GeoJSON of the current results of a table: of the rows its first page holds.
+    static func tableDocument(in session: Session) throws -> ResultDocument {
+        var source = try session.results()
         let total = try source.count(fresh: false, cancellation: session.cancellation)
         let page = try source.page(start: 0, size: Listing.pageSize(of: source, total: total, in: session), cancellation: session.cancellation)
-        return listing.with(document: MapCommand.geoJSON(page.results, outlines: outlines, cancellation: session.cancellation))
+        return MapCommand.geoJSON(page.results, outlines: MapCommand.outlines(in: session).0, cancellation: session.cancellation)
     }
 
     /// `50`, `50 km`, `50km`, `2.5`: kilometres, not negative.

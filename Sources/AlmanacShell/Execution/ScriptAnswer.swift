@@ -76,6 +76,7 @@ public final class ScriptAnswer {
                 // What the command added to its answer: a filter's empty note, a step's GeoJSON.
                 listing.emptyNote = answer.emptyNote ?? listing.emptyNote
                 listing.document = answer.document ?? listing.document
+                if answer.geoJSONWhenMade { listing.document = try GeoAnswer.tableDocument(in: session) }
                 answer = listing
             } catch {
                 Executor(session: session).report(error, at: heldAt.location, line: heldAt.line)
