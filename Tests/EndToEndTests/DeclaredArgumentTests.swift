@@ -20,8 +20,11 @@ struct DeclaredArgumentTests {
         try session.enter("histogram area lots", prompt: "countries> ")
         // An unknown field, whichever command names it, is pointed at too.
         try session.enter("group regoin sum population", prompt: "countries> ")
+        // A value of the wrong type for its field: the value.
+        try session.enter("filter population > abc", prompt: "countries> ")
         let screen = session.screen.lines
-        for (typed, word) in [("sort population sideways", "sideways"), ("histogram area lots", "lots"), ("group regoin sum population", "regoin")] {
+        for (typed, word) in [("sort population sideways", "sideways"), ("histogram area lots", "lots"), ("group regoin sum population", "regoin"),
+                              ("filter population > abc", "abc")] {
             let echoed = try #require(screen.firstIndex { $0 == "  " + typed }, "\(screen.joined(separator: "\n"))")
             let caret = screen[echoed + 1]
             let column = try #require(screen[echoed].range(of: word)).lowerBound.utf16Offset(in: screen[echoed])
@@ -32,14 +35,14 @@ struct DeclaredArgumentTests {
         #expect(try session.waitForExit() == 0)
     }
 
-    @Test("in a script an error stays one stdin:N: line naming the word, without a caret")
+    @Test("in a script an error stays one stdin:N:COLUMN: line naming the word, without a caret")
     func scriptErrorsStayOneLine() throws {
         let result = try PipeRun.run(input: "use countries\nsort population sideways\ncount 3\ndescribe population, , area\n",
                                      environment: home.environment(), directory: home.root)
         #expect(result.stderr.lines == [
-            "stdin:2: unexpected 'sideways' — after a FIELD comes asc or desc or a comma — usage: sort FIELD [asc|desc][, FIELD [asc|desc]...]",
-            "stdin:3: unexpected '3' — usage: count",
-            "stdin:4: a FIELD is missing after the comma — usage: describe [FIELD[, FIELD...]]",
+            "stdin:2:17: unexpected 'sideways' — after a FIELD comes asc or desc or a comma — usage: sort FIELD [asc|desc][, FIELD [asc|desc]...]",
+            "stdin:3:7: unexpected '3' — usage: count",
+            "stdin:4:20: a FIELD is missing after the comma — usage: describe [FIELD[, FIELD...]]",
         ], "\(result)")
     }
 

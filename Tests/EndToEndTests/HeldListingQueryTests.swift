@@ -62,6 +62,6 @@ struct HeldListingQueryTests {
         // A regular expression PostgreSQL refuses only when it runs.
         let (result, _) = try statements(["filter name =~ 'a{2,1}'"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.hasPrefix("-c:3: "), "\(result)")
+        #expect(result.stderr.hasPrefix("-c:3:16: "), "\(result)")
     }
 }

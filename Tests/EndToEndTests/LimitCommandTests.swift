@@ -48,8 +48,8 @@ struct LimitCommandTests {
     }
 
     @Test("bad N and nothing to clear are errors that say so", arguments: [
-        ("limit -1", "stdin:2: N must be a whole number from 0 up, not '-1'"),
-        ("limit five", "stdin:2: N must be a whole number from 0 up, not 'five'"),
+        ("limit -1", "stdin:2:7: N must be a whole number from 0 up, not '-1'"),
+        ("limit five", "stdin:2:7: N must be a whole number from 0 up, not 'five'"),
         ("limit", "stdin:2: the results have no limit to clear"),
     ])
     func errors(_ line: String, _ message: String) throws {

@@ -85,7 +85,7 @@ struct NetworkSafetyTests {
         #expect(result.stderr == "x: 1 warning — stopped after 3 pages, the limit for one load ('set maxpages' raises it): "
                 + "the source has more, \(server.url("/endless-pages/?page=4")) was not read\n", "\(result)")
         let refused = try run(["set maxpages 0"])
-        #expect(refused.stderr == "-c:1: maxpages must be a whole number from 1 to 1000000 — not '0'\n", "\(refused)")
+        #expect(refused.stderr == "-c:1:14: maxpages must be a whole number from 1 to 1000000 — not '0'\n", "\(refused)")
     }
 
     @Test("a declared count the pages contradict is a warning")

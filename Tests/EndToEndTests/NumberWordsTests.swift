@@ -19,10 +19,10 @@ struct NumberWordsTests {
                                      environment: home.environment(), directory: home.root)
         // 250 countries at 100 a page.
         #expect(result.stderr.lines == [
-            "-c:3: there are 3 pages; page -9223372036854775808 does not exist",
-            "-c:4: there are 3 pages; page -99999999999999999999 does not exist",
-            "-c:5: there are 3 pages; page 99999999999999999999 does not exist",
-            "-c:6: there are 3 pages; page 4 does not exist",
+            "-c:3:6: there are 3 pages; page -9223372036854775808 does not exist",
+            "-c:4:6: there are 3 pages; page -99999999999999999999 does not exist",
+            "-c:5:6: there are 3 pages; page 99999999999999999999 does not exist",
+            "-c:6:6: there are 3 pages; page 4 does not exist",
         ], "\(result)")
     }
 
@@ -36,6 +36,6 @@ struct NumberWordsTests {
         let two = try PipeRun.run(["--no-rc", "-c", "history 2"], environment: environment, directory: home.root)
         #expect(two.stdout.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["2  count", "3  search norge"], "\(two)")
         let negative = try PipeRun.run(["--no-rc", "-c", "history -3"], environment: environment, directory: home.root)
-        #expect(negative.stderr == "-c:1: N is how many of the last lines to show: 0 or more, not -3 — usage: history [N]\n", "\(negative)")
+        #expect(negative.stderr == "-c:1:9: N is how many of the last lines to show: 0 or more, not -3 — usage: history [N]\n", "\(negative)")
     }
 }

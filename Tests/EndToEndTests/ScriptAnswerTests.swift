@@ -118,7 +118,7 @@ struct ScriptAnswerTests {
     func errorsAsBefore() throws {
         let failing = try run(["--format", "csv"] + Self.commands(["use species", "filter nope = 1", "sort name", "limit 2"]))
         #expect(failing.status == 1, "\(failing)")
-        #expect(failing.stderr.hasPrefix("-c:2: unknown field 'nope'"), "\(failing)")
+        #expect(failing.stderr.hasPrefix("-c:2:8: unknown field 'nope'"), "\(failing)")
         #expect(try RecordFormats.table(try RecordFormats.csv(failing.stdout)).records.count == 2, "limit's listing is the answer\n\(failing)")
 
         let dropped = try run(["--format", "csv"] + Self.commands(["use species", "sort name", "bogus"]))
@@ -127,7 +127,7 @@ struct ScriptAnswerTests {
 
         let bailed = try run(["--bail", "--format", "csv"] + Self.commands(["use species", "sort name", "filter nope = 1", "count"]))
         #expect(bailed.status == 1 && bailed.stdout.isEmpty, "\(bailed)")
-        #expect(bailed.stderr.hasPrefix("-c:3: "), "\(bailed)")
+        #expect(bailed.stderr.hasPrefix("-c:3:8: "), "\(bailed)")
     }
 
     @Test("-c and -f run in the order given; -c:N: counts every -c")

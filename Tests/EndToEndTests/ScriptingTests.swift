@@ -93,7 +93,7 @@ struct ScriptingTests {
         #expect(result.status == 1, "\(result)")
         let errors = result.stderr
         #expect(errors.contains("stdin:4: unknown command 'hlep' — did you mean 'help'?\n"), "\(result)")
-        #expect(errors.contains("stdin:6: "), "\(result)")
+        #expect(errors.contains("stdin:6:9: "), "\(result)")
         #expect(errors.contains("usage: set [NAME [VALUE]]"), "\(result)")
         #expect(errors.contains("stdin:7: unterminated double quote starting at column 1\n"), "\(result)")
         #expect(result.stderr.lines.filter { $0.hasPrefix("stdin:") }.count == 3, "three errors, one per bad line\n\(result)")
@@ -171,7 +171,7 @@ struct ScriptingTests {
         try home.write("set format\nset a b c\n", to: "relative.alm")
         let result = try run(["-f", "relative.alm"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.hasPrefix("relative.alm:2: "), "\(result)")
+        #expect(result.stderr.hasPrefix("relative.alm:2:9: "), "\(result)")
         #expect(result.stderr.contains("usage: set [NAME [VALUE]]"), "\(result)")
         #expect(result.stdout == "table\n", "\(result)")
     }
@@ -325,7 +325,7 @@ struct ScriptingTests {
     func quotedSpecialCharacters(line: String, word: String) throws {
         let result = try run(input: line + "\nset format\n")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.hasPrefix("stdin:1: "), "\(result)")
+        #expect(result.stderr.hasPrefix("stdin:1:12: "), "\(result)")
         #expect(result.stderr.contains(word), "the error names the whole word \(word)\n\(result)")
         // The failing statement skipped the rest of its line; the next line ran.
         #expect(result.stdout == "table\n", "\(result)")
@@ -388,11 +388,23 @@ struct ScriptingTests {
         #expect(result.stdout == Self.shown("csv"), "\(result)")
     }
 
+    @Test("an error about one word names its column, as compilers do: the value of the wrong type, the unknown field")
+    func errorsNameTheColumn() throws {
+        let result = try run(input: "use countries\nfilter population > abc\nsort  nme\nfilter region = Europe and area >= '12 k'\n")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr == """
+            stdin:2:21: population is a number; 'abc' is not a number
+            stdin:3:7: unknown field 'nme' — did you mean 'name'?
+            stdin:4:36: area is a number; '12 k' is not a number
+
+            """, "\(result)")
+    }
+
     @Test("Cyrillic words are reported intact")
     func cyrillicInScript() throws {
         let result = try run(input: "set Москва\nset format Париж\n")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("stdin:1: ") && result.stderr.contains("Москва"), "\(result)")
-        #expect(result.stderr.contains("stdin:2: ") && result.stderr.contains("Париж"), "\(result)")
+        #expect(result.stderr.contains("stdin:1:5: ") && result.stderr.contains("Москва"), "\(result)")
+        #expect(result.stderr.contains("stdin:2:12: ") && result.stderr.contains("Париж"), "\(result)")
     }
 }

@@ -6,6 +6,7 @@ import Testing
 /// that once failed plus hand-written nasty ones) and then a stream of random and mutated
 /// command lines go through `almanac --no-rc` with standard input a pipe. Every run must end
 /// by itself with status 0 or 1, and its standard error must be nothing but `stdin:N: …`
+/// (`stdin:N:COLUMN: …` for an error about one word)
 /// lines, at most one per input line, N in order.
 ///
 /// `ALMANAC_FUZZ_LINES` (default 100,000), `ALMANAC_FUZZ_SEED` (default below) and
@@ -100,8 +101,9 @@ struct ShellFuzzTests {
             // Informational lines by design: `set timer on`, notes beside machine output, and an
             // empty or near-missing filter's explanation (`no records — …`, `also 'mammals' (1)`).
             if text.hasPrefix("time: ") || text.hasPrefix("note: ") || text.hasPrefix("no records — ") || text.hasPrefix("also '") { continue }
-            guard let match = text.range(of: #"^stdin:[0-9]+: "#, options: .regularExpression),
-                  let number = Int(text[match].dropFirst("stdin:".count).dropLast(2)) else {
+            // `stdin:N: ` or, for an error about one word, `stdin:N:COLUMN: `.
+            guard let match = text.range(of: #"^stdin:[0-9]+(:[0-9]+)?: "#, options: .regularExpression),
+                  let number = Int(text[match].dropFirst("stdin:".count).dropLast(2).prefix(while: \.isNumber)) else {
                 return (.stderr("a line that is not `stdin:N: …`: \(text.prefix(300).debugDescription)"), count)
             }
             guard number > previous, number <= lineCount + 1 else {

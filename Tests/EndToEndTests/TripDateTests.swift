@@ -47,7 +47,7 @@ struct TripDateTests {
     func outOfRangeFieldsAreRefused(_ typed: String, _ reason: String) throws {
         let result = try trip(typed)
         #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr.contains("-c:2: '\(typed)' is not a date: \(reason)"), "\(result)")
+        #expect(result.stderr.contains("-c:2:27: '\(typed)' is not a date: \(reason)"), "\(result)")
     }
 
     @Test("a date in range is that day in every form", arguments: [

@@ -28,10 +28,10 @@ struct WatchCommandTests {
 
     @Test("errors say what is wrong", arguments: [
         ("watch 1 count", "-c:1: in a script, say how many runs: watch 1 --count N count…"),
-        ("watch 1 --count 2 filter name = x", "-c:1: watch runs a command that answers (count, page, group, show…), not filter"),
-        ("watch soon count", "-c:1: SECONDS is a number from 0.1 to 86400, not 'soon'"),
-        ("watch 0 --count 1 count", "-c:1: SECONDS is a number from 0.1 to 86400, not '0'"),
-        ("watch 1 --count 0 count", "-c:1: N must be a whole number from 1 up, not '0'"),
+        ("watch 1 --count 2 filter name = x", "-c:1:19: watch runs a command that answers (count, page, group, show…), not filter"),
+        ("watch soon count", "-c:1:7: SECONDS is a number from 0.1 to 86400, not 'soon'"),
+        ("watch 0 --count 1 count", "-c:1:7: SECONDS is a number from 0.1 to 86400, not '0'"),
+        ("watch 1 --count 0 count", "-c:1:17: N must be a whole number from 1 up, not '0'"),
         ("watch 1 --count 2 wat", "-c:1: unknown command 'wat'"),
     ])
     func errors(_ line: String, _ message: String) throws {

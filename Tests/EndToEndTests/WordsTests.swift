@@ -123,7 +123,7 @@ struct WordsTests {
         #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
         let lines = result.stderr.lines
         #expect(lines.count == 1, "every error is one line in a script\n\(result)")
-        let prefix = "-c:2: 'Трасса' matches \(stations.count) stations — be more precise or use an id: "
+        let prefix = "-c:2:6: 'Трасса' matches \(stations.count) stations — be more precise or use an id: "
         let line = try #require(lines.first)
         #expect(line.hasPrefix(prefix), "\(result)")
         let items = line.dropFirst(prefix.count).components(separatedBy: "; ")

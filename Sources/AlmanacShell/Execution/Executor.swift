@@ -76,17 +76,25 @@ public struct Executor {
     }
 
     /// An unknown field or a path through no link, from whichever command named it, pointed at
-    /// where the line names it.
+    /// where the line names it; a value of the wrong type for its field (`population > abc`) at
+    /// the value.
     static func pointed(_ error: any Error, in statement: Statement) -> any Error {
         if error is ExpressionError { return ExpressionWords.pointed(error, in: Array(statement.words.dropFirst())) }
         let field: String
+        var atTheValue = false
         switch error as? QueryError {
         case let .unknownField(name, _)?, let .notALink(name, _)?: field = name
+        case let .typeMismatch(name, _, _)?: (field, atTheValue) = (name, true)
         default: return error
         }
-        let tokens = Arguments.tokens(Array(statement.words.dropFirst()))
-        guard let word = tokens.first(where: { !$0.isComma && $0.word.text == field })?.word else { return error }
-        return ShellError.at(column: word.column, width: max(1, TextWidth.of(word.text)), .invalid("\(error)"))
+        let tokens = Arguments.tokens(Array(statement.words.dropFirst())).filter { !$0.isComma }
+        guard var index = tokens.firstIndex(where: { $0.word.text == field }) else { return error }
+        if atTheValue, index + 2 < tokens.count, !tokens[index + 1].word.isQuoted,
+           FilterExpression.Operator(rawValue: tokens[index + 1].word.text) != nil || ["==", "=~"].contains(tokens[index + 1].word.text) {
+            index += 2
+        }
+        let word = tokens[index].word
+        return ShellError.at(column: word.column, width: max(1, TextWidth.of(word.text) + (word.isQuoted ? 2 : 0)), .invalid("\(error)"))
     }
 
     /// `time: 1.23 ms` on standard error after a command, under `set timer on` (machine output stays clean).
@@ -99,14 +107,17 @@ public struct Executor {
 
     /// Errors go to standard error: `stdin:3: message` in scripts, `error: message` at the prompt.
     /// At the prompt, an error about one word of `line` shows the line with a caret under the
-    /// word (sqlite's shell); a script keeps its one `stdin:N:` line per error.
+    /// word (sqlite's shell); a script keeps its one line per error and names the word's column
+    /// as compilers do (`stdin:3:21: message`, the column as the terminal shows it, from 1).
     public func report(_ error: any Error, at location: SourceLocation?, line: String? = nil) {
         session.output.flush()
         // Errors quote data and file names: nothing in them may act on the terminal, and no
         // password of the line may show.
         let message = SafeText.escapeLines(PasswordRedaction.message("\(error)", about: line))
         if let location {
-            session.output.message("\(location.source):\(location.line): \(message)")
+            var column = ""
+            if case let .at(at, _, _)? = error as? ShellError, at >= 1 { column = ":\(at)" }
+            session.output.message("\(location.source):\(location.line)\(column): \(message)")
         } else if error is CancelledError {
             session.output.message(message)
         } else {
