@@ -33,6 +33,25 @@ struct PostgresExplanationTests {
                                           + "no records — population > 1,000,000,000 removed all \(europe) Europe records;"), "\(database)")
     }
 
+    @Test("why shows what a computed condition compares, computed for the record: memory and table alike")
+    func whyShowsComputedValues() throws {
+        let url = try Database.url("why_computed")
+        let file = home.root + "/countries-computed.json"
+        let exported = try run(["use countries", "export \(file)", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        let script = ["use d", "filter population / area > 1000 and count(borders) >= 2 and upper(capital) ~ VIE", "why Austria"]
+        let memory = try run(["load d from \(file)"] + script)
+        let database = try run(["load d from \(url)"] + script)
+        #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
+        // Austria in countries.json, read here.
+        let austria = try #require(ValueReadingTests.records("countries").first { $0["name"] as? String == "Austria" })
+        let density = try #require(austria["population"] as? Double) / (try #require(austria["area"] as? Double))
+        let borders = (austria["borders"] as? [Any])?.count ?? 0
+        #expect(database.stdout.contains("population / area \(String(format: "%.2f", density))\n"), "\(database)")
+        #expect(database.stdout.contains("count(borders) >= 2        count(borders) \(borders)\n"), "\(database)")
+        #expect(database.stdout.contains("upper(capital) VIENNA\n"), "\(database)")
+    }
+
     @Test("why names a record a step other than a filter left out (reach): memory and a keyed table alike")
     func whySaysWhatLeftItOut() throws {
         let url = try Database.url("explain_reach")

@@ -33,8 +33,14 @@ public struct ConditionCheck: Sendable, Equatable {
                 !linked.contains(String(field.split(separator: ".").first ?? "").lowercased())
             }
             var seen: Set<String> = []
-            let values = known.compactMap { field, op, value in
+            var values = known.compactMap { field, op, value in
                 seen.insert(field.lowercased()).inserted ? shown(field, meeting: op, value, of: record) : nil
+            }
+            if case let .computed(expression) = condition {
+                let alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
+                values = computedValues(expression, among: alone) { operand in
+                    !operand.fields.contains { linked.contains(String($0.split(separator: ".").first ?? "").lowercased()) }
+                }
             }
             return ConditionCheck(condition: condition.shown, holds: try holds(condition), values: values)
         }
@@ -49,6 +55,7 @@ public struct ConditionCheck: Sendable, Equatable {
     /// Each field a condition compares, once, with the record's values (a computed column's
     /// from `alone`, the record among the results).
     static func values(in condition: FilterExpression, of record: RecordRef, among alone: ResultSet) -> [String] {
+        if case let .computed(expression) = condition { return computedValues(expression, among: alone) }
         var seen: Set<String> = []
         return condition.comparisons.compactMap { field, op, value in
             guard seen.insert(field.lowercased()).inserted else { return nil }
@@ -56,6 +63,33 @@ public struct ConditionCheck: Sendable, Equatable {
                 return "\(field) \(column.text(of: item) ?? "none")"
             }
             return shown(field, meeting: op, value, of: record)
+        }
+    }
+
+    /// What a computed condition compares, computed for the record alone (`population / area
+    /// 106.32`, `count(borders) 8`): each side of its comparisons that names a field, once;
+    /// `shows` leaves out what cannot be computed here (a table's path across a link).
+    static func computedValues(_ expression: Expression, among alone: ResultSet,
+                               shows: (Expression) -> Bool = { _ in true }) -> [String] {
+        var operands: [Expression] = []
+        expression.visit { node in
+            switch node.node {
+            case let .comparison(_, left, right): operands += [left, right]
+            case let .isNull(operand, _): operands.append(operand)
+            default: break
+            }
+        }
+        var seen: Set<String> = []
+        return operands.compactMap { operand in
+            guard !operand.fields.isEmpty, shows(operand), seen.insert(operand.description).inserted,
+                  let vector = try? ComputedValues.evaluate(operand, over: alone) else { return nil }
+            let texts = vector.range(of: 0).compactMap { index -> String? in
+                guard vector.isPresent(index) else { return nil }
+                if case let .numbers(numbers) = vector.values, vector.type != .date { return NumberFormat.grouped(numbers[index]) }
+                return vector.text(at: index)
+            }
+            let shown = texts.prefix(listedLimit).joined(separator: ", ") + (texts.count > listedLimit ? ", …" : "")
+            return "\(operand) \(texts.isEmpty ? "none" : shown)"
         }
     }
 
