@@ -50,6 +50,20 @@ struct PostgresExplanationTests {
         #expect(database.stdout.contains("population / area \(String(format: "%.2f", density))\n"), "\(database)")
         #expect(database.stdout.contains("count(borders) >= 2        count(borders) \(borders)\n"), "\(database)")
         #expect(database.stdout.contains("upper(capital) VIENNA\n"), "\(database)")
+
+        // A computed condition that empties the answer names the extreme of its computed side.
+        let emptied = ["use d", "filter population / area > 100000"]
+        let memoryEmpty = try run(["load d from \(file)"] + emptied)
+        let databaseEmpty = try run(["load d from \(url)"] + emptied)
+        #expect(memoryEmpty.stderr == databaseEmpty.stderr, "memory:\n\(memoryEmpty.stderr)\ndatabase:\n\(databaseEmpty.stderr)")
+        let densest = ValueReadingTests.records("countries").compactMap { record -> (String, Double)? in
+            guard let population = record["population"] as? Double, let area = record["area"] as? Double, area > 0 else { return nil }
+            return (record["name"] as? String ?? "", population / area)
+        }.max { $0.1 < $1.1 }
+        let (name, largest) = try #require(densest)
+        let shown = String(format: "%.2f", largest).replacingOccurrences(of: #"^(\d+)(\d{3})\."#, with: "$1,$2.", options: .regularExpression)
+        #expect(databaseEmpty.stderr == "no records — population / area > 100000 removed all 250 records; "
+                + "the largest population / area among them is \(shown) (\(name))\n", "\(databaseEmpty)")
     }
 
     @Test("why names a record a step other than a filter left out (reach): memory and a keyed table alike")

@@ -109,6 +109,7 @@ public enum Explanation {
     /// What the records the condition removed held: the largest or smallest value a `>` or
     /// `<` wanted more or less of, a near spelling of an `=` value, else their values.
     static func note(on condition: FilterExpression, among records: any ResultsSource, cancellation: Cancellation) throws -> String {
+        if case let .computed(expression) = condition { return try note(on: expression, among: records, cancellation: cancellation) }
         guard case let .comparison(field, op, value) = condition else { return "" }
         if op.isOrdering {
             let largest = op == .greater || op == .greaterOrEqual
@@ -132,6 +133,21 @@ public enum Explanation {
             if !near.isEmpty { return "; did you mean \(listed(near, joinedBy: "or"))?" }
         }
         return valuesNote(values, field: field, lead: "their \(field)")
+    }
+
+    /// A computed `>` or `<` against a constant (`population / area > 1e5`): the largest or
+    /// smallest value of its computed side among the records, as for a field.
+    static func note(on expression: Expression, among records: any ResultsSource, cancellation: Cancellation) throws -> String {
+        guard case let .comparison(op, left, right) = expression.node, right.fields.isEmpty, !left.fields.isEmpty,
+              [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) else { return "" }
+        let largest = op == .greater || op == .greaterOrEqual
+        var sorted = try records.applying(.sort([SortKey(left.description, descending: largest)]), cancellation: cancellation)
+        let page = try sorted.page(start: 0, size: 1, cancellation: cancellation)
+        guard let position = page.range.first else { return "" }
+        let item = page.results.items[position]
+        guard let shown = ConditionCheck.computedText(of: left, for: page.results.with([item])) else { return "" }
+        guard let shown else { return "; none of them has a \(left)" }
+        return "; the \(largest ? "largest" : "smallest") \(left) among them is \(shown) (\(page.results.dataset(of: item).name(of: item.row)))"
     }
 
     /// `; their subregion: Southern Europe (17), Northern Europe (16) and 2 more`.

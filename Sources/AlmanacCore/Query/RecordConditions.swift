@@ -82,15 +82,22 @@ public struct ConditionCheck: Sendable, Equatable {
         var seen: Set<String> = []
         return operands.compactMap { operand in
             guard !operand.fields.isEmpty, shows(operand), seen.insert(operand.description).inserted,
-                  let vector = try? ComputedValues.evaluate(operand, over: alone) else { return nil }
-            let texts = vector.range(of: 0).compactMap { index -> String? in
-                guard vector.isPresent(index) else { return nil }
-                if case let .numbers(numbers) = vector.values, vector.type != .date { return NumberFormat.grouped(numbers[index]) }
-                return vector.text(at: index)
-            }
-            let shown = texts.prefix(listedLimit).joined(separator: ", ") + (texts.count > listedLimit ? ", …" : "")
-            return "\(operand) \(texts.isEmpty ? "none" : shown)"
+                  let shown = computedText(of: operand, for: alone) else { return nil }
+            return "\(operand) \(shown ?? "none")"
         }
+    }
+
+    /// `operand` computed for the one item of `alone`, as people read it (`106.32`; a list's
+    /// first values); .some(nil) when the record has none, nil when it cannot be computed.
+    static func computedText(of operand: Expression, for alone: ResultSet) -> String?? {
+        guard let vector = try? ComputedValues.evaluate(operand, over: alone), vector.count > 0 else { return nil }
+        let texts = vector.range(of: 0).compactMap { index -> String? in
+            guard vector.isPresent(index) else { return nil }
+            if case let .numbers(numbers) = vector.values, vector.type != .date { return NumberFormat.grouped(numbers[index]) }
+            return vector.text(at: index)
+        }
+        guard !texts.isEmpty else { return .some(nil) }
+        return texts.prefix(listedLimit).joined(separator: ", ") + (texts.count > listedLimit ? ", …" : "")
     }
 
     /// `population 59,554,023`, `region none`, `languages.name Italian (2 of 3: German, Italian, French)`.
