@@ -14,17 +14,21 @@ struct PostgresExplanationTests {
         try PipeRun.run(["--no-rc"], input: lines.joined(separator: "\n") + "\n", environment: home.environment(), directory: home.root)
     }
 
-    @Test("near values, the condition that emptied the answer, their values, why: memory and table alike")
-    func sameExplanations() throws {
-        let url = try Database.url("explain_countries")
-        let file = home.root + "/countries.json"
+    /// Countries exported to a file and to `table`; `script` (after `load d from …`) run on each.
+    func onFileAndTable(_ table: String, _ scripts: [[String]]) throws -> [(memory: PipeResult, database: PipeResult)] {
+        let url = try Database.url(table)
+        let file = home.root + "/\(table).json"
         let exported = try run(["use countries", "export \(file)", "export \(url) --force"])
         #expect(exported.status == 0, "\(exported)")
+        return try scripts.map { script in (try run(["load d from \(file)"] + script), try run(["load d from \(url)"] + script)) }
+    }
+
+    @Test("near values, the condition that emptied the answer, their values, why: memory and table alike")
+    func sameExplanations() throws {
         let script = ["use d", "filter region = Europa", "filter clear", "filter region = Europe and population > 1e9", "filter clear",
                       "filter region = Europe", "filter subregion = 'Eastern Asia'", "filter clear", "filter region = Atlantis", "filter clear",
                       "filter region = Europe and languages.name = French", "why #2", "why Canada"]
-        let memory = try run(["load d from \(file)"] + script)
-        let database = try run(["load d from \(url)"] + script)
+        let (memory, database) = try onFileAndTable("explain_countries", [script])[0]
         #expect(memory.status == 0 && database.status == 0, "\(memory)\n\(database)")
         #expect(memory.stderr == database.stderr, "memory:\n\(memory.stderr)\ndatabase:\n\(database.stderr)")
         #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
@@ -35,13 +39,11 @@ struct PostgresExplanationTests {
 
     @Test("why shows what a computed condition compares, computed for the record: memory and table alike")
     func whyShowsComputedValues() throws {
-        let url = try Database.url("why_computed")
-        let file = home.root + "/countries-computed.json"
-        let exported = try run(["use countries", "export \(file)", "export \(url) --force"])
-        #expect(exported.status == 0, "\(exported)")
-        let script = ["use d", "filter population / area > 1000 and count(borders) >= 2 and upper(capital) ~ VIE", "why Austria"]
-        let memory = try run(["load d from \(file)"] + script)
-        let database = try run(["load d from \(url)"] + script)
+        let runs = try onFileAndTable("why_computed", [
+            ["use d", "filter population / area > 1000 and count(borders) >= 2 and upper(capital) ~ VIE", "why Austria"],
+            ["use d", "filter population / area > 100000"],
+        ])
+        let (memory, database) = runs[0]
         #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
         // Austria in countries.json, read here.
         let austria = try #require(ValueReadingTests.records("countries").first { $0["name"] as? String == "Austria" })
@@ -52,9 +54,7 @@ struct PostgresExplanationTests {
         #expect(database.stdout.contains("upper(capital) VIENNA\n"), "\(database)")
 
         // A computed condition that empties the answer names the extreme of its computed side.
-        let emptied = ["use d", "filter population / area > 100000"]
-        let memoryEmpty = try run(["load d from \(file)"] + emptied)
-        let databaseEmpty = try run(["load d from \(url)"] + emptied)
+        let (memoryEmpty, databaseEmpty) = runs[1]
         #expect(memoryEmpty.stderr == databaseEmpty.stderr, "memory:\n\(memoryEmpty.stderr)\ndatabase:\n\(databaseEmpty.stderr)")
         let densest = ValueReadingTests.records("countries").compactMap { record -> (String, Double)? in
             guard let population = record["population"] as? Double, let area = record["area"] as? Double, area > 0 else { return nil }
