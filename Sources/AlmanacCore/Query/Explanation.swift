@@ -141,9 +141,9 @@ public enum Explanation {
         guard case let .comparison(op, left, right) = expression.node, right.fields.isEmpty, !left.fields.isEmpty,
               [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) else { return "" }
         let largest = op == .greater || op == .greaterOrEqual
-        var sorted = try records.applying(.sort([SortKey(left.description, descending: largest)]), cancellation: cancellation)
-        let page = try sorted.page(start: 0, size: 1, cancellation: cancellation)
-        guard let position = page.range.first else { return "" }
+        // A side that cannot be sorted (a database refusing the expression) leaves the note out, not the explanation.
+        guard var sorted = try? records.applying(.sort([SortKey(left.description, descending: largest)]), cancellation: cancellation),
+              let page = try? sorted.page(start: 0, size: 1, cancellation: cancellation), let position = page.range.first else { return "" }
         let item = page.results.items[position]
         guard let shown = ConditionCheck.computedText(of: left, for: page.results.with([item])) else { return "" }
         guard let shown else { return "; none of them has a \(left)" }
