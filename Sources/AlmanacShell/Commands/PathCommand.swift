@@ -31,7 +31,9 @@ public enum PathCommand: Command {
         guard let chain = graph.path(from: start, to: end) else {
             let lines = ["no land route from \(SafeText.escape(countries.name(of: start))) to \(SafeText.escape(countries.name(of: end)))",
                          component(of: start, graph: graph, countries: countries), component(of: end, graph: graph, countries: countries)]
-            var result = CommandResult(ResultTable(columns: columns, rows: []), prose: .lines(lines))
+            let empty = ResultTable(columns: columns, rows: [])
+            shown(empty, in: session)
+            var result = CommandResult(empty, prose: .lines(lines))
             // Programs get the empty answer; why it is empty goes to standard error, not nowhere.
             if session.settings.format.isMachineReadable { result.messages = lines }
             return result
@@ -46,11 +48,18 @@ public enum PathCommand: Command {
         }
         var table = ResultTable(columns: columns, rows: rows)
         table.showsHeader = true
+        shown(table, in: session)
         let borders = chain.count - 1
         let summary = "\(borders.grouped) border\(borders == 1 ? "" : "s") from \(SafeText.escape(countries.name(of: start))) to "
             + "\(SafeText.escape(countries.name(of: end))) over land"
         guard parsed.has(Self.map) else { return CommandResult(table, notes: [summary]) }
         return try PathMap.result(chain, countries: countries, table: table, summary: summary, in: session)
+    }
+
+    /// The chain is the last answer shown: export writes it as listed, not the results under it.
+    private static func shown(_ table: ResultTable, in session: Session) {
+        session.lastGroups = nil
+        session.lastSummary = (table, "step")
     }
 
     /// `United Kingdom's land component: 2 countries (Ireland, United Kingdom)`.
