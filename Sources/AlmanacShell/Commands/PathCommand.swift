@@ -15,7 +15,8 @@ public enum PathCommand: Command {
         FROM and TO are countries by name (quoted when it has spaces), code or any name search \
         knows. The chain is listed country by country, each with the number of borders crossed \
         to reach it; of chains equally short, the one whose countries come first by name. A border \
-        counts when either country names it. Without a land route it says so, and what each \
+        counts when either country names it; a dataset in use with the countries' shape \
+        (alpha3Code and a borders list), whatever its name, is followed instead of countries. Without a land route it says so, and what each \
         side's land component (the countries reachable over land) is. --map draws the chain's \
         countries and the line through their centres (latlng); under --format json it is a \
         GeoJSON FeatureCollection of those countries.
