@@ -40,6 +40,31 @@ struct PostgresReachTests {
         #expect(output.hasSuffix("name,distance\nAndorra,1\nFrance,1\nGibraltar,1\nMorocco,1\nPortugal,1\n"), "\(output)")
     }
 
+    @Test("reach's ties come by name, in memory and on a table with or without a key")
+    func tiesByName() throws {
+        let (_, url) = try Database.exported("countries", as: "reach_ties", in: home)
+        try Database.cluster().execute(#"""
+            DROP TABLE IF EXISTS reach_ties_keyed;
+            CREATE TABLE reach_ties_keyed AS SELECT * FROM reach_ties;
+            ALTER TABLE reach_ties_keyed ADD PRIMARY KEY ("alpha3Code");
+            """#)
+        // Breadth-first over countries.json's borders, then by name as sort folds it: a keyed
+        // table's rows come in code order (CHE before CZE), the file's in its own.
+        let distances = try GeographyCommandTests.distances(from: "AUT")
+        let names = try GeographyCommandTests.countries().map { ($0["alpha3Code"] as! String, $0["name"] as! String) }
+        func folded(_ name: String) -> String { name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        let expected = names.compactMap { code, name in distances[code].flatMap { (1...2).contains($0) ? (name, $0) : nil } }
+            .sorted { ($0.1, folded($0.0)) < ($1.1, folded($1.0)) }
+        #expect(expected.count == 20 && expected.last?.0 == "Vatican City", "\(expected)")
+        let listing = "name,distance\n" + expected.map { "\($0.0),\($0.1)\n" }.joined()
+        let script = ["columns name, distance", "reach Austria 2", "page"]
+        for setup in [["use countries"], ["load d from \(url)", "use d"], ["load d from \(try Database.url("reach_ties_keyed"))", "use d"]] {
+            let result = try run(setup + script)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            #expect(result.stdout == listing, "\(setup)\n\(result.stdout)")
+        }
+    }
+
     @Test("a dataset in memory with the countries' shape, whatever its name, answers reach and path over its own borders")
     func ownCountries() throws {
         // A chain Aland – Bland – Cland, each border named on one side only, and Dland alone.
