@@ -111,8 +111,9 @@ public enum WhyCommand: Command {
     }
 
     /// What tells a table's row from the others, each column with the row's value: its primary
-    /// key; without one, its text columns that have a value (a twin equal in all of them is
-    /// the same answer). Nil when the row has neither.
+    /// key; without one, the column show finds it by (a unique one, an `id`); else its text
+    /// columns that have a value (a twin equal in all of them is the same answer). Nil when
+    /// the row has none of these.
     static func rowKey(_ record: RecordRef, of results: any ResultsSource, in session: Session) throws -> [(String, String)]? {
         let dataset = record.dataset
         func value(_ field: String) -> String? {
@@ -123,6 +124,7 @@ public enum WhyCommand: Command {
             let key = primary.compactMap { field in value(field).map { (field, $0) } }
             return key.count == primary.count ? key : nil
         }
+        if let identity = dataset.layout.identityField, let value = value(identity) { return [(identity, value)] }
         let text = try dataset.fields(cancellation: session.cancellation).fields.filter { field in
             !field.inList && !field.isDerived && !field.path.contains(".") && field.kinds.subtracting([.null]) == [.string]
         }
