@@ -87,6 +87,38 @@ struct ExportShownTests {
         #expect(bins.records.compactMap { Int($0["count"] ?? "") }.reduce(0, +) == populations.count)
     }
 
+    @Test("after path, export writes the chain as listed, step by step, not every country; memory and table alike")
+    func pathExportsItsChain() throws {
+        let (_, url) = try Database.exported("countries", as: "export_path", in: home)
+        func exported(_ use: [String], prefix: String) throws -> (json: String, csv: String) {
+            let script = use + ["path Portugal Poland", "export \(prefix)path.json", "export \(prefix)path.csv"]
+            let result = try PipeRun.run(["--no-rc"], input: script.joined(separator: "\n") + "\n", environment: home.environment(),
+                                         directory: home.root)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            return (home.read(home.root + "/\(prefix)path.json") ?? "", home.read(home.root + "/\(prefix)path.csv") ?? "")
+        }
+        let memory = try exported(["use countries"], prefix: "m-")
+        let table = try exported(["load d from \(url)", "use d"], prefix: "t-")
+        #expect(memory == table, "memory:\n\(memory)\ntable:\n\(table)")
+
+        // Four borders from Portugal to Poland in countries.json: each step borders the next.
+        let chain = ["Portugal", "Spain", "France", "Germany", "Poland"]
+        let byName = Dictionary(Self.countries.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let code = { (name: String) in byName[name]?["alpha3Code"] as? String ?? "" }
+        for (a, b) in zip(chain, chain.dropFirst()) {
+            let borders = { (name: String) in byName[name]?["borders"] as? [String] ?? [] }
+            #expect(borders(a).contains(code(b)) || borders(b).contains(code(a)), "\(a) – \(b)")
+        }
+        let records = try RecordFormats.jsonArray(memory.json)
+        #expect(records.map { $0["name"] as? String } == chain)
+        #expect(records.map { $0["step"] as? Int } == Array(0..<5))
+        #expect(records.map { $0["alpha3Code"] as? String } == chain.map(code))
+        #expect(records.map { $0["region"] as? String } == chain.map { byName[$0]?["region"] as? String })
+        #expect(memory.csv == "step,name,alpha3Code,region\n" + chain.enumerated().map { step, name in
+            "\(step),\(name),\(code(name)),Europe\n"
+        }.joined())
+    }
+
     @Test("CSV writes a nested object as dotted columns beside their object, lists as JSON text; the file loads back")
     func nestedObjectsAsDottedColumns() throws {
         let source = try home.write("""

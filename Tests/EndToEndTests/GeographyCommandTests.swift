@@ -305,7 +305,7 @@ struct GeographyCommandTests {
 
     // MARK: - On a terminal
 
-    @Test("on an 80 × 24 terminal: path --map fits the screen, and country names complete")
+    @Test("on an 80 × 24 terminal: path --map fits the screen, and country names and near's keyword complete")
     func terminal() throws {
         let paged = home.root + "/paged.txt"
         let session = try PseudoTerminalSession(environment: home.environment().with("ALMANAC_PAGER", "cat > '\(paged)'"), rows: 24, columns: 80)
@@ -339,6 +339,12 @@ struct GeographyCommandTests {
         #expect(session.screen.beforeCursor == "countries> near Austria within ", "\(session.screen.lines.joined(separator: "\n"))")
         try session.send("300 " + Key.tab)
         try session.waitForScreen("the unit") { $0.beforeCursor == "countries> near Austria within 300 km " }
+        session.skipReceived()
+        try session.send(Key.ctrlC)
+        try session.waitForPrompt()
+        // One letter of the keyword: within, not Norway again (two edits from `Norway w`).
+        try session.send("near Norway w" + Key.tab)
+        try session.waitForScreen("the keyword after a name") { $0.beforeCursor == "countries> near Norway within " }
         session.skipReceived()
         try session.send(Key.ctrlC)
         try session.waitForPrompt()

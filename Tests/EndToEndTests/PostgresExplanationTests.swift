@@ -86,4 +86,26 @@ struct PostgresExplanationTests {
         #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
         #expect(database.stdout == memory.stdout && database.status == 0 && database.stderr.isEmpty, "\(database)")
     }
+
+    @Test("why on a table without a key names a record near, within or reach left out, as memory does")
+    func whyWithoutKey() throws {
+        let url = try Database.url("explain_bare")
+        let exported = try run(["use countries", "export \(try Database.url("explain_bare_source")) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        // The rows as exported, without the key the export declares.
+        try Database.cluster().execute("DROP TABLE IF EXISTS explain_bare; CREATE TABLE explain_bare AS SELECT * FROM explain_bare_source")
+        #expect(try Database.column("SELECT count(*) FROM pg_constraint WHERE conrelid = 'explain_bare'::regclass") == ["0"])
+        // Within 300 km of Austria: Slovenia (176 km), not Germany (Berlin's latlng, 500 km off)
+        // nor Austria itself; Austria's outline holds Austria, not Italy; Spain borders no Austria.
+        let script = ["near Austria within 300 km", "why Austria", "why Slovenia", "why Germany", "within Austria", "why Italy",
+                      "why Austria", "reach Austria 1", "why Spain", "why Germany"]
+        let memory = try run(["use countries"] + script)
+        let database = try run(["load d from \(url)", "use d"] + script)
+        let there = "no filter in force: every record of the results is there (filter narrows them)"
+        func leftOut(_ name: String) -> String { "\(name) is not among the results: a search, near, within, outside, reach or limit left it out" }
+        #expect(memory.stdout.lines == [leftOut("Austria"), there, leftOut("Germany"), leftOut("Italy"), there, leftOut("Spain"), there],
+                "\(memory)")
+        #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
+        #expect(database.stdout == memory.stdout && database.status == 0 && database.stderr.isEmpty, "\(database)")
+    }
 }

@@ -83,4 +83,50 @@ struct PostgresNearTests {
         #expect(memory.stderr.hasSuffix(", \(shown) km away\n") && memory.stderr.split(separator: "\n").count == 1, "\(memory), expected \(shown)")
         #expect(database.stdout == memory.stdout && database.stderr == memory.stderr && database.status == 0, "\(database)")
     }
+
+    @Test("stations and countries exported to a table keep their key, unique: show 9864 and near 9864 answer as in memory")
+    func exportKeepsTheKey() throws {
+        let url = try Database.url("near_keyed_stations")
+        let countries = try Database.url("near_keyed_countries")
+        let exported = try PipeRun.run(["--no-rc", "-c", "use stations", "-c", "export \(url) --force", "-c", "use countries",
+                                        "-c", "export \(countries) --force"], environment: home.environment(), directory: home.root)
+        #expect(exported.status == 0 && exported.stderr.isEmpty, "\(exported)")
+        func constraints(_ table: String) throws -> [String?] {
+            try Database.column("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = '\(table)'::regclass")
+        }
+        #expect(try constraints("near_keyed_stations") == [#"UNIQUE ("stationId")"#])
+        #expect(try constraints("near_keyed_countries") == [#"UNIQUE ("alpha3Code")"#])
+
+        let show = try PipeRun.run(["--no-rc", "-c", "load d from \(url)", "-c", "use d", "-c", "show 9864"], environment: home.environment(),
+                                   directory: home.root)
+        #expect(show.status == 0 && show.stderr.isEmpty && show.stdout.contains("Stadion Center, Engerthstr. 242"), "\(show)")
+        func run(_ setup: [String], _ script: [String], format: String) throws -> PipeResult {
+            try PipeRun.run(["--no-rc", "--format", format], input: (setup + script).joined(separator: "\n") + "\n",
+                            environment: home.environment(), directory: home.root)
+        }
+        var answers: [(memory: String, database: String)] = []
+        for (script, format) in [(["columns stationId, stationTitle, distance", "near 9864 within 250 km", "count", "page"], "csv"),
+                                 (["near 9864 within 250 km", "why 9864"], "table")] {
+            let memory = try run(["use stations"], script, format: format)
+            let database = try run(["load d from \(url)", "use d"], script, format: format)
+            #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
+            #expect(database.status == 0 && database.stderr.isEmpty, "\(database)")
+            answers.append((memory.stdout, database.stdout))
+        }
+        #expect(answers[0].memory == answers[0].database, "memory:\n\(answers[0].memory)\ndatabase:\n\(answers[0].database)")
+        // From the file: the distinct stations within 250 km of 9864's point, 9864 itself left out.
+        let stations = try MapCommandTests.stations()
+        let centre = try #require(stations.values.first { $0["stationId"] as? Int == 9864 }?["point"] as? [String: Double])
+        let within = stations.values.filter { station in
+            guard station["stationId"] as? Int != 9864, let point = station["point"] as? [String: Double] else { return false }
+            return GeographyCommandTests.haversine([centre["latitude"]!, centre["longitude"]!], [point["latitude"]!, point["longitude"]!]) <= 250
+        }
+        let listing = answers[0].database
+        #expect(listing.hasPrefix("count\n\(within.count)\nstationId,stationTitle,distance\n"), "\(listing)")
+        #expect(listing.split(separator: "\n").count == 2 + 1 + within.count, "\(listing)")
+        // (A table's rows are named by their first short text column, countryTitle, not the station's title.)
+        let leftOut = " is not among the results: a search, near, within, outside, reach or limit left it out\n"
+        #expect(answers[1].memory == "Stadion Center, Engerthstr. 242" + leftOut, "\(answers[1].memory)")
+        #expect(answers[1].database == "Австрия" + leftOut, "\(answers[1].database)")
+    }
 }

@@ -19,8 +19,7 @@ struct PostgresReachTests {
 
     @Test("reach Austria 2, China 3, Spain 1: memory and table alike")
     func countries() throws {
-        let (_, url) = try Database.exported("countries", as: "reach_countries", in: home)
-        // In memory reach follows the bundled countries (a loaded copy is another dataset).
+        let (file, url) = try Database.exported("countries", as: "reach_countries", in: home)
         let script = ["columns name, distance", "reach Austria 2", "page", "count", "reach CHN 3", "count", "sort distance desc",
                       "page", "filter distance = 1", "count", "group region", "reach Spain 1", "page"]
         let memory = try run(["use countries"] + script)
@@ -28,6 +27,10 @@ struct PostgresReachTests {
         #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
         #expect(database.status == 0 && database.stderr.isEmpty, "\(database)")
         #expect(memory.stdout == database.stdout, "memory:\n\(memory.stdout)\ndatabase:\n\(database.stdout)")
+        // A file copy of the countries, under another name, has their shape and answers alike.
+        let copy = try run(["load d from \(file)", "use d"] + script)
+        #expect(copy.status == 0 && copy.stderr.isEmpty, "\(copy)")
+        #expect(copy.stdout == memory.stdout, "memory:\n\(memory.stdout)\ncopy:\n\(copy.stdout)")
         // Breadth-first search over countries.json's borders, either side naming one (python3):
         // 20 countries within 2 of Austria, first Czech Republic, Germany, Hungary, Italy at 1;
         // 46 within 3 of China, 16 of them neighbours; Spain's 5 neighbours.
@@ -35,6 +38,55 @@ struct PostgresReachTests {
         #expect(output.contains("name,distance\nCzech Republic,1\nGermany,1\nHungary,1\nItaly,1\n"), "\(output)")
         #expect(output.contains("count\n20\n") && output.contains("count\n46\n") && output.contains("count\n16\n"), "\(output)")
         #expect(output.hasSuffix("name,distance\nAndorra,1\nFrance,1\nGibraltar,1\nMorocco,1\nPortugal,1\n"), "\(output)")
+    }
+
+    @Test("reach's ties come by name, in memory and on a table with or without a key")
+    func tiesByName() throws {
+        let (_, url) = try Database.exported("countries", as: "reach_ties", in: home)
+        try Database.cluster().execute(#"""
+            DROP TABLE IF EXISTS reach_ties_keyed;
+            CREATE TABLE reach_ties_keyed AS SELECT * FROM reach_ties;
+            ALTER TABLE reach_ties_keyed ADD PRIMARY KEY ("alpha3Code");
+            """#)
+        // Breadth-first over countries.json's borders, then by name as sort folds it: a keyed
+        // table's rows come in code order (CHE before CZE), the file's in its own.
+        let distances = try GeographyCommandTests.distances(from: "AUT")
+        let names = try GeographyCommandTests.countries().map { ($0["alpha3Code"] as! String, $0["name"] as! String) }
+        func folded(_ name: String) -> String { name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        let expected = names.compactMap { code, name in distances[code].flatMap { (1...2).contains($0) ? (name, $0) : nil } }
+            .sorted { ($0.1, folded($0.0)) < ($1.1, folded($1.0)) }
+        #expect(expected.count == 20 && expected.last?.0 == "Vatican City", "\(expected)")
+        let listing = "name,distance\n" + expected.map { "\($0.0),\($0.1)\n" }.joined()
+        let script = ["columns name, distance", "reach Austria 2", "page"]
+        for setup in [["use countries"], ["load d from \(url)", "use d"], ["load d from \(try Database.url("reach_ties_keyed"))", "use d"]] {
+            let result = try run(setup + script)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            #expect(result.stdout == listing, "\(setup)\n\(result.stdout)")
+        }
+    }
+
+    @Test("a dataset in memory with the countries' shape, whatever its name, answers reach and path over its own borders")
+    func ownCountries() throws {
+        // A chain Aland – Bland – Cland, each border named on one side only, and Dland alone.
+        let file = try home.write("""
+            [{"name": "Aland", "alpha3Code": "AAA", "borders": ["BBB"]},
+             {"name": "Bland", "alpha3Code": "BBB", "borders": []},
+             {"name": "Cland", "alpha3Code": "CCC", "borders": ["BBB"]},
+             {"name": "Dland", "alpha3Code": "DDD", "borders": []}]
+            """, to: home.root + "/lands.json")
+        let result = try run(["load lands from \(file)", "use lands", "columns name, distance", "reach Aland 2", "page",
+                              "path Aland Cland"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout == """
+            name,distance
+            Bland,1
+            Cland,2
+            step,name,alpha3Code,region
+            0,Aland,AAA,
+            1,Bland,BBB,
+            2,Cland,CCC,
+
+            """, "\(result.stdout)")
     }
 
     @Test("a table of over 100,000 rows is refused with its size, one without borders says so")

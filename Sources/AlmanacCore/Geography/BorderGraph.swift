@@ -105,6 +105,14 @@ public struct BorderGraph: Sendable {
         return distance.indices.filter { distance[$0] > 0 }.map { ($0, distance[$0]) }.sorted { ($0.borders, $0.row) < ($1.borders, $1.row) }
     }
 
+    /// `reach`'s answer as memory and a table both give it: nearest first, then by name (folded,
+    /// as sort compares text), whatever order the rows come in (a table's by its key).
+    public func reach(from start: Int, within limit: Int, namedIn countries: Dataset) -> [(row: Int, borders: Int)] {
+        let reached = reach(from: start, within: limit)
+        let names = Dictionary(uniqueKeysWithValues: reached.map { ($0.row, Folding.fold(countries.name(of: $0.row))) })
+        return reached.sorted { ($0.borders, names[$0.row]!, $0.row) < ($1.borders, names[$1.row]!, $1.row) }
+    }
+
     /// The rows of the land component `start` belongs to, in row order.
     public func members(ofComponentOf row: Int) -> [Int] {
         guard row >= 0, row < count else { return [] }

@@ -184,7 +184,7 @@ public enum GeoSteps {
             return ResultSet(datasets: datasets, items: [])
         }
         let graph = BorderGraph.of(datasets[index])
-        let found = graph.reach(from: spec.row, within: spec.borders).map { (item: ResultSet.Item(dataset: index, row: $0.row), value: Double($0.borders)) }
+        let found = graph.reach(from: spec.row, within: spec.borders, namedIn: datasets[index]).map { (item: ResultSet.Item(dataset: index, row: $0.row), value: Double($0.borders)) }
         let column = ComputedColumn(name: "distance", kind: .integer, unit: "borders", datasetSizes: datasets.map(\.count), values: found)
         return ResultSet(datasets: datasets, items: found.map(\.item), computed: [column])
     }

@@ -25,6 +25,9 @@ public struct TableSchema: Sendable {
     public let columns: [Column]
     /// Positions in `columns` of the primary key, in key order (empty when there is none).
     public let primaryKey: [Int]
+    /// Without a primary key, the position of a column a unique index covers alone (an
+    /// exported dataset's key): show finds a row by it.
+    public let uniqueKey: Int?
     /// Positions of the columns a pg_trgm index covers.
     public let trigramIndexed: Set<Int>
     /// The field that names a row and the columns a listing shows, chosen as for any other
@@ -158,10 +161,26 @@ public struct TableSchema: Sendable {
         var layout = GenericModel.layout(keys: columns.enumerated().map { index, column in
             (column.name, column.kind == .text, short.contains(index) || column.kind != .text)
         })
-        // Without a primary key, show finds a row by an id/key/uuid column, as a file's record by its field.
-        if primaryKey.isEmpty { layout.identityField = RecordKey.conventionalField(among: columns.filter { !$0.isArray && $0.kind != .json }.map(\.name)) }
+        var uniqueKey: Int?
+        if primaryKey.isEmpty {
+            var uniqueQuery = SQL("""
+                SELECT a.attname FROM pg_catalog.pg_index i
+                JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                WHERE i.indisunique AND i.indnatts = 1 AND i.indpred IS NULL AND i.indexprs IS NULL AND i.indrelid = 
+                """)
+            uniqueQuery.bind(oid, as: "oid")
+            uniqueQuery.append(" ORDER BY i.indexrelid LIMIT 1")
+            uniqueKey = try connection.query(uniqueQuery, cancellation: cancellation).column(0)
+                .compactMap { name in columns.firstIndex { $0.name == name } }.first
+        }
+        // Without a primary key, show finds a row by its unique column, else by an id/key/uuid
+        // column, as a file's record by its field.
+        if primaryKey.isEmpty {
+            layout.identityField = uniqueKey.map { columns[$0].name }
+                ?? RecordKey.conventionalField(among: columns.filter { !$0.isArray && $0.kind != .json }.map(\.name))
+        }
         return TableSchema(name: TableName(schema: schema, name: relation), quotedName: quotedName, kind: kind,
-                           columns: columns, primaryKey: primaryKey, trigramIndexed: trigramIndexed,
+                           columns: columns, primaryKey: primaryKey, uniqueKey: uniqueKey, trigramIndexed: trigramIndexed,
                            layout: layout, folding: folding, estimatedRows: estimated)
     }
 

@@ -20,7 +20,7 @@ extension PostgresResults {
         guard let start = (0..<countries.count).first(where: { code($0).uppercased() == spec.code.uppercased() }) else {
             throw QueryError.invalid("\(table.name) has no row whose alpha3Code is \(spec.code)")
         }
-        let reached = BorderGraph.of(countries).reach(from: start, within: spec.borders)
+        let reached = BorderGraph.of(countries).reach(from: start, within: spec.borders, namedIn: countries)
         return ReachQuery(field: "alpha3Code", codes: reached.map { code($0.row) }, distances: reached.map(\.borders))
     }
 }

@@ -1,7 +1,7 @@
 import AlmanacCore
 
 /// `reach COUNTRY N` on a table of countries: the rows whose code is among those found within
-/// N borders, in the order found (nearest first, then the table's order), each with how many
+/// N borders, in the order found (nearest first, then by name), each with how many
 /// borders away. The graph is the table's own (`alpha3Code`, `borders`), read when the table
 /// is small enough — a few hundred countries — and searched here, as memory searches it.
 public struct ReachQuery: Sendable, Equatable {

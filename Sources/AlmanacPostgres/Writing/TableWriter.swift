@@ -15,7 +15,14 @@ public enum TableWriter {
                              cancellation: Cancellation = .never) throws -> Int {
         let records = results.items.map { (document: results.datasets[$0.dataset].document, node: results.datasets[$0.dataset].records[$0.row]) }
         let columns = ColumnPlan.columns(of: records)
-        return try write(columns: columns, to: url, replace: replace, cancellation: cancellation) { emit in try emit(records) }
+        // The records of one dataset keep its key, declared unique: show and near find a row by
+        // it, and the rows keep the order they were written in (a primary key would list them
+        // in its own order, not the dataset's).
+        let owners = Set(results.items.map(\.dataset))
+        let key = owners.count == 1 ? owners.first.flatMap { results.datasets[$0].keyField } : nil
+        return try write(columns: columns, key: key.map { .unique($0) }, to: url, replace: replace, cancellation: cancellation) { emit in
+            try emit(records)
+        }
     }
 
     /// The results of a table, read through a cursor a batch at a time into the new table: the
@@ -23,15 +30,19 @@ public enum TableWriter {
     public static func write(_ source: PostgresTable, query: TableQuery = TableQuery(), to url: PostgresURL, replace: Bool = false,
                              cancellation: Cancellation = .never) throws -> Int {
         let columns = source.schema.columns.map(ColumnPlan.init(copying:))
-        return try write(columns: columns, to: url, replace: replace, reading: source, cancellation: cancellation) { emit in
+        let schema = source.schema
+        let key: TableKey? = !schema.primaryKey.isEmpty ? .primary(schema.primaryKey.map { schema.columns[$0].name })
+            : schema.uniqueKey.map { .unique(schema.columns[$0].name) }
+        return try write(columns: columns, key: key, to: url, replace: replace, reading: source, cancellation: cancellation) { emit in
             try source.export(query, cancellation: cancellation) { batch in
                 try emit(batch.records.map { (document: batch.document, node: $0) })
             }
         }
     }
 
-    /// Creates the table and copies in what `produce` emits, in one transaction.
-    private static func write(columns: [ColumnPlan], to url: PostgresURL, replace: Bool, reading source: PostgresTable? = nil,
+    /// Creates the table and copies in what `produce` emits, in one transaction; declares `key`
+    /// when the rows allow it.
+    private static func write(columns: [ColumnPlan], key: TableKey?, to url: PostgresURL, replace: Bool, reading source: PostgresTable? = nil,
                               cancellation: Cancellation,
                               produce: (_ emit: ([(document: JSONDocument, node: Int)]) throws -> Void) throws -> Void) throws -> Int {
         guard let table = url.table else { throw PostgresError.badURL("which table? add ?table=NEW to \(url.shown)") }
@@ -83,6 +94,7 @@ public enum TableWriter {
                         if !buffer.isEmpty { try buffer.withUnsafeBytes { try send($0) } }
                     }
                 }
+                if let key { try declare(key, of: columns, quoted: quotedColumns, on: quotedTable, in: session, cancellation: cancellation) }
                 try session.query("COMMIT", cancellation: cancellation)
                 return copied
             } catch {
@@ -90,6 +102,42 @@ public enum TableWriter {
                 if session.isUsable { _ = try? session.query("ROLLBACK", timeout: PostgresConnection.rollbackTimeout) }
                 throw error
             }
+        }
+    }
+}
+
+/// The key a new table gets: a table's primary key copied, or a dataset's key declared unique.
+enum TableKey {
+    case primary([String])
+    case unique(String)
+
+    var columns: [String] {
+        switch self {
+        case let .primary(columns): columns
+        case let .unique(column): [column]
+        }
+    }
+}
+
+extension TableWriter {
+    /// `key` on the new table (so show, near and why tell its rows apart as they do the
+    /// dataset's), when its columns are scalars and the rows written hold each key once;
+    /// else, as the database refuses it, the table is written without one.
+    /// (`names`: the columns' names quoted before the session began, which holds the connection.)
+    fileprivate static func declare(_ key: TableKey, of columns: [ColumnPlan], quoted names: [String], on quotedTable: String,
+                                    in session: PostgresConnection.Session, cancellation: Cancellation) throws {
+        let quotedByName = Dictionary(zip(columns, names).filter { !$0.0.type.isComposite }.map { ($0.0.name, $0.1) },
+                                      uniquingKeysWith: { first, _ in first })
+        let keyColumns = key.columns.compactMap { quotedByName[$0] }
+        guard !keyColumns.isEmpty, keyColumns.count == key.columns.count else { return }
+        let constraint = if case .primary = key { "PRIMARY KEY" } else { "UNIQUE" }
+        try session.query("SAVEPOINT almanac_key", cancellation: cancellation)
+        do {
+            try session.query(SQL("ALTER TABLE \(quotedTable) ADD \(constraint) (\(keyColumns.joined(separator: ", ")))"), cancellation: cancellation)
+            try session.query("RELEASE SAVEPOINT almanac_key", cancellation: cancellation)
+        } catch PostgresError.server {
+            // A key repeated (or missing) in these rows: they are written, without a key.
+            try session.query("ROLLBACK TO SAVEPOINT almanac_key", cancellation: cancellation)
         }
     }
 }
@@ -102,6 +150,15 @@ struct ColumnPlan {
         /// A table's column copied: its type as the catalog names it (`numeric(6,3)`, `date`),
         /// its values written as their text.
         case named(String)
+
+        /// JSON and arrays: no key is declared on them.
+        var isComposite: Bool {
+            switch self {
+            case .jsonb, .array: true
+            case let .named(name): name == "json"
+            default: false
+            }
+        }
 
         var sql: String {
             switch self {

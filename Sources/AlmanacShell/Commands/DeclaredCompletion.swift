@@ -21,7 +21,7 @@ extension Parameter {
             let given = split.values[open]
             let own = parameter.candidates(request, given: given, suffix: false, in: session)
             // Right after its keyword only its value; free text may end with the next keyword.
-            return given.isEmpty || parameter.takesOneWord ? own : own + request.matching(keywords)
+            return given.isEmpty || parameter.takesOneWord ? own : withKeywords(own, request.matching(keywords), request)
         }
         let placed = parameters.filter { $0.keyword == nil }
         guard let position = position(of: split.placed, in: placed) else { return request.matching(keywords) }
@@ -29,7 +29,17 @@ extension Parameter {
         if let next = position.next { candidates += next.candidates(request, given: [], suffix: false, in: session) }
         // A required parameter not given yet comes before any keyword.
         if position.parameter.isRequired, position.given.isEmpty { return candidates }
-        return candidates + request.matching(keywords)
+        return withKeywords(candidates, request.matching(keywords), request)
+    }
+
+    /// A parameter's candidates, then the keywords the word being typed begins. A keyword
+    /// outranks names only like what was typed: `near Norway w` completes within, rather than
+    /// offering Norway (two edits from `Norway w`) again beside it.
+    static func withKeywords(_ own: [CompletionCandidate], _ keywords: [CompletionCandidate],
+                             _ request: CompletionRequest) -> [CompletionCandidate] {
+        guard !keywords.isEmpty else { return own }
+        let starting = own.filter { Folding.fold($0.text).hasPrefix(Folding.fold($0.replacing?.typed ?? request.fragment)) }
+        return starting + keywords
     }
 
     /// Where the word being typed goes among the parameters given by place.

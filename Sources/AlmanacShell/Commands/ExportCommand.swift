@@ -18,13 +18,16 @@ public enum ExportCommand: Command {
         discussion: """
         A file gets what the listing shows: after columns, those columns in their order (computed \
         ones too, and the fields the sort or filter uses); after group, the groups as listed; after \
-        describe or histogram, their table; else whole records in the source schema. export FILE \
+        describe, histogram or path, their table (a path's countries step by step); else whole \
+        records in the source schema. export FILE \
         all writes whole records whatever is shown. CSV and TSV write a nested object as dotted \
         columns (user.login) and a list as JSON text, which load reads back as the list. An existing \
         file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json. \
         A postgresql:// URL writes the records into a new table, in one transaction (COPY): each \
         top-level key a column, typed from its values (text, bigint, numeric, boolean, arrays, \
-        jsonb); a table's results keep their columns' types. An existing table is replaced only \
+        jsonb); a table's results keep their columns' types and primary key. A dataset's key \
+        (alpha3Code, stationId, a file's id) is declared UNIQUE when the rows hold each once: show \
+        and near find a row by it, and the rows keep their order. An existing table is replaced only \
         with --force. The results of a table in a database are read through a cursor, whatever \
         their size.
         """

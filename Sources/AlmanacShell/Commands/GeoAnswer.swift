@@ -7,13 +7,16 @@ enum GeoAnswer {
     /// The country `text` names (a name, a code, any name search knows, a row `#3` of
     /// countries), and the countries dataset; an unknown one points at `words`.
     static func country(_ text: String, words: [Word], in session: Session) throws -> (countries: Dataset, row: Int) {
-        let countries = try session.dataset("countries")
+        let countries = try Self.countries(in: session)
         let target = try MapCommand.pointed(at: words) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             // A row of the listing only when that listing is of countries.
             if trimmed.hasPrefix("#"), let results = try? session.currentResults(), !results.datasets.contains(where: { $0 === countries }) {
                 throw ShellError.invalid("#\(trimmed.dropFirst()) is a row of the listing, and the listing is not of countries — name the country")
             }
+            // A code names its country first, as the bundled countries know theirs (CHN, not the
+            // neighbours whose borders list CHN).
+            if let row = row(coded: trimmed, in: countries) { return RecordTarget(dataset: countries, row: row) }
             do {
                 return try RecordTarget.resolve(text, in: session, datasets: [countries])
             } catch let error as ShellError {
@@ -25,6 +28,28 @@ enum GeoAnswer {
             throw ShellError.invalid("\(SafeText.escape(text)) is not a country").pointing(at: words)
         }
         return (countries, target.row)
+    }
+
+    /// The countries a question follows: the dataset in use, in memory, when it has the
+    /// countries' shape (alpha3Code and a borders list) whatever its name — as a table in use
+    /// is asked when it has those columns; else the bundled countries.
+    static func countries(in session: Session) throws -> Dataset {
+        if let name = session.currentName, name != "all", session.catalog.table(name) == nil, session.catalog.contains(name) {
+            // Its first record shows the shape: no pass over every record of a big dataset.
+            let dataset = try session.dataset(name)
+            if dataset.count > 0, dataset.record(0)["alpha3Code"] != nil, dataset.record(0)["borders"] != nil { return dataset }
+        }
+        return try session.dataset("countries")
+    }
+
+    /// The row whose alpha3Code or alpha2Code is `code` (any case), if one is.
+    static func row(coded code: String, in countries: Dataset) -> Int? {
+        guard (2...3).contains(code.count), code.allSatisfy(\.isLetter) else { return nil }
+        let wanted = code.uppercased()
+        let path = countries.compile(FieldPath(code.count == 3 ? "alpha3Code" : "alpha2Code"))
+        return (0..<countries.count).first { row in
+            countries.values(of: path, row: row).contains { countries.text(of: $0).uppercased() == wanted }
+        }
     }
 
     /// The bundled outlines as areas, or why there are none.

@@ -15,7 +15,8 @@ public enum PathCommand: Command {
         FROM and TO are countries by name (quoted when it has spaces), code or any name search \
         knows. The chain is listed country by country, each with the number of borders crossed \
         to reach it; of chains equally short, the one whose countries come first by name. A border \
-        counts when either country names it. Without a land route it says so, and what each \
+        counts when either country names it; a dataset in use with the countries' shape \
+        (alpha3Code and a borders list), whatever its name, is followed instead of countries. Without a land route it says so, and what each \
         side's land component (the countries reachable over land) is. --map draws the chain's \
         countries and the line through their centres (latlng); under --format json it is a \
         GeoJSON FeatureCollection of those countries.
@@ -31,7 +32,9 @@ public enum PathCommand: Command {
         guard let chain = graph.path(from: start, to: end) else {
             let lines = ["no land route from \(SafeText.escape(countries.name(of: start))) to \(SafeText.escape(countries.name(of: end)))",
                          component(of: start, graph: graph, countries: countries), component(of: end, graph: graph, countries: countries)]
-            var result = CommandResult(ResultTable(columns: columns, rows: []), prose: .lines(lines))
+            let empty = ResultTable(columns: columns, rows: [])
+            shown(empty, in: session)
+            var result = CommandResult(empty, prose: .lines(lines))
             // Programs get the empty answer; why it is empty goes to standard error, not nowhere.
             if session.settings.format.isMachineReadable { result.messages = lines }
             return result
@@ -46,11 +49,18 @@ public enum PathCommand: Command {
         }
         var table = ResultTable(columns: columns, rows: rows)
         table.showsHeader = true
+        shown(table, in: session)
         let borders = chain.count - 1
         let summary = "\(borders.grouped) border\(borders == 1 ? "" : "s") from \(SafeText.escape(countries.name(of: start))) to "
             + "\(SafeText.escape(countries.name(of: end))) over land"
         guard parsed.has(Self.map) else { return CommandResult(table, notes: [summary]) }
         return try PathMap.result(chain, countries: countries, table: table, summary: summary, in: session)
+    }
+
+    /// The chain is the last answer shown: export writes it as listed, not the results under it.
+    private static func shown(_ table: ResultTable, in session: Session) {
+        session.lastGroups = nil
+        session.lastSummary = (table, "step")
     }
 
     /// `United Kingdom's land component: 2 countries (Ireland, United Kingdom)`.

@@ -14,7 +14,8 @@ public enum ReachCommand: Command {
         COUNTRY is a name (quoted when it has spaces), a code or any name search knows. The results \
         are countries (not COUNTRY itself), nearest first, then by name, with a distance column: how \
         many borders away each is (1 for a neighbour). A border counts when either country names \
-        it (the data lists a few on one side only). They are results like any other: columns, \
+        it (the data lists a few on one side only). A dataset in use with the countries' shape \
+        (alpha3Code and a borders list), whatever its name, is followed as countries are. They are results like any other: columns, \
         sort, group, map and export work on them; back undoes it. On an attached PostgreSQL table \
         of countries (alpha3Code and a borders list) the table's own borders are read — a table \
         of over 100,000 rows is refused with its size — the graph is searched as in memory, and \

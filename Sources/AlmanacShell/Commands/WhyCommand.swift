@@ -17,7 +17,8 @@ public enum WhyCommand: Command {
         compares; for a list, the elements that matched and how many it has. A record named by \
         its id or name may be one the filters left out: the conditions it fails are marked; one \
         that a search, near, within, outside, reach or limit left out is said to be not among the \
-        results (on an attached table, one with a primary key).
+        results (on an attached table, the row is told by its primary key, else by its text \
+        columns).
         """
     )
 
@@ -63,8 +64,8 @@ public enum WhyCommand: Command {
     }
 
     /// Whether `record` is among the current results: in memory one of their items; on a
-    /// table, the results narrowed by the row's primary key still hold it (without a key the
-    /// database cannot tell one row from its twin, and it is taken to be there).
+    /// table, the results narrowed by the row's key (`rowKey`) still hold it (a row without
+    /// one is taken to be there).
     static func isAmongResults(_ record: RecordRef, in session: Session) throws -> Bool {
         let results = try session.results()
         if let inMemory = results.inMemory {
@@ -72,12 +73,7 @@ public enum WhyCommand: Command {
             let item = ResultSet.Item(dataset: index, row: record.row)
             return inMemory.items.contains(item)
         }
-        let dataset = record.dataset
-        let fields = results.primaryKey
-        let key = fields.compactMap { field in
-            dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { (field, dataset.text(of: $0)) }
-        }
-        guard !key.isEmpty, key.count == fields.count else { return true }
+        guard let key = try rowKey(record, of: results, in: session) else { return true }
         var narrowed = results
         for (field, value) in key {
             narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
@@ -96,25 +92,43 @@ public enum WhyCommand: Command {
         let inResults = text.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         let owner = try session.results().datasetNames.first?.lowercased()
         let linked = Set(session.catalog.links.filter { $0.from.lowercased() == owner }.map { $0.name.lowercased() })
-        let dataset = record.dataset
-        // The row's primary key, each column's value as the row has it.
-        let key = try session.results().primaryKey.map { field in
-            (field, dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { dataset.text(of: $0) })
-        }
+        let key = try rowKey(record, of: session.results(), in: session)
         return try ConditionCheck.check(conditions, on: record, linked: linked) { condition in
             let crossesLink = condition.comparisons.contains { linked.contains(String($0.field.split(separator: ".").first ?? "").lowercased()) }
             if !crossesLink { return try ConditionCheck.holds(condition, on: record, cancellation: session.cancellation) }
             if inResults { return true }
             // The table narrowed by the condition and the row's key: does it still hold the row?
-            guard !key.isEmpty, key.allSatisfy({ $0.1 != nil }) else {
+            guard let key else {
                 throw ShellError.invalid("on \(owner ?? "a table") why can follow a link only for a row of the results (why #N) "
-                    + "or a table with a primary key")
+                    + "or one with a primary key or text values")
             }
             var narrowed = try session.freshResults().applying(.filter(condition), cancellation: session.cancellation)
             for (field, value) in key {
-                narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value!)), cancellation: session.cancellation)
+                narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
             }
             return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
         }
+    }
+
+    /// What tells a table's row from the others, each column with the row's value: its primary
+    /// key; without one, the column show finds it by (a unique one, an `id`); else its text
+    /// columns that have a value (a twin equal in all of them is the same answer). Nil when
+    /// the row has none of these.
+    static func rowKey(_ record: RecordRef, of results: any ResultsSource, in session: Session) throws -> [(String, String)]? {
+        let dataset = record.dataset
+        func value(_ field: String) -> String? {
+            dataset.values(of: dataset.compile(FieldPath(field)), row: record.row).first.map { dataset.text(of: $0) }
+        }
+        let primary = results.primaryKey
+        if !primary.isEmpty {
+            let key = primary.compactMap { field in value(field).map { (field, $0) } }
+            return key.count == primary.count ? key : nil
+        }
+        if let identity = dataset.layout.identityField, let value = value(identity) { return [(identity, value)] }
+        let text = try dataset.fields(cancellation: session.cancellation).fields.filter { field in
+            !field.inList && !field.isDerived && !field.path.contains(".") && field.kinds.subtracting([.null]) == [.string]
+        }
+        let key = text.compactMap { field in value(field.path).flatMap { $0.isEmpty ? nil : (field.path, $0) } }
+        return key.isEmpty ? nil : key
     }
 }
