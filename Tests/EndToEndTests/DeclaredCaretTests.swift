@@ -108,6 +108,16 @@ struct DeclaredCaretTests {
         ])
     }
 
+    @Test("a value a number field cannot be compared with is pointed at: filter area > abc")
+    func valuesOfTheWrongTypePointAtTheValue() throws {
+        try expectCarets([
+            Case(line: "filter area > abc", word: "abc", message: "area is a number; 'abc' is not a number"),
+            Case(line: "filter region = Europe and population < lots", word: "lots",
+                 message: "population is a number; 'lots' is not a number"),
+            Case(line: "filter area >= \"big\"", word: "\"big\"", message: "area is a number; 'big' is not a number"),
+        ])
+    }
+
     @Test("expressions point at the operand: the caret under name in sort name / 2")
     func expressionsPointAtTheOperand() throws {
         try expectCarets([

@@ -79,6 +79,36 @@ struct PagerTests {
         try leave(session)
     }
 
+    @Test("the pager gets LESS=FRX when LESS is not set, as git gives it; a LESS of one's own is kept")
+    func lessOptionsForThePager() throws {
+        for (given, expected) in [(nil, "FRX"), ("-S", "-S")] as [(String?, String)] {
+            let environment = home.environment().with("ALMANAC_PAGER", "printf '%s\\n' \"$LESS\" > '\(pagedFile)'; cat > /dev/null")
+                .with("LESS", given)
+            let session = try PseudoTerminalSession(environment: environment, rows: 24, columns: 200)
+            try session.waitForPrompt()
+            try session.enter("use countries", prompt: "countries> ")
+            try session.enter("show NOR")
+            #expect(takePaged() == expected + "\n", "LESS given: \(given ?? "none")")
+            try leave(session)
+        }
+    }
+
+    /// PAGER=less alone showed describe's dim rules as `ESC[2m─[ 1 ]─…ESC[0m`: less shows
+    /// escapes as text unless told -R.
+    @Test("PAGER=less shows describe's rules, not their escapes as text", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less")))
+    func plainLessShowsNoEscapes() throws {
+        let environment = home.environment().without("ALMANAC_PAGER").without("NO_COLOR").with("PAGER", "/usr/bin/less").without("LESS")
+        let session = try PseudoTerminalSession(environment: environment, rows: 20, columns: 100)
+        try session.waitForPrompt()
+        try session.enter("use countries", prompt: "countries> ")
+        try session.sendLine("describe")
+        let screen = try session.waitForScreen("describe's first rule in less") { $0.lines.contains { $0.contains("[ 1 ]") } }
+        #expect(!screen.lines.contains { $0.contains("ESC[") }, "\(screen.lines.joined(separator: "\n"))")
+        try session.send("q")
+        try session.waitForPrompt("countries> ")
+        try leave(session)
+    }
+
     @Test("through a pipe no pager is used")
     func noPagerThroughPipe() throws {
         let result = try piped(["use countries", "show NOR", "fields"])

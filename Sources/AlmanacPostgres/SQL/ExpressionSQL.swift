@@ -42,7 +42,7 @@ struct ExpressionSQL {
         if bound.type.isList, element == nil, !isReduction(bound) {
             // One value of a list: its first, as sort and group read a list in memory.
             let (set, inner) = try listElement(bound, aliases: &aliases)
-            return SQL("(SELECT ") + (try value(bound, aliases: &aliases, element: inner)) + set.fromWhere(nil) + " LIMIT 1)"
+            return SQL("(SELECT ") + (try value(bound, aliases: &aliases, element: inner)) + set.fromWhere(nil) + set.orderBy + " LIMIT 1)"
         }
         switch bound.kind {
         case let .number(number):
@@ -198,7 +198,7 @@ struct ExpressionSQL {
             return typed(column, kind: kind, typeName: typeName, as: type)
         case let .set(set, _):
             // A JSON path's value: its first.
-            return SQL("(SELECT ") + typed(set.value, kind: set.kind, typeName: set.typeName, as: type) + set.fromWhere(nil) + " LIMIT 1)"
+            return SQL("(SELECT ") + typed(set.value, kind: set.kind, typeName: set.typeName, as: type) + set.fromWhere(nil) + set.orderBy + " LIMIT 1)"
         }
     }
 
@@ -375,7 +375,8 @@ extension QueryBuilder {
             let value = try sql.value(bound, aliases: &aliases, element: element)
             let (kind, typeName) = Self.kind(of: type.element)
             let shaped = type.element == .date ? SQL("to_timestamp(") + value + ")" : value
-            return SpecSource(source: .set(ValueSet(from: set.from, condition: set.condition, value: shaped, kind: kind, typeName: typeName),
+            return SpecSource(source: .set(ValueSet(from: set.from, condition: set.condition, value: shaped, kind: kind, typeName: typeName,
+                                                    order: set.order),
                                            column: SQL("true")), reference: nil, type: type)
         }
         let value = try sql.shownValue(bound, aliases: &aliases)

@@ -201,6 +201,12 @@ struct ValueSet {
     let value: SQL
     let kind: TableSchema.ValueKind
     let typeName: String
+    /// The values' order where it means something (a list of keys followed to their records:
+    /// `borders.name` in the order of `borders`, as in memory); empty where it is the rows'.
+    var order: [SQL] = []
+
+    /// ` ORDER BY …` for an aggregate or a subquery over the values, or nothing.
+    var orderBy: SQL { order.isEmpty ? SQL() : SQL(" ORDER BY ") + SQL.joined(order, separator: ", ") }
 
     /// `FROM … WHERE …` with `extra` added to the condition.
     func fromWhere(_ extra: SQL?) -> SQL {

@@ -121,7 +121,7 @@ extension QueryBuilder {
         case let .set(values, _):
             // A list's or a path's first value, as sort takes it.
             let first = aliases.next("k")
-            joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + " LIMIT 1) AS \(first) ON true")
+            joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + values.orderBy + " LIMIT 1) AS \(first) ON true")
             expression = SQL("\(first).k")
             kind = values.kind
         }

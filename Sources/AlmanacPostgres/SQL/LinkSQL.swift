@@ -137,6 +137,19 @@ struct LinkHop {
         }
         return SQL(keys.isArray ? "\(keyColumn) = ANY(\(keysColumn))" : "\(keyColumn) = \(keysColumn)")
     }
+
+    /// Where the record `to` leads to stands among `from`'s list of keys (`borders`), so the
+    /// linked values come in the list's order, as in memory; nil when the order is the rows'.
+    func position(from: String, to: String) -> SQL? {
+        guard !isReverse, keys.isArray else { return nil }
+        var keyColumn = "\(to).\(key.quoted)"
+        var keysColumn = "\(from).\(keys.quoted)"
+        if key.kind != keys.kind || key.kind == .other {
+            keyColumn += "::text"
+            keysColumn += "::text[]"
+        }
+        return SQL("array_position(\(keysColumn), \(keyColumn))")
+    }
 }
 
 extension FieldReference {
@@ -146,10 +159,12 @@ extension FieldReference {
     func linkedSource(aliases: inout Aliases) -> ValueSource {
         var from = SQL()
         var conditions: [SQL] = []
+        var order: [SQL] = []
         var previous = "t"
         for (index, hop) in hops.enumerated() {
             let alias = aliases.next("l")
             let condition = hop.condition(from: previous, to: alias)
+            if let position = hop.position(from: previous, to: alias) { order.append(position) }
             if index == 0 {
                 from.append(hop.fromItem(alias))
                 conditions.append(condition)
@@ -178,7 +193,8 @@ extension FieldReference {
         conditions.append(kind == .text ? QueryBuilder.present(value) + " IS NOT NULL" : value + " IS NOT NULL")
         let hop = hops[0]
         let origin = SQL("t." + (hop.isReverse ? hop.key.quoted : hop.keys.quoted))
-        return .set(ValueSet(from: from, condition: SQL.joined(conditions, separator: " AND "), value: value, kind: kind, typeName: typeName),
+        return .set(ValueSet(from: from, condition: SQL.joined(conditions, separator: " AND "), value: value, kind: kind, typeName: typeName,
+                             order: order),
                     column: origin)
     }
 }

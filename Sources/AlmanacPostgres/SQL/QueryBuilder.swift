@@ -147,7 +147,7 @@ struct QueryBuilder {
             let bound = try sql.bind(expression)
             if bound.type.isList {
                 let (set, element) = try sql.listElement(bound, aliases: &aliases)
-                columns.append((spec, bound.type, SQL("(SELECT json_agg(") + (try sql.value(bound, aliases: &aliases, element: element)) + ")"
+                columns.append((spec, bound.type, SQL("(SELECT json_agg(") + (try sql.value(bound, aliases: &aliases, element: element)) + set.orderBy + ")"
                     + set.fromWhere(nil) + ")"))
             } else {
                 columns.append((spec, bound.type, try sql.shownValue(bound, aliases: &aliases)))
@@ -189,7 +189,7 @@ struct QueryBuilder {
             case let .set(values, _):
                 // By the first value, as in memory.
                 let first = aliases.next("k")
-                joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + " LIMIT 1) AS \(first) ON true")
+                joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + values.orderBy + " LIMIT 1) AS \(first) ON true")
                 terms += order(SQL("\(first).k"), kind: values.kind, typeName: values.typeName, descending: key.descending)
             }
         }

@@ -65,7 +65,25 @@ public enum FilterCommand: Command {
             let (column, width) = token.isQuoted ? (word.column, TextWidth.of(word.text) + 2)
                 : (word.column + token.characters.lowerBound, max(1, token.characters.count))
             throw ShellError.at(column: column, width: width, arguments.usageError(error.message))
+        } catch let error as QueryError {
+            throw pointedAtValue(error, tokens: tokens, words: words)
         }
+    }
+
+    /// A value the field cannot be compared with (`area > abc`), pointed at that value: the
+    /// word after the field's comparison.
+    static func pointedAtValue(_ error: QueryError, tokens: [FilterToken], words: [Word]) -> any Error {
+        guard case let .typeMismatch(field, _, _) = error else { return error }
+        guard let place = tokens.indices.first(where: { index in
+            index + 2 < tokens.count && !tokens[index].isQuoted && tokens[index].text.lowercased() == field.lowercased()
+                && tokens[index + 1].token?.isSymbol == true
+                && ExpressionTokens.comparisonSymbols.contains(tokens[index + 1].text)
+        }) else { return error }
+        let token = tokens[place + 2]
+        let word = words[token.word]
+        let (column, width) = token.isQuoted ? (word.column, TextWidth.of(word.text) + 2)
+            : (word.column + token.characters.lowerBound, max(1, TextWidth.of(token.text)))
+        return ShellError.at(column: column, width: width, .invalid("\(error)"))
     }
 
     /// The condition with the names given to computed columns (`columns name, population /

@@ -87,6 +87,11 @@ enum ManualSections {
     .It Ev ALMANAC_PAGER , Ev PAGER
     The pager for long output at the prompt (the first that is set), else
     .Ql less \-FRX ;
+    it runs with
+    .Ev LESS Ns = Ns Ql FRX
+    when
+    .Ev LESS
+    is not set, as git runs it;
     .Ic set pager off
     turns it off.
     .It Ev NO_COLOR

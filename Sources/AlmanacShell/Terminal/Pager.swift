@@ -12,6 +12,15 @@ enum Pager {
         return "less -FRX"
     }
 
+    /// The pager's environment, `NAME=value`: the shell's, with `LESS=FRX` when LESS is not
+    /// set (as git does), so a `PAGER=less` shows colours and dim rules, not `ESC[2m`, and
+    /// output shorter than a screen stays on it.
+    static func environment(_ inherited: [String: String]) -> [String] {
+        var variables = inherited
+        if variables["LESS"] == nil { variables["LESS"] = "FRX" }
+        return variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+
     /// Runs `command` through /bin/sh with `text` on its standard input and waits for it.
     /// Returns false when it could not be started (the caller prints the text itself).
     static func show(_ text: String, command: String) -> Bool {
@@ -32,7 +41,10 @@ enum Pager {
         let arguments = ["/bin/sh", "-c", command]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&process, "/bin/sh", &actions, nil, argv, environ)
+        let variables = environment(ProcessInfo.processInfo.environment)
+        let envp = variables.map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&process, "/bin/sh", &actions, nil, argv, envp)
         close(readEnd)
         guard spawned == 0 else {
             close(writeEnd)
