@@ -76,25 +76,17 @@ public struct Executor {
     }
 
     /// An unknown field or a path through no link, from whichever command named it, pointed at
-    /// where the line names it; a value of the wrong type for its field (`population > abc`) at
-    /// the value.
+    /// where the line names it. (A filter's value of the wrong type is pointed at by filter.)
     static func pointed(_ error: any Error, in statement: Statement) -> any Error {
         if error is ExpressionError { return ExpressionWords.pointed(error, in: Array(statement.words.dropFirst())) }
         let field: String
-        var atTheValue = false
         switch error as? QueryError {
         case let .unknownField(name, _)?, let .notALink(name, _)?: field = name
-        case let .typeMismatch(name, _, _)?: (field, atTheValue) = (name, true)
         default: return error
         }
-        let tokens = Arguments.tokens(Array(statement.words.dropFirst())).filter { !$0.isComma }
-        guard var index = tokens.firstIndex(where: { $0.word.text == field }) else { return error }
-        if atTheValue, index + 2 < tokens.count, !tokens[index + 1].word.isQuoted,
-           FilterExpression.Operator(rawValue: tokens[index + 1].word.text) != nil || ["==", "=~"].contains(tokens[index + 1].word.text) {
-            index += 2
-        }
-        let word = tokens[index].word
-        return ShellError.at(column: word.column, width: max(1, TextWidth.of(word.text) + (word.isQuoted ? 2 : 0)), .invalid("\(error)"))
+        let tokens = Arguments.tokens(Array(statement.words.dropFirst()))
+        guard let word = tokens.first(where: { !$0.isComma && $0.word.text == field })?.word else { return error }
+        return ShellError.at(column: word.column, width: max(1, TextWidth.of(word.text)), .invalid("\(error)"))
     }
 
     /// `time: 1.23 ms` on standard error after a command, under `set timer on` (machine output stays clean).
