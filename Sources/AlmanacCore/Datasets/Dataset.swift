@@ -129,7 +129,7 @@ public final class Dataset: Sendable {
 
     /// The top-level field that tells one record from another, when the dataset has one: its
     /// model's identity (a country's alpha3Code, a station's stationId), else the layout's key
-    /// (a file's `id`, or `load … key FIELD`). An export declares it the table's primary key.
+    /// (a file's `id`, or `load … key FIELD`). An export declares it unique on the table it writes.
     public var keyField: String? { model.fieldSpecs.first(where: \.identity)?.key ?? layout.identityField }
 
     /// What `show` finds the record at `row` by, upper-cased: its model's identities (`NOR`,
