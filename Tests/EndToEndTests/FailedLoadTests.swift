@@ -26,16 +26,18 @@ struct FailedLoadTests {
                         directory: home.root, timeout: .seconds(60))
     }
 
-    @Test("a failed load from elsewhere before the bundled copy loaded: the bundled copy is loaded all the same", arguments: 1...3)
+    @Test("a failed load from elsewhere while the bundled copy loads: the bundled copy is there all the same", arguments: 1...3)
     func bundledCopyComesBack(round: Int) throws {
         let result = try run(["load countries from bad.json", "use countries", "count", "datasets countries"])
         #expect(result.stdout.lines.first == "\(countries)", "\(result)")
         #expect(result.stdout.contains(data.file("countries")), "datasets names the bundled file: \(result)")
-        #expect(result.stderr.lines == [
-            "countries: load failed: bad.json:2:1: the text ends too early (truncated?): expected ',' or ']' "
-                + "— countries loads from \(data.file("countries")) again",
-            "-c:1: 1 load failed",
-        ], "\(result)")
+        // The bundled load runs in the background from the start: the failed load either took its
+        // place before it finished (it loads again) or came after it (its records stay). Which one
+        // is a race the release binary often wins; the records are there either way.
+        let failure = "countries: load failed: bad.json:2:1: the text ends too early (truncated?): expected ',' or ']' — "
+        #expect(result.stderr.lines == [failure + "countries loads from \(data.file("countries")) again", "-c:1: 1 load failed"]
+                || result.stderr.lines == [failure + "the previous contents stay (\(countries) countries)", "-c:1: 1 load failed"],
+                "\(result)")
         #expect(result.status == 1)
     }
 
