@@ -60,11 +60,7 @@ public enum FilterCommand: Command {
         } catch let error as FilterSyntaxError {
             // Pointed at the token it is about, or past the end where something is missing.
             guard let place = error.token, place < tokens.count else { throw arguments.usageError(error.message, after: words.last) }
-            let token = tokens[place]
-            let word = words[token.word]
-            let (column, width) = token.isQuoted ? (word.column, TextWidth.of(word.text) + 2)
-                : (word.column + token.characters.lowerBound, max(1, token.characters.count))
-            throw ShellError.at(column: column, width: width, arguments.usageError(error.message))
+            throw pointed(at: tokens[place], words: words, arguments.usageError(error.message))
         } catch let error as QueryError {
             throw pointedAtValue(error, tokens: tokens, words: words)
         }
@@ -79,11 +75,15 @@ public enum FilterCommand: Command {
                 && tokens[index + 1].token?.isSymbol == true
                 && ExpressionTokens.comparisonSymbols.contains(tokens[index + 1].text)
         }) else { return error }
-        let token = tokens[place + 2]
+        return pointed(at: tokens[place + 2], words: words, .invalid("\(error)"))
+    }
+
+    /// `error` with the caret under `token`: a quoted one with its quotes, else its part of the word.
+    static func pointed(at token: FilterToken, words: [Word], _ error: ShellError) -> ShellError {
         let word = words[token.word]
         let (column, width) = token.isQuoted ? (word.column, TextWidth.of(word.text) + 2)
             : (word.column + token.characters.lowerBound, max(1, TextWidth.of(token.text)))
-        return ShellError.at(column: column, width: width, .invalid("\(error)"))
+        return ShellError.at(column: column, width: width, error)
     }
 
     /// The condition with the names given to computed columns (`columns name, population /
