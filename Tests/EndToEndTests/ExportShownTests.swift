@@ -119,6 +119,39 @@ struct ExportShownTests {
         }.joined())
     }
 
+    @Test("after path, export all, a .geojson file and a new table hold the chain's countries whole, in its order; memory and table alike")
+    func pathExportsItsCountriesWhole() throws {
+        let (_, url) = try Database.exported("countries", as: "export_path_whole", in: home)
+        func exported(_ use: [String], prefix: String) throws -> (json: String, geojson: String, table: [String?]) {
+            let target = try Database.url("\(prefix)path_chain")
+            let script = use + ["path Portugal Poland", "export \(prefix)whole.json all", "export \(prefix)chain.geojson", "export \(target)"]
+            let result = try PipeRun.run(["--no-rc"], input: script.joined(separator: "\n") + "\n", environment: home.environment(),
+                                         directory: home.root)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            return (home.read(home.root + "/\(prefix)whole.json") ?? "", home.read(home.root + "/\(prefix)chain.geojson") ?? "",
+                    try Database.column("SELECT name FROM \(prefix)path_chain ORDER BY ctid"))
+        }
+        let memory = try exported(["use countries"], prefix: "m_")
+        let table = try exported(["load d from \(url)", "use d"], prefix: "t_")
+        #expect(memory.json == table.json && memory.geojson == table.geojson && memory.table == table.table)
+
+        let chain = ["Portugal", "Spain", "France", "Germany", "Poland"]
+        let byName = Dictionary(Self.countries.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let records = try RecordFormats.jsonArray(memory.json)
+        #expect(records.map { $0["name"] as? String } == chain)
+        // Whole records: every key countries.json has for each, with its values.
+        for (record, name) in zip(records, chain) {
+            let source = try #require(byName[name])
+            #expect(Set(record.keys) == Set(source.keys), "\(name)")
+            #expect(record["alpha3Code"] as? String == source["alpha3Code"] as? String)
+            #expect(Self.number(record["population"]) == Self.number(source["population"]))
+        }
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(memory.geojson.utf8)) as? [String: Any])
+        let features = try #require(geojson["features"] as? [[String: Any]])
+        #expect(features.map { ($0["properties"] as? [String: Any])?["name"] as? String } == chain)
+        #expect(memory.table == chain)
+    }
+
     @Test("CSV writes a nested object as dotted columns beside their object, lists as JSON text; the file loads back")
     func nestedObjectsAsDottedColumns() throws {
         let source = try home.write("""

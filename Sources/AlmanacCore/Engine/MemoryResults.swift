@@ -9,6 +9,12 @@ public struct MemoryResults: ResultsSource {
         self.datasets = datasets
     }
 
+    /// Records chosen elsewhere, in their order, as results without steps.
+    public init(records: ResultSet) {
+        datasets = records.datasets
+        stack = QueryStack(records: records)
+    }
+
     /// The results after the last step.
     public var results: ResultSet { stack?.results ?? .all(datasets) }
 

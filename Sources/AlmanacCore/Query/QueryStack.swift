@@ -66,6 +66,12 @@ public struct QueryStack: Sendable {
         self.datasets = datasets
     }
 
+    /// Records chosen elsewhere (a path's countries, step by step) as the results, before any step.
+    public init(records: ResultSet) {
+        datasets = records.datasets
+        current = records
+    }
+
     /// The results after the last step.
     public var results: ResultSet {
         // A sort's full order cannot fail once its first records are ordered (the fields are known).

@@ -37,7 +37,7 @@ public enum DescribeCommand: Command {
         // Calendar parts (year(closed)) read as digits, as a field named year does.
         let digits = Set(fields.filter { !ComputedField.groupsThousands($0) }.map { ComputedField.title(of: $0) })
         let described = result(answer.profiles, datasets: answer.sections, digits: digits)
-        session.lastSummary = (described.table, "field")
+        session.lastSummary = ShownSummary(described.table, rows: "field")
         return described
     }
 

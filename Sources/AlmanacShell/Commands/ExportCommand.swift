@@ -20,7 +20,7 @@ public enum ExportCommand: Command {
         ones too, and the fields the sort or filter uses); after group, the groups as listed; after \
         describe, histogram or path, their table (a path's countries step by step); else whole \
         records in the source schema. export FILE \
-        all writes whole records whatever is shown. CSV and TSV write a nested object as dotted \
+        all writes whole records whatever is shown (after path, the chain's countries; so do .geojson and a new table). CSV and TSV write a nested object as dotted \
         columns (user.login) and a list as JSON text, which load reads back as the list. An existing \
         file is replaced only with --force; the file appears whole or not at all. A .geojson file holds the results as one GeoJSON FeatureCollection, what map prints under --format json. \
         A postgresql:// URL writes the records into a new table, in one transaction (COPY): each \
@@ -38,16 +38,20 @@ public enum ExportCommand: Command {
         guard let given = parsed[Self.path].first else { throw arguments.usageError() }
         let force = parsed.has(Self.force)
         var path = given.text
+        // Whole records: those of the results, or of a path's countries when it was the last answer.
+        let records: () throws -> any ResultsSource = {
+            if let chosen = session.lastSummary?.records { return MemoryResults(records: chosen) }
+            return try session.results()
+        }
         if let engine = session.engine(for: path) {
-            let written = try engine.write(try session.results(), to: path, replace: force, cancellation: session.cancellation)
+            let written = try engine.write(try records(), to: path, replace: force, cancellation: session.cancellation)
             return report(written, to: try engine.shown(path), in: session)
         }
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { path = home + path.dropFirst() }
-        let source = try session.results()
         let whole = parsed.has(Self.all)
         if path.lowercased().hasSuffix(".geojson") {
             // GeoJSON needs every point in memory: a table's results go to the other formats.
-            guard let results = source.inMemory else {
+            guard let results = try records().inMemory else {
                 throw arguments.usageError("a table exports to .json, .ndjson, .csv, .tsv or .md, or to postgresql://…?table=NEW", at: given.word)
             }
             let text = try GeoJSONWriter.featureCollection(results, outlines: MapCommand.outlines(in: session).0,
@@ -65,11 +69,11 @@ public enum ExportCommand: Command {
         }
         // What the listing shows: a describe's or histogram's table, the groups after group, the
         // chosen columns; else whole records.
-        if !whole, let (table, rows) = session.lastSummary {
+        if !whole, let summary = session.lastSummary {
             let written = try abandonedWhenCancelled(path) {
-                try FileExport.write(table, format: format, to: path, force: force, in: session)
+                try FileExport.write(summary.table, format: format, to: path, force: force, in: session)
             }
-            return report(written, to: path, what: rows, in: session)
+            return report(written, to: path, what: summary.rows, in: session)
         }
         if !whole, let groups = session.lastGroups {
             let written = try abandonedWhenCancelled(path) {
@@ -77,6 +81,7 @@ public enum ExportCommand: Command {
             }
             return report(written, to: path, what: "group", in: session)
         }
+        let source = try records()
         let fields = whole ? nil : session.chosenFields(of: source)
         var shown = source
         if let fields { shown.showing(fields) }

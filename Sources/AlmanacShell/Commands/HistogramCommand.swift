@@ -73,7 +73,7 @@ public enum HistogramCommand: Command {
         if session.settings.format.isMachineReadable, answer.recordsWithoutValue > 0 {
             output.message("note: " + summary(answer))
         }
-        session.lastSummary = (data, "bin")
+        session.lastSummary = ShownSummary(data, rows: "bin")
         return CommandResult(data, prose: .table(bars), notes: [summary(answer)] + HistogramNotes.notes(answer, field: title))
     }
 

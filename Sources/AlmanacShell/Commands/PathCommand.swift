@@ -33,7 +33,7 @@ public enum PathCommand: Command {
             let lines = ["no land route from \(SafeText.escape(countries.name(of: start))) to \(SafeText.escape(countries.name(of: end)))",
                          component(of: start, graph: graph, countries: countries), component(of: end, graph: graph, countries: countries)]
             let empty = ResultTable(columns: columns, rows: [])
-            shown(empty, in: session)
+            shown(empty, chain: [], of: countries, in: session)
             var result = CommandResult(empty, prose: .lines(lines))
             // Programs get the empty answer; why it is empty goes to standard error, not nowhere.
             if session.settings.format.isMachineReadable { result.messages = lines }
@@ -49,7 +49,7 @@ public enum PathCommand: Command {
         }
         var table = ResultTable(columns: columns, rows: rows)
         table.showsHeader = true
-        shown(table, in: session)
+        shown(table, chain: chain, of: countries, in: session)
         let borders = chain.count - 1
         let summary = "\(borders.grouped) border\(borders == 1 ? "" : "s") from \(SafeText.escape(countries.name(of: start))) to "
             + "\(SafeText.escape(countries.name(of: end))) over land"
@@ -57,10 +57,12 @@ public enum PathCommand: Command {
         return try PathMap.result(chain, countries: countries, table: table, summary: summary, in: session)
     }
 
-    /// The chain is the last answer shown: export writes it as listed, not the results under it.
-    private static func shown(_ table: ResultTable, in session: Session) {
+    /// The chain is the last answer shown: export writes it as listed, not the results under
+    /// it, and `all` (or GeoJSON, or a table) the chain's countries whole.
+    private static func shown(_ table: ResultTable, chain: [Int], of countries: Dataset, in session: Session) {
         session.lastGroups = nil
-        session.lastSummary = (table, "step")
+        let records = ResultSet(datasets: [countries], items: chain.map { ResultSet.Item(dataset: 0, row: $0) })
+        session.lastSummary = ShownSummary(table, rows: "step", records: records)
     }
 
     /// `United Kingdom's land component: 2 countries (Ireland, United Kingdom)`.

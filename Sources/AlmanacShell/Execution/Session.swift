@@ -43,9 +43,9 @@ public final class Session {
     var saidUndoIsBounded = false
     /// The last `group` listing while it is the last listing shown (`show #N` drills into it).
     public var lastGroups: GroupAnswer?
-    /// The table of the last describe or histogram while it is the last answer shown, and what
-    /// its rows are (`field`, `bin`): export writes it, as it writes the groups after group.
-    public var lastSummary: (table: ResultTable, rows: String)?
+    /// The table of the last describe, histogram or path while it is the last answer shown:
+    /// export writes it, as it writes the groups after group.
+    public var lastSummary: ShownSummary?
     /// Whether the command running is a script's shaping command whose listing waits to be
     /// the last answer (`ScriptAnswer`): its listing is made only if written.
     var listingWaits = false
