@@ -117,13 +117,17 @@ enum Report {
                                       measured: String(format: "%.2f× (%@ for %@)", ratio, mb(load.resident), mb(largest.file.bytes)),
                                       pass: ratio <= 1.5, scale: scale))
         }
-        if let parse = largest.step("csv.parse"), let rate = parse.mbPerSecond {
+        // Issue 28 set the CSV targets on the 100× file: on 10× (--quick) the fixed costs of a
+        // load (threads, the column store's first blocks) dominate and the lines would read MISS
+        // for a target nobody set there; the measurements stay in the tables above.
+        let csvTargetsApply = scale >= 100
+        if csvTargetsApply, let parse = largest.step("csv.parse"), let rate = parse.mbPerSecond {
             // Wall time on two threads; the CPU time says how much a busy machine took of it.
             checks.append(TargetCheck(target: "CSV parse (in process) ≥ 500 MB/s",
                                       measured: String(format: "%.0f MB/s (CPU %@ for the two threads)", rate, ms(parse.stats.cpuMedian)),
                                       pass: rate >= 500, scale: scale))
         }
-        if let load = largest.processLoads.first(where: { $0.tool == "almanac CSV" }),
+        if csvTargetsApply, let load = largest.processLoads.first(where: { $0.tool == "almanac CSV" }),
            let bytes = try? FileManager.default.attributesOfItem(atPath: largest.file.directory + "/stations.csv")[.size] as? Int {
             let ratio = Double(load.peak) / Double(bytes)
             checks.append(TargetCheck(target: "CSV load: peak memory ≤ 1.25× the file",
