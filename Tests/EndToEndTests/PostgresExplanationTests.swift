@@ -108,4 +108,22 @@ struct PostgresExplanationTests {
         #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
         #expect(database.stdout == memory.stdout && database.status == 0 && database.stderr.isEmpty, "\(database)")
     }
+
+    @Test("a table of stations names its rows by stationTitle, as the stations in memory do: show, why")
+    func stationsNamedByTitle() throws {
+        let url = try Database.url("explain_stations")
+        let exported = try run(["use stations", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        // 9864 is in Vienna with its neighbours: near leaves the station itself out.
+        let title = try #require(DatasetCompletionTests.stations[9864]?.title)
+        #expect(title == "Stadion Center, Engerthstr. 242")
+        let script = ["show 9864", "near 9864 within 250 km", "why 9864"]
+        let memory = try run(["use stations"] + script)
+        let database = try run(["load d from \(url)", "use d"] + script)
+        let leftOut = "\(title) is not among the results: a search, near, within, outside, reach or limit left it out"
+        for answer in [memory, database] {
+            #expect(answer.stdout.lines.first == title && answer.stdout.lines.last == leftOut, "\(answer)")
+            #expect(answer.status == 0 && answer.stderr.isEmpty, "\(answer)")
+        }
+    }
 }
