@@ -78,7 +78,9 @@ struct ExpressionSQL {
                 return SQL("(") + a + " - " + b + ")"
             case .multiply: return SQL("(") + a + " * " + b + ")"
             case .divide: return SQL("(") + a + " / NULLIF(" + b + ", 0))"
-            case .remainder: return SQL("((") + a + ")::numeric % NULLIF((" + b + ")::numeric, 0))::float8"
+            // Of the numbers as written (their shortest decimals, float8's text), as memory
+            // computes it (ExpressionEvaluator.remainder): 7.3 % 0.1 is 0.
+            case .remainder: return SQL("((") + a + ")::text::numeric % NULLIF((" + b + ")::text::numeric, 0))::float8"
             }
         case let .comparison(op, left, right):
             if left.type.isList, element == nil { return try exists(bound, list: left, aliases: &aliases) }
