@@ -42,7 +42,7 @@ struct ExpressionSQL {
         if bound.type.isList, element == nil, !isReduction(bound) {
             // One value of a list: its first, as sort and group read a list in memory.
             let (set, inner) = try listElement(bound, aliases: &aliases)
-            return SQL("(SELECT ") + (try value(bound, aliases: &aliases, element: inner)) + set.fromWhere(nil) + set.orderBy + " LIMIT 1)"
+            return set.first(of: try value(bound, aliases: &aliases, element: inner))
         }
         switch bound.kind {
         case let .number(number):
@@ -200,7 +200,7 @@ struct ExpressionSQL {
             return typed(column, kind: kind, typeName: typeName, as: type)
         case let .set(set, _):
             // A JSON path's value: its first.
-            return SQL("(SELECT ") + typed(set.value, kind: set.kind, typeName: set.typeName, as: type) + set.fromWhere(nil) + set.orderBy + " LIMIT 1)"
+            return set.first(of: typed(set.value, kind: set.kind, typeName: set.typeName, as: type))
         }
     }
 
