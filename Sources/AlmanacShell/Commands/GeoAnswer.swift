@@ -40,8 +40,8 @@ enum GeoAnswer {
             else { return try session.dataset("countries") }
             let count = try rows.count(fresh: true, cancellation: session.cancellation)
             guard count <= tableRowLimit else {
-                throw ShellError.invalid("\(name) has the countries' alpha3Code and borders, and \(count.grouped) rows (more than "
-                    + "\(tableRowLimit.grouped)) to read — narrow it to the countries and export FILE, then load that")
+                throw ShellError.invalid("names are looked up and borders followed among the rows of \(name), and \(name) has "
+                    + "\(count.grouped) rows (more than \(tableRowLimit.grouped)) — narrow it to the countries and export FILE, then load that")
             }
             return try rows.page(start: 0, size: max(1, count), cancellation: session.cancellation).results.datasets[0]
         }
