@@ -26,6 +26,17 @@ import Testing
         #expect(schema.folding.method == .unicode)
     }
 
+    @Test func stationsAreNamedByTheirTitleOnATableAsInMemory() throws {
+        // The first `…Title` key of a station is its countryTitle: the model's name wins.
+        let table = try TestCluster.shared().bundledTable("stations")
+        #expect(table.schema.columns.first?.name == "countryTitle")
+        #expect(table.schema.layout.nameField == "stationTitle")
+        #expect(try BundledData.load("stations").layout.nameField == "stationTitle")
+        #expect(try BundledData.generic("stations").layout.nameField == "stationTitle")
+        // Records without all the stations' fields keep the generic choice.
+        #expect(GenericModel.layout(keys: [("countryTitle", true, true), ("stationTitle", true, true)]).nameField == "countryTitle")
+    }
+
     @Test func viewsAndQuotedNamesAttach() throws {
         let cluster = try TestCluster.shared()
         try cluster.kindsTable()

@@ -108,4 +108,49 @@ struct PostgresExplanationTests {
         #expect(memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
         #expect(database.stdout == memory.stdout && database.status == 0 && database.stderr.isEmpty, "\(database)")
     }
+
+    @Test("a table of stations names its rows by stationTitle, as the stations in memory do: show, why")
+    func stationsNamedByTitle() throws {
+        let url = try Database.url("explain_stations")
+        let exported = try run(["use stations", "export \(url) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        // 9864 is in Vienna with its neighbours: near leaves the station itself out.
+        let title = try #require(DatasetCompletionTests.stations[9864]?.title)
+        #expect(title == "Stadion Center, Engerthstr. 242")
+        let script = ["show 9864", "near 9864 within 250 km", "why 9864"]
+        let memory = try run(["use stations"] + script)
+        let database = try run(["load d from \(url)", "use d"] + script)
+        let leftOut = "\(title) is not among the results: a search, near, within, outside, reach or limit left it out"
+        for answer in [memory, database] {
+            #expect(answer.stdout.lines.first == title && answer.stdout.lines.last == leftOut, "\(answer)")
+            #expect(answer.status == 0 && answer.stderr.isEmpty, "\(answer)")
+        }
+    }
+
+    @Test("why NAME reads near's distance for the row on a table, keyed or not, as memory does")
+    func whyNameReadsTheDistance() throws {
+        let keyed = try Database.url("why_distance")
+        let exported = try run(["use countries", "export \(keyed) --force"])
+        #expect(exported.status == 0, "\(exported)")
+        try Database.cluster().execute("DROP TABLE IF EXISTS why_distance_bare; CREATE TABLE why_distance_bare AS SELECT * FROM why_distance")
+        let countries = ValueReadingTests.records("countries")
+        func latlng(_ name: String) throws -> [Double] {
+            try #require(countries.first { $0["name"] as? String == name }?["latlng"] as? [Double])
+        }
+        func km(_ name: String) throws -> String {
+            String(format: "%.1f", GeographyCommandTests.haversine(try latlng("Norway"), try latlng(name)))
+        }
+        // Denmark is kept (300 < 667 km), Sweden filtered out (261 km), Germany beyond 800 km.
+        let script = ["near Norway within 800 km", "filter distance > 300", "why Denmark", "why Sweden", "why Germany"]
+        let expected = ["Denmark meets the condition:", "  ✓ distance > 300   distance \(try km("Denmark"))",
+                        "Sweden meets 0 of 1 conditions:", "  ✗ distance > 300   distance \(try km("Sweden"))",
+                        "Germany meets 0 of 1 conditions:", "  ✗ distance > 300   distance none"]
+        #expect(expected[1] == "  ✓ distance > 300   distance 667.2")
+        let memory = try run(["use countries"] + script)
+        #expect(memory.stdout.lines == expected && memory.status == 0 && memory.stderr.isEmpty, "\(memory)")
+        for table in ["why_distance", "why_distance_bare"] {
+            let database = try run(["load d from \(try Database.url(table))", "use d"] + script)
+            #expect(database.stdout == memory.stdout && database.status == 0 && database.stderr.isEmpty, "\(table): \(database)")
+        }
+    }
 }

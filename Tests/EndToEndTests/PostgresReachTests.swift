@@ -103,4 +103,31 @@ struct PostgresReachTests {
         let planets = try run(["load d from \(try Database.url("reach_planets"))", "use d", "reach Austria 1"])
         #expect(planets.status != 0 && planets.stderr.contains("and d has no alpha3Code"), "\(planets)")
     }
+
+    @Test("reach and path on a table of one's own countries look names up in that table, as in a file of them")
+    func namesFromTheTable() throws {
+        _ = try Database.exported("countries", as: "reach_lands_source", in: home)
+        // Austria renamed, and Åland under a name and code the bundled countries do not know.
+        try Database.cluster().execute(#"""
+            DROP TABLE IF EXISTS reach_lands;
+            CREATE TABLE reach_lands AS SELECT * FROM reach_lands_source;
+            UPDATE reach_lands SET name = 'Ostmark' WHERE "alpha3Code" = 'AUT';
+            UPDATE reach_lands SET name = 'Aland', "alpha3Code" = 'ALX' WHERE "alpha3Code" = 'ALA';
+            """#)
+        let url = try Database.url("reach_lands")
+        let file = home.root + "/lands.json"
+        let copied = try run(["load lands from \(url)", "use lands", "export \(file)"])
+        #expect(copied.status == 0, "\(copied)")
+        let script = ["columns name, distance", "reach Ostmark 1", "page", "reach Aland 1", "path Ostmark Spain"]
+        let memory = try run(["load d from \(file)", "use d"] + script)
+        let database = try run(["load d from \(url)", "use d"] + script)
+        let neighbours = try GeographyCommandTests.distances(from: "AUT").filter { $0.value == 1 }.count
+        #expect(neighbours == 8)
+        #expect(memory.stdout.hasPrefix("name,distance\nCzech Republic,1\nGermany,1\n"), "\(memory)")
+        #expect(memory.stdout.contains("step,name,alpha3Code,region\n0,Ostmark,AUT,Europe\n"), "\(memory)")
+        #expect(memory.stdout.hasSuffix(",Spain,ESP,Europe\n"), "\(memory)")
+        #expect(memory.stderr == "no records — Aland borders no country over land\n" && memory.status == 0, "\(memory)")
+        #expect(database.stdout == memory.stdout && database.stderr == memory.stderr && database.status == 0,
+                "memory:\n\(memory)\ndatabase:\n\(database)")
+    }
 }

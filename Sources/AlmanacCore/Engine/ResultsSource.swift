@@ -26,6 +26,11 @@ public protocol ResultsSource: Sendable {
     var recordKeys: [String]? { get }
     /// The fields that tell one record from every other (a table's primary key), if any.
     var primaryKey: [String] { get }
+    /// Where the results live elsewhere: the results of the step that measured them (near,
+    /// outside, reach) without what narrowed them since, whose rows carry the distance a filter
+    /// may compare (`why NAME` reads a row there). Nil without such a step, and in memory, where
+    /// the results lend every record what the step computed.
+    var measured: Self? { get }
 
     /// The results after `step`.
     func applying(_ step: QueryStep, cancellation: Cancellation) throws -> Self
@@ -87,6 +92,7 @@ extension ResultsSource {
     public var unpagedLimit: Int? { nil }
     public var recordKeys: [String]? { nil }
     public var primaryKey: [String] { [] }
+    public var measured: Self? { nil }
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? { nil }
     public func completionNames(prefix: String, limit: Int) -> [String]? { nil }
     public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] { [] }

@@ -36,6 +36,10 @@ public struct PostgresResults: ResultsSource {
     public var defaultColumns: [String]? { table.schema.layout.listFields }
     public var recordKeys: [String]? { table.schema.columns.map(\.name) }
     public var primaryKey: [String] { table.schema.primaryKey.map { table.schema.columns[$0].name } }
+    public var measured: PostgresResults? {
+        guard query.measures else { return nil }
+        return PostgresResults(table: table, query: TableQuery(near: query.near, outside: query.outside, reach: query.reach))
+    }
 
     /// The step as SQL's question: the database answers it.
     public func applying(_ step: QueryStep, cancellation: Cancellation) throws -> PostgresResults {

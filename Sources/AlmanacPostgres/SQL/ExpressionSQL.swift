@@ -42,7 +42,7 @@ struct ExpressionSQL {
         if bound.type.isList, element == nil, !isReduction(bound) {
             // One value of a list: its first, as sort and group read a list in memory.
             let (set, inner) = try listElement(bound, aliases: &aliases)
-            return SQL("(SELECT ") + (try value(bound, aliases: &aliases, element: inner)) + set.fromWhere(nil) + set.orderBy + " LIMIT 1)"
+            return set.first(of: try value(bound, aliases: &aliases, element: inner))
         }
         switch bound.kind {
         case let .number(number):
@@ -78,7 +78,9 @@ struct ExpressionSQL {
                 return SQL("(") + a + " - " + b + ")"
             case .multiply: return SQL("(") + a + " * " + b + ")"
             case .divide: return SQL("(") + a + " / NULLIF(" + b + ", 0))"
-            case .remainder: return SQL("((") + a + ")::numeric % NULLIF((" + b + ")::numeric, 0))::float8"
+            // Of the numbers as written (their shortest decimals, float8's text), as memory
+            // computes it (ExpressionEvaluator.remainder): 7.3 % 0.1 is 0.
+            case .remainder: return SQL("((") + a + ")::text::numeric % NULLIF((" + b + ")::text::numeric, 0))::float8"
             }
         case let .comparison(op, left, right):
             if left.type.isList, element == nil { return try exists(bound, list: left, aliases: &aliases) }
@@ -198,7 +200,7 @@ struct ExpressionSQL {
             return typed(column, kind: kind, typeName: typeName, as: type)
         case let .set(set, _):
             // A JSON path's value: its first.
-            return SQL("(SELECT ") + typed(set.value, kind: set.kind, typeName: set.typeName, as: type) + set.fromWhere(nil) + set.orderBy + " LIMIT 1)"
+            return set.first(of: typed(set.value, kind: set.kind, typeName: set.typeName, as: type))
         }
     }
 

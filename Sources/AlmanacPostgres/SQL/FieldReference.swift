@@ -208,6 +208,17 @@ struct ValueSet {
     /// ` ORDER BY …` for an aggregate or a subquery over the values, or nothing.
     var orderBy: SQL { order.isEmpty ? SQL() : SQL(" ORDER BY ") + SQL.joined(order, separator: ", ") }
 
+    /// The first value (in `order`, else the rows'), joined to each row as `ALIAS.k`: how a
+    /// list or a path is one value to sort by or aggregate, as memory takes its first.
+    func firstValue(joins: inout SQL, aliases: inout Aliases) -> SQL {
+        let first = aliases.next("k")
+        joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + value + " AS k" + fromWhere(nil) + orderBy + " LIMIT 1) AS \(first) ON true")
+        return SQL("\(first).k")
+    }
+
+    /// `value` (an expression of the set's value) for the first of them, as a scalar subquery.
+    func first(of value: SQL) -> SQL { SQL("(SELECT ") + value + fromWhere(nil) + orderBy + " LIMIT 1)" }
+
     /// `FROM … WHERE …` with `extra` added to the condition.
     func fromWhere(_ extra: SQL?) -> SQL {
         var sql = SQL(" FROM ") + from

@@ -120,9 +120,7 @@ extension QueryBuilder {
             typeName = columnType
         case let .set(values, _):
             // A list's or a path's first value, as sort takes it.
-            let first = aliases.next("k")
-            joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + values.orderBy + " LIMIT 1) AS \(first) ON true")
-            expression = SQL("\(first).k")
+            expression = values.firstValue(joins: &joins, aliases: &aliases)
             kind = values.kind
         }
         // Doubles stay doubles (numeric keeps only 15 of their digits).

@@ -188,9 +188,8 @@ struct QueryBuilder {
                 }
             case let .set(values, _):
                 // By the first value, as in memory.
-                let first = aliases.next("k")
-                joins.append(SQL(" LEFT JOIN LATERAL (SELECT ") + values.value + " AS k" + values.fromWhere(nil) + values.orderBy + " LIMIT 1) AS \(first) ON true")
-                terms += order(SQL("\(first).k"), kind: values.kind, typeName: values.typeName, descending: key.descending)
+                terms += order(values.firstValue(joins: &joins, aliases: &aliases), kind: values.kind, typeName: values.typeName,
+                               descending: key.descending)
             }
         }
         // After a limit the rows' position carries the step's order and any sort before it.

@@ -6,8 +6,8 @@ import Foundation
 enum GeoAnswer {
     /// The country `text` names (a name, a code, any name search knows, a row `#3` of
     /// countries), and the countries dataset; an unknown one points at `words`.
-    static func country(_ text: String, words: [Word], in session: Session) throws -> (countries: Dataset, row: Int) {
-        let countries = try Self.countries(in: session)
+    static func country(_ text: String, words: [Word], among known: Dataset? = nil, in session: Session) throws -> (countries: Dataset, row: Int) {
+        let countries = try known ?? Self.countries(in: session)
         let target = try MapCommand.pointed(at: words) {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             // A row of the listing only when that listing is of countries.
@@ -30,17 +30,32 @@ enum GeoAnswer {
         return (countries, target.row)
     }
 
-    /// The countries a question follows: the dataset in use, in memory, when it has the
-    /// countries' shape (alpha3Code and a borders list) whatever its name — as a table in use
-    /// is asked when it has those columns; else the bundled countries.
+    /// The countries a question follows: the dataset in use when it has the countries' shape
+    /// (alpha3Code and a borders list) whatever its name — a table's rows read, as reach reads
+    /// them — else the bundled countries. Names are looked up in the countries followed.
     static func countries(in session: Session) throws -> Dataset {
-        if let name = session.currentName, name != "all", session.catalog.table(name) == nil, session.catalog.contains(name) {
+        if let name = session.currentName, name != "all", let table = session.catalog.table(name) {
+            var rows = table.results()
+            guard ["alpha3Code", "borders"].allSatisfy({ (try? rows.checkField($0, cancellation: session.cancellation)) != nil })
+            else { return try session.dataset("countries") }
+            let count = try rows.count(fresh: true, cancellation: session.cancellation)
+            guard count <= tableRowLimit else {
+                throw ShellError.invalid("names are looked up and borders followed among the rows of \(name), and \(name) has "
+                    + "\(count.grouped) rows (more than \(tableRowLimit.grouped)) — narrow it to the countries and export FILE, then load that")
+            }
+            return try rows.page(start: 0, size: max(1, count), cancellation: session.cancellation).results.datasets[0]
+        }
+        if let name = session.currentName, name != "all", session.catalog.contains(name) {
             // Its first record shows the shape: no pass over every record of a big dataset.
             let dataset = try session.dataset(name)
             if dataset.count > 0, dataset.record(0)["alpha3Code"] != nil, dataset.record(0)["borders"] != nil { return dataset }
         }
         return try session.dataset("countries")
     }
+
+    /// The most rows of a table of countries read to look a name up and follow borders (reach
+    /// refuses a bigger one the same way).
+    static let tableRowLimit = 100_000
 
     /// The row whose alpha3Code or alpha2Code is `code` (any case), if one is.
     static func row(coded code: String, in countries: Dataset) -> Int? {

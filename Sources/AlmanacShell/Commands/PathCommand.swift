@@ -26,7 +26,7 @@ public enum PathCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
         let (countries, start) = try GeoAnswer.country(parsed.text(Self.from), words: parsed[Self.from].map(\.word), in: session)
-        let (_, end) = try GeoAnswer.country(parsed.text(Self.to), words: parsed[Self.to].map(\.word), in: session)
+        let (_, end) = try GeoAnswer.country(parsed.text(Self.to), words: parsed[Self.to].map(\.word), among: countries, in: session)
         let graph = BorderGraph.of(countries)
         let columns = [ResultColumn("step", .integer), ResultColumn("name"), ResultColumn("alpha3Code"), ResultColumn("region")]
         guard let chain = graph.path(from: start, to: end) else {

@@ -25,7 +25,7 @@ public enum WhyCommand: Command {
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let given = try arguments.parse()[target]
         let text = given.map(\.text).joined(separator: " ")
-        let record: RecordTarget
+        var record: RecordTarget
         do {
             record = try RecordTarget.resolve(text, in: session)
         } catch let error as ShellError {
@@ -40,12 +40,15 @@ public enum WhyCommand: Command {
         // within, outside, reach, search, limit): no condition says so, the results do.
         let named = !text.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         let leftOut = try named && !Self.isAmongResults(record, in: session)
+        // A table's row named is read again as the measuring step gives it, with its distance.
+        var measured = !named
+        if named, let row = try Self.measuredRow(record, in: session) { (record, measured) = (row, true) }
         let notAmong = "\(label) is not among the results: a search, near, within, outside, reach or limit left it out"
         guard !conditions.isEmpty else {
             return CommandResult(ResultTable(columns: columns, rows: []),
                                  emptyNote: leftOut ? notAmong : "no filter in force: every record of the results is there (filter narrows them)")
         }
-        let checks = try Self.checks(conditions, on: record, named: text, in: session)
+        let checks = try Self.checks(conditions, on: record, named: text, measured: measured, in: session)
         let rows: [[ResultValue]] = checks.map { [.text($0.condition), .boolean($0.holds), .text($0.values.joined(separator: "; "))] }
         let met = checks.filter(\.holds).count
         let heading = met == checks.count
@@ -74,17 +77,34 @@ public enum WhyCommand: Command {
             return inMemory.items.contains(item)
         }
         guard let key = try rowKey(record, of: results, in: session) else { return true }
-        var narrowed = results
+        var narrowed = try narrowing(results, to: key, in: session)
+        return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
+    }
+
+    /// `source` narrowed to the row whose fields have `key`'s values.
+    static func narrowing<Source: ResultsSource>(_ source: Source, to key: [(String, String)], in session: Session) throws -> Source {
+        var narrowed = source
         for (field, value) in key {
             narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
         }
-        return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
+        return narrowed
+    }
+
+    /// On a table whose results a step measured (near, outside, reach), `record` as that step
+    /// gives it, carrying the distance filters compare; nil in memory, without such a step,
+    /// or when the step left the row out (then it has no distance, as in memory).
+    static func measuredRow(_ record: RecordRef, in session: Session) throws -> RecordRef? {
+        let results = try session.results()
+        guard results.inMemory == nil, let measured = results.measured, let key = try rowKey(record, of: results, in: session) else { return nil }
+        var narrowed = try narrowing(measured, to: key, in: session)
+        guard try narrowed.count(fresh: true, cancellation: session.cancellation) > 0 else { return nil }
+        return try narrowed.record(at: 0, cancellation: session.cancellation)
     }
 
     /// The conditions checked on the record: in memory on the record itself; on a table, whose
     /// paths across links only the database follows, by asking it — a row of the results meets
     /// every condition, another meets one when the table narrowed by it still has the row.
-    static func checks(_ conditions: [FilterExpression], on record: RecordRef, named text: String,
+    static func checks(_ conditions: [FilterExpression], on record: RecordRef, named text: String, measured: Bool,
                        in session: Session) throws -> [ConditionCheck] {
         if let results = try session.results().inMemory {
             return try ConditionCheck.check(conditions, on: record, among: results, cancellation: session.cancellation)
@@ -95,6 +115,11 @@ public enum WhyCommand: Command {
         let key = try rowKey(record, of: session.results(), in: session)
         return try ConditionCheck.check(conditions, on: record, linked: linked) { condition in
             let crossesLink = condition.comparisons.contains { linked.contains(String($0.field.split(separator: ".").first ?? "").lowercased()) }
+            // A row the measuring step left out has no distance: a condition on it fails, as in memory.
+            if !measured, condition.fields.contains(where: { ComputedColumn.stepNames.contains($0.lowercased()) }),
+               try session.results().measured != nil {
+                return false
+            }
             if !crossesLink { return try ConditionCheck.holds(condition, on: record, cancellation: session.cancellation) }
             if inResults { return true }
             // The table narrowed by the condition and the row's key: does it still hold the row?
@@ -102,10 +127,8 @@ public enum WhyCommand: Command {
                 throw ShellError.invalid("on \(owner ?? "a table") why can follow a link only for a row of the results (why #N) "
                     + "or one with a primary key or text values")
             }
-            var narrowed = try session.freshResults().applying(.filter(condition), cancellation: session.cancellation)
-            for (field, value) in key {
-                narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
-            }
+            var narrowed = try narrowing(session.freshResults().applying(.filter(condition), cancellation: session.cancellation),
+                                         to: key, in: session)
             return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
         }
     }

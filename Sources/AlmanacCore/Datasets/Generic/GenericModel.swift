@@ -65,7 +65,8 @@ public enum GenericModel: RecordModel {
         let textKeys = keys.filter(\.isText).map(\.key)
         let shortKeys = keys.filter { $0.isText && $0.isShort }.map(\.key)
         let lowered = textKeys.map { $0.lowercased() }
-        let nameField = ["name", "title"].compactMap { wanted in lowered.firstIndex(of: wanted).map { textKeys[$0] } }.first
+        let nameField = typedName(among: keys.map(\.key), text: textKeys)
+            ?? ["name", "title"].compactMap { wanted in lowered.firstIndex(of: wanted).map { textKeys[$0] } }.first
             ?? shortKeys.first { $0.lowercased().hasSuffix("name") || $0.lowercased().hasSuffix("title") }
             ?? shortKeys.first
             ?? textKeys.first
@@ -74,6 +75,17 @@ public enum GenericModel: RecordModel {
         let scalarKeys = keys.map(\.key).filter { $0 != nameField }
         return Layout(nameField: nameField, listFields: [nameField] + scalarKeys.prefix(5),
                       otherNameFields: shortKeys.filter { $0 != nameField })
+    }
+
+    /// The name field of the bundled model whose checked fields these keys all have, when it
+    /// holds text: stations written to a table or a file are named by their stationTitle, as
+    /// the stations model names them, not by the first `…Title` (countryTitle).
+    static func typedName(among keys: [String], text: [String]) -> String? {
+        let present = Set(keys)
+        return DefaultDatasets.all.lazy.map(\.model).first { model in
+            !model.fieldSpecs.isEmpty && model.fieldSpecs.allSatisfy { $0.optional || present.contains($0.key) }
+                && text.contains(model.nameField)
+        }?.nameField
     }
 
     /// Whether a value is text (a string, or a list of strings), and whether it is short. The
