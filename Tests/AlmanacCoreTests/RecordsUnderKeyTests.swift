@@ -44,6 +44,27 @@ import Testing
         #expect(failure { try loadFile(path, options: LoadOptions(key: "numbr")) } == "\(path): no record has a field 'numbr' to be the key — did you mean 'number'?")
     }
 
+    /// A plain copy of a bundled dataset (countries.json loaded as any file, a people.csv) is
+    /// found by that dataset's key: AUT is Austria, not one of the nine countries whose borders
+    /// hold AUT; a person by url.
+    @Test func aCopyOfABundledDatasetIsFoundByItsKey() throws {
+        let countries = try loadFile(RealData.directory + "/countries.json", name: "copy")
+        #expect(countries.layout.identityField == "alpha3Code")
+        let raw = try #require(RawData.object("countries.json") as? [[String: Any]])
+        let austria = try #require(raw.firstIndex { $0["alpha3Code"] as? String == "AUT" })
+        #expect(countries.row(forIdentity: "aut") == austria)
+        #expect(countries.name(of: austria) == "Austria")
+        let people = try #require(RawData.object("people.json") as? [[String: Any]])
+        let url = try #require(people[3]["url"] as? String)
+        let csv = scratch.file("people.csv", "name,url,homeworld,species\n"
+            + people.map { "\"\($0["name"] as? String ?? "")\",\($0["url"] as? String ?? ""),,\n" }.joined())
+        let copy = try loadFile(csv, name: "people")
+        #expect(copy.layout.identityField == "url")
+        #expect(copy.row(forIdentity: url).map(copy.name(of:)) == people[3]["name"] as? String)
+        // A file of other records keeps no key it does not have.
+        #expect(try loadFile(scratch.file("codes.csv", "Code,Name\nNO,Norway\n")).layout.identityField == nil)
+    }
+
     @Test func csvRecordsAreFoundByTheirKey() throws {
         let path = scratch.file("codes.csv", "Code,Name\nNO,Norway\nPE,Peru\n")
         let dataset = try loadFile(path, options: LoadOptions(key: "Code"))

@@ -1,5 +1,6 @@
 /// The field `show ID` finds a loaded file's records by: the one `load … key FIELD` names,
-/// else a top-level `id`, `key`, `uuid` or `_id` (in any case) of the records.
+/// else a top-level `id`, `key`, `uuid` or `_id` (in any case) of the records, else the key of
+/// the bundled dataset whose shape they have (alpha3Code for a copy of the countries).
 public enum RecordKey {
     static let conventional = ["id", "key", "uuid", "_id"]
 
@@ -24,7 +25,7 @@ public enum RecordKey {
             }
             layout.identityField = key
         } else if model == GenericModel.self {
-            layout.identityField = conventionalField(among: keys)
+            layout.identityField = conventionalField(among: keys) ?? GenericModel.typedKey(among: keys, naming: layout.nameField)
         }
         return layout
     }

@@ -81,11 +81,24 @@ public enum GenericModel: RecordModel {
     /// holds text: stations written to a table or a file are named by their stationTitle, as
     /// the stations model names them, not by the first `…Title` (countryTitle).
     static func typedName(among keys: [String], text: [String]) -> String? {
+        bundledShape(among: keys) { text.contains($0) }?.nameField
+    }
+
+    /// The key of the bundled model whose shape records with these keys and this name field
+    /// have: a copy of the countries is found by alpha3Code (`show AUT`), as the bundled
+    /// dataset is, not by every record whose borders name AUT.
+    static func typedKey(among keys: [String], naming nameField: String) -> String? {
+        bundledShape(among: keys) { $0 == nameField }?.fieldSpecs.first(where: \.identity)?.key
+    }
+
+    /// The first bundled model whose checked fields are all among `keys` and whose name field
+    /// `nameFits`.
+    private static func bundledShape(among keys: [String], nameFits: (String) -> Bool) -> (any RecordModel.Type)? {
         let present = Set(keys)
         return DefaultDatasets.all.lazy.map(\.model).first { model in
             !model.fieldSpecs.isEmpty && model.fieldSpecs.allSatisfy { $0.optional || present.contains($0.key) }
-                && text.contains(model.nameField)
-        }?.nameField
+                && nameFits(model.nameField)
+        }
     }
 
     /// Whether a value is text (a string, or a list of strings), and whether it is short. The
