@@ -133,6 +133,21 @@ import Testing
         }
     }
 
+    /// `help expressions` lists group's aggregates beside the functions: one written outside
+    /// group said "unknown function 'sum' — 'help expressions' lists them", where it is listed.
+    @Test func anAggregateOutsideGroupSaysOnlyGroupComputesIt() throws {
+        for (text, name, word) in [("sum(population)", "sum", 0), ("area / MAX(area)", "max", 2), ("avg(gini) > 30", "avg", 0)] {
+            do {
+                _ = try bind(text, RealData.countries)
+                Issue.record("bound \(text)")
+            } catch let error as ExpressionError {
+                #expect(error.message == "\(name)(…) is an aggregate, which only group computes, after its keys: group region \(name)(population)")
+                // The caret under the name alone.
+                #expect(error.span?.startWord == word && error.span?.startCharacter == 0 && error.span?.endCharacter == 3, "\(text)")
+            }
+        }
+    }
+
     @Test func calendarPartsAndYearNamedColumnsAreNotGroupedInThousands() {
         for spec in ["year(closed)", "year(closed) as y", "month(created)", "day(created) as d", "weekday(created)", "birth_year",
                      "cityId", "population / area as year"] {

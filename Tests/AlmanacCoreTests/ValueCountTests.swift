@@ -61,6 +61,38 @@ import Testing
         #expect(MemoryResults.indexedCounts(of: "stationTitle", among: inRussia, prefix: "с", limit: 1000) != nil)
     }
 
+    /// TAB after `filter borders.name = Swe`: a path across a link is counted as group counts
+    /// it, whether few records hold the beginning or many: Sweden borders 2 countries (Finland,
+    /// Norway) and Norway 3, as the countries file says; no value was offered before.
+    @Test func aPathAcrossALinkCountsItsValuesUnderABeginning() throws {
+        let countries = RawData.object("countries.json") as! [[String: Any]]
+        let names = Dictionary(uniqueKeysWithValues: countries.map { ($0["alpha3Code"] as! String, $0["name"] as! String) })
+        func neighbours(of name: String) -> Int {
+            countries.filter { (($0["borders"] as? [String]) ?? []).contains { names[$0] == name } }.count
+        }
+        let results = MemoryResults(datasets: [try #require(LinkIndexTests.catalog.dataset("countries"))])
+        for (prefix, name) in [("Swe", "Sweden"), ("norw", "Norway")] {
+            let found = try results.valueCounts(of: "borders.name", where: nil, prefix: prefix, limit: 100, quick: false,
+                                                cancellation: .never)
+            #expect(found == [ValueCount(name, count: neighbours(of: name))], "starting with \(prefix)")
+        }
+        #expect(neighbours(of: "Sweden") == 2 && neighbours(of: "Norway") == 3)
+        // Under a condition that leaves few records (the 9 of Southern Asia), their neighbours
+        // starting with I, as the file says: India 5, Iran 2, Iraq 1.
+        let south = FilterExpression.comparison(field: "subregion", op: .equal, value: "Southern Asia")
+        let southern = countries.filter { $0["subregion"] as? String == "Southern Asia" }
+        var expected: [String: Int] = [:]
+        for country in southern {
+            for code in Set((country["borders"] as? [String]) ?? []) where names[code]?.hasPrefix("I") == true {
+                expected[names[code]!, default: 0] += 1
+            }
+        }
+        let found = try #require(try results.valueCounts(of: "borders.name", where: south, prefix: "I", limit: 100, quick: false,
+                                                         cancellation: .never))
+        #expect(Dictionary(uniqueKeysWithValues: found.map { ($0.value, $0.count) }) == expected)
+        #expect(expected == ["India": 5, "Iran (Islamic Republic of)": 2, "Iraq": 1])
+    }
+
     /// A record that holds a number twice counts once for it, as group counts it: 0 is in the
     /// first two records (twice in the first), 1 in the first, 2 in the third.
     @Test func aNumberTwiceInARecordCountsOnce() throws {

@@ -23,9 +23,11 @@ extension MemoryResults {
         // of many (a typed beginning, a narrow filter), counting them one by one is cheaper.
         let records = datasets.reduce(0) { $0 + $1.count }
         // Objects are counted as a filter compares them, which for one nothing names is by its
-        // members (group counts it by its JSON text).
+        // members (group counts it by its JSON text). A path across a link (`borders.name`) is
+        // no field of the records: only group follows it.
         let objects = datasets.contains { $0.fieldsIfReady?.field(field)?.kinds.contains(.object) == true }
-        if results.count * Self.fewRecordsShare < records || objects {
+        let crossesLink = datasets.contains { (try? LinkPath.resolve(field, from: $0)) != nil }
+        if !crossesLink, results.count * Self.fewRecordsShare < records || objects {
             return try ValueCount.tally(results, field: field, prefix: prefix, limit: limit, cancellation: cancellation)
         }
         return try ValueCount.counts(Group.run(results, by: GroupSpec(fields: [field]), cancellation: cancellation),

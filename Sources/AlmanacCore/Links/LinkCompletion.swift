@@ -13,8 +13,15 @@ public enum LinkCompletion {
     static func paths(continuing fragment: String, from dataset: Dataset) -> [(path: String, isLink: Bool)] {
         guard let dot = fragment.lastIndex(of: ".") else { return dataset.links(from: dataset.name).map { ($0.name, true) } }
         let head = String(fragment[..<dot])
-        guard let target = target(of: head.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...], from: dataset),
-              let fields = target.fieldsIfReady else { return [] }
+        guard let target = target(of: head.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...], from: dataset) else {
+            return []
+        }
+        return continuations(of: head, into: target)
+    }
+
+    /// `head.` and each field and link of `target`, the dataset `head` leads to.
+    public static func continuations(of head: String, into target: Dataset) -> [(path: String, isLink: Bool)] {
+        guard let fields = target.fieldsIfReady else { return [] }
         let links = target.links(from: target.name).map(\.name)
         return FieldLookup.names(in: fields).filter { !links.contains($0) }.map { (head + "." + $0, false) } + links.map { (head + "." + $0, true) }
     }

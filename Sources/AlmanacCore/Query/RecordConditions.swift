@@ -25,25 +25,44 @@ public struct ConditionCheck: Sendable, Equatable {
 
     /// The same, where whether a condition holds is `holds`'s to say: a table's row, whose
     /// paths across the database's links (`linked`: their first names) only the database can
-    /// follow. Values are the row's own fields'; a linked path's are left out, never shown wrong.
+    /// follow. Values are the row's own fields', and a linked path's (or a computed operand's
+    /// that crosses one) as `fetched` has them by `linkedOperands`' names — the database's
+    /// answer for this row; one not fetched is left out, never shown wrong.
     public static func check(_ conditions: [FilterExpression], on record: RecordRef, linked: Set<String>,
-                             holds: (FilterExpression) throws -> Bool) throws -> [ConditionCheck] {
-        try conditions.flatMap(\.conjuncts).map { condition in
-            let known = condition.comparisons.filter { field, _, _ in
-                !linked.contains(String(field.split(separator: ".").first ?? "").lowercased())
-            }
+                             fetched: [String: ResultValue] = [:], holds: (FilterExpression) throws -> Bool) throws -> [ConditionCheck] {
+        let crosses = { (field: String) in linked.contains(String(field.split(separator: ".").first ?? "").lowercased()) }
+        return try conditions.flatMap(\.conjuncts).map { condition in
             var seen: Set<String> = []
-            var values = known.compactMap { field, op, value in
-                seen.insert(field.lowercased()).inserted ? shown(field, meeting: op, value, of: record) : nil
+            var values = condition.comparisons.compactMap { field, op, value -> String? in
+                guard seen.insert(field.lowercased()).inserted else { return nil }
+                guard crosses(field) else { return shown(field, meeting: op, value, of: record) }
+                return fetched[field].map { shown(field, meeting: op, value, fetched: $0, in: record.dataset) }
             }
             if case let .computed(expression) = condition {
                 let alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
                 values = computedValues(expression, among: alone) { operand in
-                    !operand.fields.contains { linked.contains(String($0.split(separator: ".").first ?? "").lowercased()) }
+                    !operand.fields.contains(where: crosses) || fetched[operand.description] != nil
+                } fetched: { operand in
+                    operand.fields.contains(where: crosses) ? fetched[operand.description].map(text(of:)) : nil
                 }
             }
             return ConditionCheck(condition: condition.shown, holds: try holds(condition), values: values)
         }
+    }
+
+    /// What a table's `why` asks the database for, by the names `check` reads them: each
+    /// compared path that crosses a link, and each operand of a computed condition that does.
+    public static func linkedOperands(of conditions: [FilterExpression], linked: Set<String>) -> [String] {
+        let crosses = { (field: String) in linked.contains(String(field.split(separator: ".").first ?? "").lowercased()) }
+        var names: [String] = []
+        for condition in conditions.flatMap(\.conjuncts) {
+            names += condition.comparisons.map(\.field).filter(crosses)
+            if case let .computed(expression) = condition {
+                names += comparedOperands(expression).filter { $0.fields.contains(where: crosses) }.map(\.description)
+            }
+        }
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0.lowercased()).inserted }
     }
 
     /// Whether `record` alone meets `condition` (an error for a path it cannot follow).
@@ -69,8 +88,18 @@ public struct ConditionCheck: Sendable, Equatable {
     /// What a computed condition compares, computed for the record alone (`population / area
     /// 106.32`, `count(borders) 8`): each side of its comparisons that names a field, once;
     /// `shows` leaves out what cannot be computed here (a table's path across a link).
-    static func computedValues(_ expression: Expression, among alone: ResultSet,
-                               shows: (Expression) -> Bool = { _ in true }) -> [String] {
+    static func computedValues(_ expression: Expression, among alone: ResultSet, shows: (Expression) -> Bool = { _ in true },
+                               fetched: (Expression) -> String?? = { _ in nil }) -> [String] {
+        var seen: Set<String> = []
+        return comparedOperands(expression).compactMap { operand in
+            guard !operand.fields.isEmpty, shows(operand), seen.insert(operand.description).inserted,
+                  let shown = fetched(operand) ?? computedText(of: operand, for: alone) else { return nil }
+            return "\(operand) \(shown ?? "none")"
+        }
+    }
+
+    /// The sides of a computed condition's comparisons, and what `is null` asks about, in order.
+    static func comparedOperands(_ expression: Expression) -> [Expression] {
         var operands: [Expression] = []
         expression.visit { node in
             switch node.node {
@@ -79,11 +108,32 @@ public struct ConditionCheck: Sendable, Equatable {
             default: break
             }
         }
-        var seen: Set<String> = []
-        return operands.compactMap { operand in
-            guard !operand.fields.isEmpty, shows(operand), seen.insert(operand.description).inserted,
-                  let shown = computedText(of: operand, for: alone) else { return nil }
-            return "\(operand) \(shown ?? "none")"
+        return operands
+    }
+
+    /// A value the database computed, as `computedText` writes one (`106.32`, a list's first
+    /// values); .some(nil) when there is none.
+    static func text(of fetched: ResultValue) -> String? {
+        let texts = elements(of: fetched).map { element -> String in
+            if case let .number(number) = element { return NumberFormat.grouped(number) }
+            if case let .text(text) = element { return text }
+            return ""
+        }.filter { !$0.isEmpty }
+        guard !texts.isEmpty else { return nil }
+        return texts.prefix(listedLimit).joined(separator: ", ") + (texts.count > listedLimit ? ", …" : "")
+    }
+
+    /// A fetched value's elements as a filter compares them: numbers, else text (a date as ISO 8601).
+    static func elements(of fetched: ResultValue) -> [FieldValue] {
+        switch fetched {
+        case .absent, .record, .link, .source: return []
+        case let .list(values): return values.flatMap(elements(of:))
+        case let .text(text): return ValueText.isAbsent(text) ? [] : [.text(text)]
+        case let .integer(number): return [.number(Double(number))]
+        case let .decimal(number): return [.number(number)]
+        case let .literal(literal): return [Double(literal).map(FieldValue.number) ?? .text(literal)]
+        case let .boolean(value): return [.text(value ? "true" : "false")]
+        case let .date(date): return [.text(CalendarDate.iso8601(date.timeIntervalSince1970))]
         }
     }
 
@@ -107,6 +157,21 @@ public struct ConditionCheck: Sendable, Equatable {
         var found = Filter.values(of: field, meeting: op, value, in: dataset, row: record.row)
             .compactMap { found in dataset.displayText(of: found.value, in: path).map { (text: $0, meets: found.meets) } }
         if found.isEmpty { found = linkedValues(field, meeting: op, value, of: record) }
+        return listed(field, found)
+    }
+
+    /// The same for a path the database followed for the record (`fetched`: its values), each
+    /// element compared as the filter compares it.
+    static func shown(_ field: String, meeting op: FilterExpression.Operator, _ value: String, fetched: ResultValue,
+                      in dataset: Dataset) -> String {
+        var comparison = FieldComparison(dataset: dataset, path: dataset.compile(FieldPath(field)), op: op, value: value)
+        return listed(field, elements(of: fetched).compactMap { element in
+            dataset.displayText(of: element, in: FieldPath(field)).map { (text: $0, meets: comparison.meets(element)) }
+        })
+    }
+
+    /// `region Europe`, `region none`, `languages.name Italian (2 of 3: German, Italian, French)`.
+    static func listed(_ field: String, _ found: [(text: String, meets: Bool)]) -> String {
         guard found.count > 1 else { return "\(field) \(found.first?.text ?? "none")" }
         let matched = found.filter(\.meets).map(\.text)
         let all = found.prefix(listedLimit).map(\.text).joined(separator: ", ") + (found.count > listedLimit ? ", …" : "")

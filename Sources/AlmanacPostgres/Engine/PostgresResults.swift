@@ -179,6 +179,11 @@ public struct PostgresResults: ResultsSource {
         return step + table.schema.columns.map(\.name).filter { $0 != NearQuery.column }
     }
 
+    /// Paths across the links declared from the table (`owner_id.` → the owners' columns).
+    public func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] {
+        table.schema.links.completionPaths(continuing: fragment)
+    }
+
     /// A prefix query with a limit, given up after a moment.
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {
         table.completeValues(of: field, prefix: prefix, limit: min(limit, Self.completionLimit))

@@ -72,6 +72,40 @@ public final class TableLinks: Sendable {
         }
     }
 
+    /// What TAB offers for a path across links from this table, as memory's `LinkCompletion`
+    /// does: without a dot the links, after `owner_id.` the linked table's columns and links
+    /// (or, into a dataset in memory, its fields and links, and on from there).
+    func completionPaths(continuing fragment: String) -> [(path: String, isLink: Bool)] {
+        let place = self.place.withLock { $0 }
+        guard let catalog = place.catalog else { return [] }
+        guard let dot = fragment.lastIndex(of: ".") else { return catalog.links(from: place.name).map { ($0.name, true) } }
+        let head = String(fragment[..<dot])
+        var current = place.name
+        var steps = head.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...]
+        while !steps.isEmpty {
+            let links = catalog.links(from: current)
+            guard let (link, length) = stride(from: steps.count, through: 1, by: -1).lazy.compactMap({ length -> (LinkDefinition, Int)? in
+                let name = steps.prefix(length).joined(separator: ".").lowercased()
+                return links.first { $0.name.lowercased() == name }.map { ($0, length) }
+            }).first else { return [] }
+            steps = steps.dropFirst(length)
+            if catalog.table(link.to) is PostgresTable {
+                current = link.to
+                continue
+            }
+            // Into memory: the rest of the path is memory's to continue.
+            guard let dataset = catalog.dataset(link.to) else { return [] }
+            let crossed = head.split(separator: ".", omittingEmptySubsequences: false).dropLast(steps.count).joined(separator: ".")
+            guard !steps.isEmpty else { return LinkCompletion.continuations(of: head, into: dataset) }
+            return LinkCompletion.paths(continuing: steps.joined(separator: ".") + String(fragment[dot...]), from: [dataset])
+                .map { (crossed + "." + $0.path, $0.isLink) }
+        }
+        guard let table = catalog.table(current) as? PostgresTable else { return [] }
+        let links = catalog.links(from: current).map(\.name)
+        return table.schema.columns.map(\.name).filter { !links.contains($0) }.map { (head + "." + $0, false) }
+            + links.map { (head + "." + $0, true) }
+    }
+
     private func notALink(_ rest: [String], from name: String, schema: TableSchema, links: [LinkDefinition], whole: String,
                           crossed: Bool) throws -> FieldReference? {
         let names = links.map(\.name)

@@ -113,8 +113,11 @@ public enum WhyCommand: Command {
         let owner = try session.results().datasetNames.first?.lowercased()
         let linked = Set(session.catalog.links.filter { $0.from.lowercased() == owner }.map { $0.name.lowercased() })
         let key = try rowKey(record, of: session.results(), in: session)
-        return try ConditionCheck.check(conditions, on: record, linked: linked) { condition in
-            let crossesLink = condition.comparisons.contains { linked.contains(String($0.field.split(separator: ".").first ?? "").lowercased()) }
+        let fetched = try key.map { try linkedValues(ConditionCheck.linkedOperands(of: conditions, linked: linked), key: $0, in: session) } ?? [:]
+        return try ConditionCheck.check(conditions, on: record, linked: linked, fetched: fetched) { condition in
+            // A computed condition's fields too (`homeworld.population / 1000 > 100`): the row
+            // alone cannot follow the link.
+            let crossesLink = condition.fields.contains { linked.contains(String($0.split(separator: ".").first ?? "").lowercased()) }
             // A row the measuring step left out has no distance: a condition on it fails, as in memory.
             if !measured, condition.fields.contains(where: { ComputedColumn.stepNames.contains($0.lowercased()) }),
                try session.results().measured != nil {
@@ -131,6 +134,21 @@ public enum WhyCommand: Command {
                                          to: key, in: session)
             return try narrowed.count(fresh: true, cancellation: session.cancellation) > 0
         }
+    }
+
+    /// The values the database computes for the row `key` tells (paths across links, operands
+    /// crossing them), by name: the table narrowed to the row, showing them as columns.
+    static func linkedValues(_ operands: [String], key: [(String, String)], in session: Session) throws -> [String: ResultValue] {
+        guard !operands.isEmpty else { return [:] }
+        var narrowed = try session.freshResults()
+        for (field, value) in key {
+            narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
+        }
+        narrowed.showing(operands)
+        let page = try narrowed.page(start: 0, size: 1, cancellation: session.cancellation)
+        guard page.range.count == 1, let sent = page.results.datasets.first?.extras[ComputedColumns.self]?.values else { return [:] }
+        let row = page.results.items[page.range.lowerBound].row
+        return sent.compactMapValues { $0.indices.contains(row) ? $0[row] : nil }
     }
 
     /// What tells a table's row from the others, each column with the row's value: its primary

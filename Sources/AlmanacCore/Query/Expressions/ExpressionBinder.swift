@@ -194,6 +194,11 @@ public struct ExpressionBinder {
 
     private func call(_ name: String, _ arguments: [Expression], _ span: ExpressionSpan) throws -> BoundExpression {
         guard let function = ExpressionFunction.named(name) else {
+            // `help expressions` lists the aggregates too: one outside group is no typo.
+            if let aggregate = Aggregate.Function(rawValue: name.lowercased()) {
+                throw ExpressionError("\(aggregate.rawValue)(…) is an aggregate, which only group computes, after its keys: "
+                    + "group region \(aggregate.rawValue)(population)", at: ExpressionSpan(name: name, of: span))
+            }
             let suggestion = Suggestion.closest(to: name, among: ExpressionFunction.names)
             throw ExpressionError("unknown function '\(name)'" + (suggestion.map { " — did you mean \($0)?" } ?? " — 'help expressions' lists them"),
                                   at: ExpressionSpan(name: name, of: span))
