@@ -140,10 +140,7 @@ public enum WhyCommand: Command {
     /// crossing them), by name: the table narrowed to the row, showing them as columns.
     static func linkedValues(_ operands: [String], key: [(String, String)], in session: Session) throws -> [String: ResultValue] {
         guard !operands.isEmpty else { return [:] }
-        var narrowed = try session.freshResults()
-        for (field, value) in key {
-            narrowed = try narrowed.applying(.filter(.comparison(field: field, op: .equal, value: value)), cancellation: session.cancellation)
-        }
+        var narrowed = try narrowing(session.freshResults(), to: key, in: session)
         narrowed.showing(operands)
         let page = try narrowed.page(start: 0, size: 1, cancellation: session.cancellation)
         guard page.range.count == 1, let sent = page.results.datasets.first?.extras[ComputedColumns.self]?.values else { return [:] }
