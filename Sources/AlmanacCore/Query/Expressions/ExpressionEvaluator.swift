@@ -173,7 +173,7 @@ public struct ExpressionEvaluator {
                     }
                 case .remainder:
                     for index in result.indices {
-                        result[index] = second[index] == 0 ? .nan : ExpressionFunction.finite(Self.remainder(result[index], second[index]))
+                        result[index] = second[index] == 0 ? .nan : ExpressionFunction.finite(DecimalRemainder.of(result[index], second[index]))
                     }
                 case .concatenate:
                     break
@@ -181,22 +181,6 @@ public struct ExpressionEvaluator {
             }
         }
         return ValueVector(.numbers(first), type: element, offsets: offsets)
-    }
-
-    /// `a % b` of the numbers as written — their shortest decimals, which listings and JSON
-    /// show —, as PostgreSQL's numeric gives it on a table: 7.3 % 0.1 is 0, not fmod's
-    /// 0.09999999999999942 of the binary values. Whole numbers take fmod (the same answer).
-    static func remainder(_ a: Double, _ b: Double) -> Double {
-        if a.isFinite, b.isFinite, a.rounded(.towardZero) == a, b.rounded(.towardZero) == b { return fmod(a, b) + 0 }
-        guard a.isFinite, b.isFinite, let x = Decimal(string: "\(abs(a))"), let y = Decimal(string: "\(abs(b))") else { return fmod(a, b) }
-        var quotient = x / y
-        var whole = Decimal()
-        NSDecimalRound(&whole, &quotient, 0, .down)
-        var rest = x - y * whole
-        // A quotient rounded up past a whole number (beyond Decimal's 38 digits).
-        if rest < 0 { rest += y }
-        guard let magnitude = Double("\(rest)") else { return fmod(a, b) }
-        return a < 0 ? -magnitude + 0 : magnitude
     }
 
     /// Two vectors value for value: a scalar beside a list repeats for each of the row's elements.
