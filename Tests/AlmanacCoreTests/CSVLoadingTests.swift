@@ -126,6 +126,30 @@ func loadFile(_ path: String, name: String = "data", options: LoadOptions = Load
         #expect(error("") == "data.csv: line 1, column 1: the text is empty: expected a header or a row")
     }
 
+    /// A header alone is a dataset of no records with the header's fields; the name field is
+    /// one of them (it was `name`, which the file does not have).
+    @Test func aHeaderAloneLoadsNoRecordsWithItsFields() throws {
+        let dataset = try loadFile(scratch.file("header.csv", "a,b\n"))
+        #expect(dataset.count == 0)
+        #expect(dataset.fields.paths == ["a", "b"])
+        #expect(dataset.fields.fields.map(\.typeDescription) == ["empty", "empty"])
+        #expect(dataset.layout.nameField == "a")
+        #expect(dataset.layout.listFields == ["a", "b"])
+        #expect(dataset.warnings == [])
+        let listing = try MemoryResults(datasets: [dataset]).fields(cancellation: .never)
+        #expect(listing.rows.map(\.path) == ["a", "b"])
+        #expect(listing.notes == ["names the records: a"])
+        // `key` may name a column no record fills yet.
+        #expect(try loadFile(scratch.file("keyed.csv", "id,b\n"), options: LoadOptions(key: "id")).layout.identityField == "id")
+    }
+
+    @Test func aColumnNoRowFillsIsAFieldOfNoValues() throws {
+        let fields = try loadFile(scratch.file("sparse.csv", "a,b\n1,\n2,\n")).fields
+        #expect(fields.paths == ["a", "b"])
+        #expect(fields.field("b")?.count == 0)
+        #expect(fields.field("b")?.typeDescription == "empty")
+    }
+
     /// The records of a text parsed on one thread and on two (a second from the middle).
     static func bothWays(_ text: String) throws -> (one: [String], two: [String]) {
         var bytes = Array(text.utf8)

@@ -70,8 +70,9 @@ public struct DatasetLoader: Sendable {
         var origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
         origin.recordsAt = extraction.recordsAt
         origin.format = parsed.csv.map { "\($0.dialect), \($0.columns.count) column\($0.columns.count == 1 ? "" : "s")" }
+        origin.columns = parsed.csv?.columns ?? []
         let layout = try RecordKey.layout(of: model, document: document, records: extraction.records, key: request.options.key,
-                                          source: request.source.displayName)
+                                          columns: origin.columns, source: request.source.displayName)
         return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin, layout: layout)
     }
 

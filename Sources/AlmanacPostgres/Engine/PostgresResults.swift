@@ -148,7 +148,7 @@ public struct PostgresResults: ResultsSource {
         let rows = try table.fields(cancellation: cancellation).map { field in
             FieldListing.Row(path: field.path, type: field.type, records: field.count, example: field.example)
         }
-        var notes = [FieldListing.nameNote(table.schema.layout)]
+        var notes = [FieldListing.nameNote(table.schema.layout, fields: rows.map(\.path))].compactMap { $0 }
         let schema = table.schema
         if !schema.primaryKey.isEmpty {
             notes.append("show finds a row by its primary key: \(schema.primaryKey.map { schema.columns[$0].name }.joined(separator: ", "))")
