@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import AlmanacShell
 
-/// A CSV of a header alone loads no records: what `fields` and `columns` say names only
-/// fields the file has.
+/// A CSV of a header alone, or an empty CSV or NDJSON file, loads no records: what `fields`
+/// and `columns` say names only fields the file has.
 @Suite struct EmptyFileLoadTests {
     func file(_ name: String, _ text: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("empty-load-\(UUID().uuidString)")
@@ -27,6 +27,22 @@ import Testing
             """)
         #expect(shell.output("columns").out == "t: a, b (the default)\n")
         #expect(shell.output("count").out == "0\n")
+    }
+
+    @Test func anEmptyCSVOrNDJSONFileLoadsNoRecordsAndSaysSo() throws {
+        for (name, note) in [("empty.csv", "no header, no rows"), ("empty.ndjson", "no lines, no records")] {
+            let shell = ShellHarness(load: [])
+            let loaded = shell.output("load t from \(try file(name, ""))")
+            #expect(loaded.ok, "\(name)")
+            #expect(loaded.err == "t: 1 warning — the text is empty: \(note)\n", "\(name)")
+            #expect(shell.run("use t"))
+            #expect(shell.output("fields").out == """
+                field  type  records  example  computed
+                ─────  ────  ───────  ───────  ────────
+
+                """, "\(name)")
+            #expect(shell.output("columns").out == "t: no columns (the default)\n", "\(name)")
+        }
     }
 
     /// A malformed CSV is still an error naming the file, the line and the column.
