@@ -76,6 +76,9 @@ struct DeclaredCaretTests {
                  message: "a dataset name is letters, digits, _ and -, starting with a letter — " + load),
             Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load NAME from PATH — " + load),
             Case(line: "load quotes from", word: "", message: "missing SOURCE after from — " + load),
+            // A file's option where there is no file: the caret is under the option, not its value.
+            Case(line: "load countries key city", word: "key", message: "as, at and key go with a file: load NAME from FILE as csv — " + load),
+            Case(line: "load countries at data.items", word: "at", message: "as, at and key go with a file: load NAME from FILE as csv — " + load),
         ])
         let trip = "usage: trip from STATION to STATION [on DATE] [--map] [--countries]"
         try expectCarets([
@@ -86,6 +89,15 @@ struct DeclaredCaretTests {
             Case(line: "trip from 9864 to 9362 on someday", word: "someday",
                  message: "'someday' is not a date: use today, tomorrow, friday, next friday, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
         ], setup: "use stations; count", prompt: "stations> ")
+    }
+
+    @Test("an unknown command is pointed at: alone, after another statement, and the one watch would run")
+    func unknownCommands() throws {
+        try expectCarets([
+            Case(line: "wat", word: "wat", message: "unknown command 'wat' — did you mean 'watch'?"),
+            Case(line: "count; srot name", word: "srot", message: "unknown command 'srot' — did you mean 'sort'?"),
+            Case(line: "watch 1 --count 2 frobnicate", word: "frobnicate", message: "unknown command 'frobnicate' — type 'help' for the list"),
+        ])
     }
 
     @Test("filter, columns and group point at the wrong word")
