@@ -44,7 +44,7 @@ public struct PostgresResults: ResultsSource {
         case let .search(text): query = TableQuery(search: text)  // as in memory, from the whole table
         case let .filter(expression): query.filters.append(expression)
         case let .sort(keys): query.sort(by: keys)
-        case .clear: query = TableQuery()
+        case .clear: query = query.cleared()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
         case let .limit(count): query = query.limited(to: count)
         case .clearLimits:
