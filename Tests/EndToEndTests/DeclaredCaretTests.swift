@@ -38,7 +38,7 @@ struct DeclaredCaretTests {
         #expect(try session.waitForExit() == 0)
     }
 
-    @Test("page, history, help, set, search and show point at the wrong word")
+    @Test("page, history, help, set, search, show and an unknown command point at the wrong word")
     func pagingHelpSettingsAndNames() throws {
         try expectCarets([
             Case(line: "page two", word: "two",
@@ -49,6 +49,10 @@ struct DeclaredCaretTests {
             Case(line: "history -3", word: "-3",
                  message: "N is how many of the last lines to show: 0 or more, not -3 — usage: history [N]"),
             Case(line: "help srot", word: "srot", message: "unknown command 'srot' — did you mean 'sort'?"),
+            // An unknown command: alone, after another statement, and the one watch would run.
+            Case(line: "wat", word: "wat", message: "unknown command 'wat' — did you mean 'watch'?"),
+            Case(line: "count; srot name", word: "srot", message: "unknown command 'srot' — did you mean 'sort'?"),
+            Case(line: "watch 1 --count 2 frobnicate", word: "frobnicate", message: "unknown command 'frobnicate' — type 'help' for the list"),
             Case(line: "help sort keys", word: "keys", message: "unexpected 'keys' — usage: help [COMMAND|keys]"),
             Case(line: "set formta json", word: "formta", message: "unknown setting 'formta' — did you mean 'format'?"),
             Case(line: "set format jsn", word: "jsn",
@@ -89,15 +93,6 @@ struct DeclaredCaretTests {
             Case(line: "trip from 9864 to 9362 on someday", word: "someday",
                  message: "'someday' is not a date: use today, tomorrow, friday, next friday, 2026-12-01, 01.12.2026, 1 Dec or 1 Dec 2026"),
         ], setup: "use stations; count", prompt: "stations> ")
-    }
-
-    @Test("an unknown command is pointed at: alone, after another statement, and the one watch would run")
-    func unknownCommands() throws {
-        try expectCarets([
-            Case(line: "wat", word: "wat", message: "unknown command 'wat' — did you mean 'watch'?"),
-            Case(line: "count; srot name", word: "srot", message: "unknown command 'srot' — did you mean 'sort'?"),
-            Case(line: "watch 1 --count 2 frobnicate", word: "frobnicate", message: "unknown command 'frobnicate' — type 'help' for the list"),
-        ])
     }
 
     @Test("filter, columns and group point at the wrong word")
