@@ -123,7 +123,43 @@ func loadFile(_ path: String, name: String = "data", options: LoadOptions = Load
         let latin1: [UInt8] = Array("name\nJos".utf8) + [0xE9] + Array("\n".utf8)
         let path = scratch.file("latin1.csv", bytes: latin1)
         #expect(failure { try loadFile(path) }.hasSuffix("latin1.csv: line 2, column 4: invalid UTF-8 (byte 0xE9): is the file in another encoding? `iconv -f WINDOWS-1252 -t UTF-8` converts one from Windows"))
-        #expect(error("") == "data.csv: line 1, column 1: the text is empty: expected a header or a row")
+    }
+
+    /// A header alone is a dataset of no records with the header's fields; the name field is
+    /// one of them (it was `name`, which the file does not have).
+    @Test func aHeaderAloneLoadsNoRecordsWithItsFields() throws {
+        let dataset = try loadFile(scratch.file("header.csv", "a,b\n"))
+        #expect(dataset.count == 0)
+        #expect(dataset.fields.paths == ["a", "b"])
+        #expect(dataset.fields.fields.map(\.typeDescription) == ["empty", "empty"])
+        #expect(dataset.layout.nameField == "a")
+        #expect(dataset.layout.listFields == ["a", "b"])
+        #expect(dataset.warnings == [])
+        let listing = try MemoryResults(datasets: [dataset]).fields(cancellation: .never)
+        #expect(listing.rows.map(\.path) == ["a", "b"])
+        #expect(listing.notes == ["names the records: a"])
+        // `key` may name a column no record fills yet.
+        #expect(try loadFile(scratch.file("keyed.csv", "id,b\n"), options: LoadOptions(key: "id")).layout.identityField == "id")
+    }
+
+    @Test func aColumnNoRowFillsIsAFieldOfNoValues() throws {
+        let fields = try loadFile(scratch.file("sparse.csv", "a,b\n1,\n2,\n")).fields
+        #expect(fields.paths == ["a", "b"])
+        #expect(fields.field("b")?.count == 0)
+        #expect(fields.field("b")?.typeDescription == "empty")
+    }
+
+    /// An empty text (or one of line breaks) is no records, as an empty NDJSON file is, and
+    /// the load says so; it has no fields, so no field names the records.
+    @Test func anEmptyTextLoadsNoRecordsWithANote() throws {
+        for (name, text) in [("empty.csv", ""), ("blank.csv", "\n\r\n\n"), ("bom.csv", "\u{FEFF}"), ("empty.tsv", "")] {
+            let dataset = try loadFile(scratch.file(name, text))
+            #expect(dataset.count == 0, "\(name)")
+            #expect(dataset.warnings.map(\.description) == ["the text is empty: no header, no rows"], "\(name)")
+            #expect(dataset.fields.paths == [], "\(name)")
+            #expect(dataset.layout.listFields == [], "\(name)")
+            #expect(try MemoryResults(datasets: [dataset]).fields(cancellation: .never).notes == [], "\(name)")
+        }
     }
 
     /// The records of a text parsed on one thread and on two (a second from the middle).

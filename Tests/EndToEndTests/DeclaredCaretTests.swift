@@ -38,7 +38,7 @@ struct DeclaredCaretTests {
         #expect(try session.waitForExit() == 0)
     }
 
-    @Test("page, history, help, set, search and show point at the wrong word")
+    @Test("page, history, help, set, search, show and an unknown command point at the wrong word")
     func pagingHelpSettingsAndNames() throws {
         try expectCarets([
             Case(line: "page two", word: "two",
@@ -49,6 +49,10 @@ struct DeclaredCaretTests {
             Case(line: "history -3", word: "-3",
                  message: "N is how many of the last lines to show: 0 or more, not -3 — usage: history [N]"),
             Case(line: "help srot", word: "srot", message: "unknown command 'srot' — did you mean 'sort'?"),
+            // An unknown command: alone, after another statement, and the one watch would run.
+            Case(line: "wat", word: "wat", message: "unknown command 'wat' — did you mean 'watch'?"),
+            Case(line: "count; srot name", word: "srot", message: "unknown command 'srot' — did you mean 'sort'?"),
+            Case(line: "watch 1 --count 2 frobnicate", word: "frobnicate", message: "unknown command 'frobnicate' — type 'help' for the list"),
             Case(line: "help sort keys", word: "keys", message: "unexpected 'keys' — usage: help [COMMAND|keys]"),
             Case(line: "set formta json", word: "formta", message: "unknown setting 'formta' — did you mean 'format'?"),
             Case(line: "set format jsn", word: "jsn",
@@ -76,6 +80,9 @@ struct DeclaredCaretTests {
                  message: "a dataset name is letters, digits, _ and -, starting with a letter — " + load),
             Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load NAME from PATH — " + load),
             Case(line: "load quotes from", word: "", message: "missing SOURCE after from — " + load),
+            // A file's option where there is no file: the caret is under the option, not its value.
+            Case(line: "load countries key city", word: "key", message: "as, at and key go with a file: load NAME from FILE as csv — " + load),
+            Case(line: "load countries at data.items", word: "at", message: "as, at and key go with a file: load NAME from FILE as csv — " + load),
         ])
         let trip = "usage: trip from STATION to STATION [on DATE] [--map] [--countries]"
         try expectCarets([

@@ -155,7 +155,7 @@ struct EndlessInputTests {
     func hugeWordInAnError() throws {
         let word = "frobnicate" + String(repeating: "y", count: 900_000)
         let piped = try PipeRun.run(["--no-rc"], input: word + "\n", environment: home.environment(), directory: home.root)
-        #expect(piped.stderr == "stdin:1: unknown command 'frobnicate\(String(repeating: "y", count: 49))…' — type 'help' for the list\n")
+        #expect(piped.stderr == "stdin:1:1: unknown command 'frobnicate\(String(repeating: "y", count: 49))…' — type 'help' for the list\n")
         // An argument (at most 128 KB on Linux) quoted back by a command.
         let sortWord = String(repeating: "z", count: 100_000)
         let option = try PipeRun.run(["--no-rc", "-c", "use countries", "-c", "sort name \(sortWord)"], environment: home.environment(),

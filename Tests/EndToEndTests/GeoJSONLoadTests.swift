@@ -52,7 +52,7 @@ struct GeoJSONLoadTests {
         #expect(try csv(["filter population > 1000000", "columns name"]) == "name,population\nVienna,1900000\nMunich,1500000\n")
     }
 
-    @Test("near measures from a record's point: haversine, mean Earth radius 6,371 km")
+    @Test("near measures from a record's point: haversine, mean Earth radius 6,371.0088 km")
     func nearByName() throws {
         // By hand: Vienna–Graz 144.6 km, Vienna–Linz 154.4; Salzburg–Linz 108.8, –Munich 115.1, –Graz 197.9.
         #expect(try csv(["near Vienna within 150 km", "columns name, distance"]) == "name,distance\nGraz,144.6\n")

@@ -156,7 +156,8 @@ struct InterruptionTests {
             let started = ContinuousClock.now
             try session.enter(command, prompt: prompt, timeout: .seconds(60))
             let full = ReliabilityLog.milliseconds(ContinuousClock.now - started)
-            try session.enter("filter clear")
+            // A fresh start (filter clear would keep the search).
+            try session.enter("use big", prompt: "big> ")
             let before = try session.enter("count").lines.last ?? ""
             #expect(before == "\(big.stations)", "\(before.visible)")
             guard full >= 150 else {

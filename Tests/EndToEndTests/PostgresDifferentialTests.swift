@@ -59,8 +59,9 @@ struct PostgresDifferentialTests {
             "group r", "filter a > 1000000", "count", "histogram a", "back", "back", "columns reset",
             "filter region = Europe", "sort population / area desc", "columns name, population / area as density", "page",
             "filter density > 200", "count", "back", "sort density", "back", "back", "columns reset", "filter clear",
-            "filter name =~ '^Un'", "filter clear", "filter count(borders) = 0", "count", "filter clear",
-            // Groups before sorts: sums of doubles are added in the results' order.
+            "filter name =~ '^Un'", "filter clear", "filter count(borders) = 0", "count", "use d",
+            // Groups before sorts (use d starts afresh; filter clear keeps them): sums of doubles
+            // are added in the results' order.
             "group region avg(population / area) as density, max(length(name))", "show #2", "back", "sort length(name) desc", "page 3",
             "group round(log10(population)) as magnitude", "show #3", "count", "back",
             "describe population / area, length(name), upper(region)",

@@ -44,6 +44,25 @@ struct PostgresNearTests {
         #expect(filtered.trimmingCharacters(in: .whitespacesAndNewlines) == "count\n\(distances.filter { $0.km * 2 > 60 }.count)", "\(filtered)")
     }
 
+    @Test("filter clear takes the filters away and keeps the near, and the sorts since: memory and table alike")
+    func filterClearKeepsTheNear() throws {
+        // Expected from the file: the stations within 50 km of the point and their distances.
+        var distances: [Double] = []
+        for station in try MapCommandTests.stations().values {
+            guard let point = station["point"] as? [String: Double], let latitude = point["latitude"], let longitude = point["longitude"] else { continue }
+            let km = GeographyCommandTests.haversine([55.75, 37.62], [latitude, longitude])
+            if km <= 50 { distances.append(km) }
+        }
+        let cleared = try Database.sameAnswers("stations", table: "near_cleared", in: home,
+                                               ["near \"55.75, 37.62\" within 50 km", "filter distance > 30", "filter clear", "count"])
+        #expect(cleared == "count\n\(distances.count)\n", "\(cleared)")
+        let farthest = String(format: "%.1f", try #require(distances.max()))
+        let sorted = try Database.sameAnswers("stations", table: "near_cleared_sorted", in: home,
+                                              ["near \"55.75, 37.62\" within 50 km", "sort distance desc", "filter distance < 40", "filter clear",
+                                               "columns distance", "limit 1"])
+        #expect(sorted == "distance\n\(farthest)\n", "\(sorted)")
+    }
+
     @Test("why #N reads a near's distance like a field: the condition on it and the row's value — memory and table alike")
     func whyReadsTheDistance() throws {
         // Expected from the file: the nearest station past 30 km of the point, its distance rounded as shown.

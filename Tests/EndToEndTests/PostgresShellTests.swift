@@ -53,8 +53,8 @@ struct PostgresShellTests {
             let line = "load k from \(url) \(option)"
             let result = try run([line, "datasets k"])
             #expect(result.status == 1, "\(result)")
-            // The column of the option's value, the word the caret points at.
-            let column = line.count - (option.split(separator: " ").last?.count ?? 0) + 1
+            // The column of the option's keyword (key, as, at), the word refused: not its value.
+            let column = line.count - option.count + 1
             #expect(result.stderr.hasPrefix("stdin:1:\(column): as, at and key go with a file: a table's rows are found by its primary key, else an id, "
                                             + "key or uuid column (ALTER TABLE … ADD PRIMARY KEY (column) makes one)"), "\(result)")
             #expect(result.stderr.contains("\nstdin:2:10: unknown dataset 'k'"), "nothing attached: \(result)")

@@ -123,7 +123,7 @@ struct ScriptAnswerTests {
 
         let dropped = try run(["--format", "csv"] + Self.commands(["use species", "sort name", "bogus"]))
         #expect(dropped.status == 1 && dropped.stdout.isEmpty, "the last command failed: no listing\n\(dropped)")
-        #expect(dropped.stderr == "-c:3: unknown command 'bogus' — type 'help' for the list\n", "\(dropped)")
+        #expect(dropped.stderr == "-c:3:1: unknown command 'bogus' — type 'help' for the list\n", "\(dropped)")
 
         let bailed = try run(["--bail", "--format", "csv"] + Self.commands(["use species", "sort name", "filter nope = 1", "count"]))
         #expect(bailed.status == 1 && bailed.stdout.isEmpty, "\(bailed)")
@@ -138,7 +138,7 @@ struct ScriptAnswerTests {
         let planets = ValueReadingTests.records("planets").count
         let result = try run(["--format", "csv", "-c", "use species", "-f", file, "-c", "use planets", "-f", file, "-c", "bogus"])
         #expect(result.stdout == "count\n\(species)\ncount\n\(planets)\n", "\(result)")
-        #expect(result.stderr == "-c:3: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "-c:3:1: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
         #expect(result.status == 1)
     }
 

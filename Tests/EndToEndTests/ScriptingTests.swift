@@ -46,7 +46,7 @@ struct ScriptingTests {
     func failureExitsOne() throws {
         let result = try run(input: "set format csv\nbogus\nset format\n")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "stdin:2: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "stdin:2:1: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
         #expect(result.stdout == Self.shown("csv"), "the line after the error ran\n\(result)")
     }
 
@@ -92,7 +92,7 @@ struct ScriptingTests {
         let result = try run(input: script + "\n")
         #expect(result.status == 1, "\(result)")
         let errors = result.stderr
-        #expect(errors.contains("stdin:4: unknown command 'hlep' — did you mean 'help'?\n"), "\(result)")
+        #expect(errors.contains("stdin:4:1: unknown command 'hlep' — did you mean 'help'?\n"), "\(result)")
         #expect(errors.contains("stdin:6:9: "), "\(result)")
         #expect(errors.contains("usage: set [NAME [VALUE]]"), "\(result)")
         #expect(errors.contains("stdin:7: unterminated double quote starting at column 1\n"), "\(result)")
@@ -112,7 +112,7 @@ struct ScriptingTests {
         let result = try run(["--bail"], input: "set format json\nnope\nset format\nalso-bad\n")
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty, "nothing after the error ran\n\(result)")
-        #expect(result.stderr == "stdin:2: unknown command 'nope' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "stdin:2:1: unknown command 'nope' — type 'help' for the list\n", "\(result)")
     }
 
     @Test("without --bail every bad line is reported")
@@ -138,7 +138,7 @@ struct ScriptingTests {
     func commandOptionErrors() throws {
         let result = try run(["-c", "set format csv", "-c", "xyz", "-c", "set format"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "-c:2: unknown command 'xyz' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "-c:2:1: unknown command 'xyz' — type 'help' for the list\n", "\(result)")
         #expect(result.stdout == Self.shown("csv"), "the third -c still ran\n\(result)")
     }
 
@@ -146,7 +146,7 @@ struct ScriptingTests {
     func commandOptionsBail() throws {
         let result = try run(["--bail", "-c", "hlep", "-c", "set format"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "-c:1: unknown command 'hlep' — did you mean 'help'?\n", "\(result)")
+        #expect(result.stderr == "-c:1:1: unknown command 'hlep' — did you mean 'help'?\n", "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
@@ -162,7 +162,7 @@ struct ScriptingTests {
             """, to: "scripts/setup.alm")
         let result = try run(["-f", path], input: "set format json\n")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "\(path):5: unknown command 'frobnicate' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "\(path):5:1: unknown command 'frobnicate' — type 'help' for the list\n", "\(result)")
         #expect(result.stdout == Self.shown("ndjson") + Self.shown("csv"), "standard input was not read\n\(result)")
     }
 
@@ -195,7 +195,7 @@ struct ScriptingTests {
         let result = try run(["-c", "set format csv", "--interactive"], input: "set format\nbogus\n")
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout == Self.shown("csv"), "\(result)")
-        #expect(result.stderr == "stdin:2: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "stdin:2:1: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
         #expect(!result.stdout.contains("almanac>") && !result.stderr.contains("almanac>"), "\(result)")
     }
 
@@ -245,7 +245,7 @@ struct ScriptingTests {
         try home.writeStartupFile("set format csv\nbogus\n")
         let result = try run(input: "set format\n")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "\(home.startupFilePath):2: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "\(home.startupFilePath):2:1: unknown command 'bogus' — type 'help' for the list\n", "\(result)")
         #expect(result.stdout == Self.shown("csv"), "\(result)")
     }
 
@@ -336,7 +336,7 @@ struct ScriptingTests {
         let result = try run(input: "set format csv; nope; set format json\nset format\n")
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout == Self.shown("csv"), "\(result)")
-        #expect(result.stderr == "stdin:1: unknown command 'nope' — type 'help' for the list\n", "\(result)")
+        #expect(result.stderr == "stdin:1:17: unknown command 'nope' — type 'help' for the list\n", "\(result)")
     }
 
     @Test("unterminated quotes are reported with their column", arguments: [

@@ -32,7 +32,7 @@ struct WatchCommandTests {
         ("watch soon count", "-c:1:7: SECONDS is a number from 0.1 to 86400, not 'soon'"),
         ("watch 0 --count 1 count", "-c:1:7: SECONDS is a number from 0.1 to 86400, not '0'"),
         ("watch 1 --count 0 count", "-c:1:17: N must be a whole number from 1 up, not '0'"),
-        ("watch 1 --count 2 wat", "-c:1: unknown command 'wat'"),
+        ("watch 1 --count 2 wat", "-c:1:19: unknown command 'wat'"),
     ])
     func errors(_ line: String, _ message: String) throws {
         let result = try run(["-c", line])

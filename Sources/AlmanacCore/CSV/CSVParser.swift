@@ -51,9 +51,7 @@ public struct CSVParser {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, source: String, dialect: CSVDialect, into builder: inout JSONDocumentBuilder,
                       progress: JSONParser.Progress? = nil, parsed: ((Int) -> Void)? = nil, split: Bool = false,
                       releasePart: @escaping (Range<Int>) -> Void = { _ in }) throws(LoadFailure) -> Summary {
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            throw .csv(CSVError(source: source, line: 1, column: 1, message: "the text is empty: expected a header or a row"))
-        }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return noRecords(dialect: dialect, into: &builder) }
         var parser = CSVParser(base: base, count: bytes.count, dialect: dialect, source: source, progress: progress)
         if ByteOrderMark.length(atStartOf: bytes) > 0 {
             parser.position = ByteOrderMark.utf8.count
@@ -87,9 +85,7 @@ public struct CSVParser {
 
     mutating func parseRecords(into builder: inout JSONDocumentBuilder) throws(LoadFailure) -> Summary {
         skipBlankLines()
-        guard position < count else {
-            throw .csv(CSVError(source: source, line: line, column: 1, message: "the text has no rows: expected a header or a row"))
-        }
+        guard position < count else { return Self.noRecords(dialect: dialect, into: &builder) }
         let names = try dialect.hasHeader ? readHeader() : firstRowNames()
         columns = names.map { CSVColumn(name: $0, key: builder.internKey($0)) }
         let root = builder.openContainer(.array)
@@ -125,6 +121,15 @@ public struct CSVParser {
         let empty = Set(columns.indices.filter { columns[$0].kind == .empty && !columns[$0].nullWords })
         if let slots = CSVNesting.slots(for: names, empty: empty) { builder.nest(slots, columns: columns, root: root) }
         return Summary(dialect: dialect, records: records, columns: names)
+    }
+
+    /// An empty text, or one of line breaks only: no columns and no records, as an empty
+    /// NDJSON file has none (the load notes that the text is empty).
+    static func noRecords(dialect: CSVDialect, into builder: inout JSONDocumentBuilder) -> Summary {
+        let root = builder.openContainer(.array)
+        builder.closeContainer(at: root, count: 0)
+        builder.addRoot(root)
+        return Summary(dialect: dialect, records: 0, columns: [])
     }
 
     @inline(__always)

@@ -391,6 +391,9 @@ public struct LoadOrigin: Sendable, Equatable {
     public var recordsAt: String?
     /// A delimited text's dialect and columns (`CSV (;), 7 columns`); nil for JSON.
     public var format: String?
+    /// A delimited text's columns as its header names them: fields even when no row fills one
+    /// (a header alone is a dataset of no records with these fields).
+    public var columns: [String] = []
 
     public init(source: String, bytes: Int, seconds: Double) {
         self.source = source

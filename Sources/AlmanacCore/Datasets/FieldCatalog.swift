@@ -102,6 +102,16 @@ public struct FieldCatalog: Sendable {
             builder.visit(node, path: -1, inList: false)
         }
         var (fields, columns) = builder.finish()
+        // A delimited text's column that no row fills is a field all the same, of no values.
+        // (Containers count as present: `a.b` nests under `a`. A set: files have 20,000 columns.)
+        var known = Set<Substring>()
+        for field in fields {
+            var path = Substring(field.path)
+            while known.insert(path).inserted, let dot = path.lastIndex(of: ".") { path = path[..<dot] }
+        }
+        for name in dataset.origin.columns where !known.contains(Substring(name)) {
+            fields.append(Field(path: name, kinds: [], inList: false, count: 0, example: nil, values: [], isDerived: false))
+        }
         // Derived fields replace source fields of the same name (and their columns), or come after them.
         for derived in dataset.model.derivedFields {
             var field = Field(path: derived.name, kinds: [], inList: false, count: 0, example: nil, values: [], isDerived: true)

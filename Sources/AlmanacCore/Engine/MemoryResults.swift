@@ -91,14 +91,18 @@ public struct MemoryResults: ResultsSource {
     public func fields(cancellation: Cancellation) throws -> FieldListing {
         var rows: [FieldListing.Row] = []
         var derived = false
+        var notes: [String] = []
         for (index, dataset) in datasets.enumerated() {
-            for field in try dataset.fields(cancellation: cancellation).fields {
+            let fields = try dataset.fields(cancellation: cancellation)
+            for field in fields.fields {
                 rows.append(FieldListing.Row(path: field.path, type: field.typeDescription, records: field.count, example: field.example,
                                              isDerived: field.isDerived, section: index))
                 derived = derived || field.isDerived
             }
+            if let note = FieldListing.nameNote(dataset.layout, fields: fields.paths) {
+                notes.append((datasets.count > 1 ? "\(dataset.name): " : "") + note)
+            }
         }
-        var notes = datasets.map { (datasets.count > 1 ? "\($0.name): " : "") + FieldListing.nameNote($0.layout) }
         if derived { notes.append("computed: made by almanac from the source fields") }
         return FieldListing(rows: rows, sections: datasets.count > 1 ? datasetNames : [], notes: notes)
     }

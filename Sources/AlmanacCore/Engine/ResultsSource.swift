@@ -216,8 +216,10 @@ public struct FieldListing: Sendable {
         self.notes = notes
     }
 
-    /// `names the records: quote; search and show also look at author`.
-    public static func nameNote(_ layout: Layout) -> String {
+    /// `names the records: quote; search and show also look at author`; nil when the name
+    /// field is none of `fields` (an empty file's records have no fields).
+    public static func nameNote(_ layout: Layout, fields: [String]) -> String? {
+        guard fields.contains(layout.nameField) else { return nil }
         let others = layout.otherNameFields.isEmpty ? "" : "; search and show also look at \(layout.otherNameFields.joined(separator: ", "))"
         return "names the records: \(layout.nameField)\(others)"
     }

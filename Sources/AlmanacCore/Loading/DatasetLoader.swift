@@ -53,6 +53,7 @@ public struct DatasetLoader: Sendable {
         } else {
             extraction = try model.extract(from: document, source: request.source.displayName, cancellation: cancellation)
         }
+        if let note = Self.emptyNote(parsed) { sourceWarnings.append(note) }
         extraction.warnings.insert(contentsOf: sourceWarnings, at: 0)
         // Models that find records their own way did not say which records repeated a key.
         if !document.repeatedKeys.isEmpty, !extraction.warnings.contains(where: { $0.message.hasSuffix(RepeatedKey.ending) }) {
@@ -70,9 +71,17 @@ public struct DatasetLoader: Sendable {
         var origin = LoadOrigin(source: request.source.description, bytes: bytes, seconds: Date().timeIntervalSince(start))
         origin.recordsAt = extraction.recordsAt
         origin.format = parsed.csv.map { "\($0.dialect), \($0.columns.count) column\($0.columns.count == 1 ? "" : "s")" }
+        origin.columns = parsed.csv?.columns ?? []
         let layout = try RecordKey.layout(of: model, document: document, records: extraction.records, key: request.options.key,
-                                          source: request.source.displayName)
+                                          columns: origin.columns, source: request.source.displayName)
         return Dataset(name: request.name, model: model, document: document, extraction: extraction, origin: origin, layout: layout)
+    }
+
+    /// An empty CSV or NDJSON text loads as no records, with this said: `the text is empty: no header, no rows`.
+    static func emptyNote(_ parsed: ParsedSource) -> LoadWarning? {
+        if let csv = parsed.csv, csv.columns.isEmpty { return LoadWarning(message: "the text is empty: no header, no rows") }
+        guard parsed.document.isLines, parsed.document.roots.isEmpty else { return nil }
+        return LoadWarning(message: "the text is empty: no lines, no records")
     }
 
     /// A new name means the generic model, unless the source is unmistakably a stations object,

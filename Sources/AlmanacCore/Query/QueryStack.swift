@@ -9,7 +9,9 @@ public enum QueryStep: Sendable, Equatable {
     case sort([SortKey])
     /// `show #N` after a group listing: the records of one group.
     case drill(GroupSpec, Group.Row)
-    /// `filter clear`: every record of the scope again.
+    /// `filter clear`: the filters (and drill-downs, limits) since the last search, near, within,
+    /// outside or reach taken away: that step's results again (every record when none), in
+    /// the order the sorts since give them.
     case clear
     /// `limit N`: the first N results, in their order.
     case limit(Int)
@@ -44,21 +46,33 @@ public struct QueryStack: Sendable {
         /// the last search or clear.
         let sortFields: [String]
         let filterFields: [String]
+        /// The last step that starts afresh (search, near…), nil for every record, and the
+        /// sorts since: what `filter clear` goes back to.
+        let start: QueryStep?
+        let sorts: [[SortKey]]
 
         init(_ step: QueryStep, after before: StepNode?) {
             self.step = step
             self.before = before
             var sortFields = before?.sortFields ?? []
             var filterFields = before?.filterFields ?? []
+            var (start, sorts) = (before?.start, before?.sorts ?? [])
             switch step {
-            case let .sort(keys): sortFields = keys.map(\.field)
+            case let .sort(keys):
+                sortFields = keys.map(\.field)
+                sorts.append(keys)
             case let .filter(expression): filterFields += expression.fields.filter { !filterFields.contains($0) }
             case let .drill(spec, _): filterFields += spec.fields.filter { !filterFields.contains($0) }
-            case .search, .clear, .near, .within, .outside, .reach: (sortFields, filterFields) = ([], [])
+            case .clear: filterFields = []
+            case .search, .near, .within, .outside, .reach:
+                (sortFields, filterFields) = ([], [])
+                (start, sorts) = (step, [])
             case .limit, .clearLimits: break
             }
             self.sortFields = sortFields
             self.filterFields = filterFields
+            self.start = start
+            self.sorts = sorts
         }
     }
 
@@ -122,6 +136,9 @@ public struct QueryStack: Sendable {
         if step == .clearLimits {
             current = try withoutLimits(cancellation: cancellation)
             sorted = nil
+        } else if step == .clear {
+            current = try restarted(from: last?.start, sortedBy: last?.sorts ?? [], cancellation: cancellation)
+            sorted = nil
         } else if case let .limit(count) = step, let sorted {
             // The first records of a sort not yet ordered in full: its partial order has them.
             let first = try sorted.page(start: 0, size: count, cancellation: cancellation)
@@ -130,7 +147,7 @@ public struct QueryStack: Sendable {
         } else {
             let before: ResultSet
             switch step {
-            case .search, .clear: before = sorted?.input ?? current ?? .all(datasets)  // only the datasets matter
+            case .search: before = sorted?.input ?? current ?? .all(datasets)  // only the datasets matter
             default: before = try results(cancellation: cancellation)
             }
             if case let .sort(keys) = step {
@@ -174,19 +191,38 @@ public struct QueryStack: Sendable {
         }
     }
 
+    /// What `filter clear` leaves: `start`'s results again (every record when nil), ordered
+    /// by `sorts` in turn.
+    private func restarted(from start: QueryStep?, sortedBy sorts: [[SortKey]], cancellation: Cancellation) throws -> ResultSet {
+        var results = ResultSet.all(datasets)
+        if let start { results = try Self.evaluate(start, on: results, everything: results, cancellation: cancellation) }
+        for keys in sorts { results = try Sort.run(results, by: keys, cancellation: cancellation) }
+        return results
+    }
+
     /// The steps since the last search or clear evaluated again without their limits (a
     /// `limit` alone undoes every `limit` since, the later steps kept).
     private func withoutLimits(cancellation: Cancellation) throws -> ResultSet {
-        let all = self.steps
-        let start = all.lastIndex { if case .search = $0 { true } else { $0 == .clear } } ?? 0
-        let steps = all[start...]
-        guard steps.contains(where: { if case .limit = $0 { true } else { false } }) else {
+        var node = last
+        var steps: [StepNode] = []
+        while let step = node {
+            steps.append(step)
+            if case .search = step.step { break }
+            if step.step == .clear { break }
+            node = step.before
+        }
+        steps.reverse()
+        guard steps.contains(where: { if case .limit = $0.step { true } else { false } }) else {
             throw QueryError.invalid("the results have no limit to clear")
         }
         var results = ResultSet.all(datasets)
-        for step in steps {
-            if case .limit = step { continue }
-            results = try Self.evaluate(step, on: results, everything: .all(datasets), cancellation: cancellation)
+        for node in steps {
+            switch node.step {
+            case .limit: continue
+            // What the clear left, as it left it (no limit before it was kept).
+            case .clear: results = try restarted(from: node.start, sortedBy: node.sorts, cancellation: cancellation)
+            default: results = try Self.evaluate(node.step, on: results, everything: .all(datasets), cancellation: cancellation)
+            }
         }
         return results
     }

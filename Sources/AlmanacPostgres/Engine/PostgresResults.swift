@@ -48,7 +48,7 @@ public struct PostgresResults: ResultsSource {
         case let .search(text): query = TableQuery(search: text)  // as in memory, from the whole table
         case let .filter(expression): query.filters.append(expression)
         case let .sort(keys): query.sort(by: keys)
-        case .clear: query = TableQuery()
+        case .clear: query = query.cleared()
         case let .drill(spec, row): query.drills.append(GroupDrill(fields: spec.fields, values: row.values, numbers: row.numbers))
         case let .limit(count): query = query.limited(to: count)
         case .clearLimits:
@@ -152,7 +152,7 @@ public struct PostgresResults: ResultsSource {
         let rows = try table.fields(cancellation: cancellation).map { field in
             FieldListing.Row(path: field.path, type: field.type, records: field.count, example: field.example)
         }
-        var notes = [FieldListing.nameNote(table.schema.layout)]
+        var notes = [FieldListing.nameNote(table.schema.layout, fields: rows.map(\.path))].compactMap { $0 }
         let schema = table.schema
         if !schema.primaryKey.isEmpty {
             notes.append("show finds a row by its primary key: \(schema.primaryKey.map { schema.columns[$0].name }.joined(separator: ", "))")

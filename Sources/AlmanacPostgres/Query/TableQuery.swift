@@ -91,6 +91,15 @@ public struct TableQuery: Sendable, Equatable {
         return query
     }
 
+    /// `filter clear`: the search, near, within, outside or reach and the sorts kept; the
+    /// filters, drill-downs and limits gone (as in memory, `QueryStack`).
+    public func cleared() -> TableQuery {
+        var query = withoutLimits()
+        query.filters = []
+        query.drills = []
+        return query
+    }
+
     /// Whether a limit shapes this question.
     public var isLimited: Bool { within != nil }
 }

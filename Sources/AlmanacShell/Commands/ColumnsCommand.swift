@@ -150,7 +150,7 @@ public enum ColumnsCommand: Command {
         let chosen = session.chosenColumns[owner.name]
         let columns = chosen ?? owner.defaults
         let extra = owner.fieldsInUse.filter { !columns.contains($0) }
-        var text = "\(owner.name): \(columns.joined(separator: ", "))" + (chosen == nil ? " (the default)" : "")
+        var text = "\(owner.name): \(columns.isEmpty ? "no columns" : columns.joined(separator: ", "))" + (chosen == nil ? " (the default)" : "")
         if !extra.isEmpty { text += "; also shown: \(extra.joined(separator: ", ")) (sorted or filtered by)" }
         let table = ResultTable(columns: [ResultColumn("dataset"), ResultColumn("columns", .list), ResultColumn("chosen", .boolean),
                                           ResultColumn("also", .list)],

@@ -81,6 +81,12 @@ public struct CommandTable: Sendable {
         throw .unknownCommand(name, suggestion: Suggestion.closest(to: name, among: allNames))
     }
 
+    /// The command `word` names, or the error pointed at the word (a caret at the prompt, its
+    /// column in a script), wherever on the line it is (`watch 1 --count 2 wat`).
+    public func resolve(_ word: Word) throws(ShellError) -> any Command.Type {
+        do { return try resolve(word.text) } catch { throw error.pointing(at: [word]) }
+    }
+
     /// Names and aliases, for completion and suggestions.
     public var allNames: [String] { entries.flatMap(\.names) }
 }

@@ -20,6 +20,8 @@ public struct ArgumentValue: Sendable, Equatable {
 public struct ParsedArguments: Sendable {
     let parameters: [Parameter]
     var values: [[ArgumentValue]]
+    /// Each keyword parameter's keyword as typed, when given.
+    var keywords: [Int: Word] = [:]
 
     /// The values given for `parameter` (one of the command's, told apart by name and keyword).
     public subscript(_ parameter: Parameter) -> [ArgumentValue] {
@@ -28,6 +30,11 @@ public struct ParsedArguments: Sendable {
 
     /// The words of a free-text parameter joined by single spaces, as typed.
     public func text(_ parameter: Parameter) -> String { self[parameter].map(\.text).joined(separator: " ") }
+
+    /// The keyword that introduced `parameter` (`key` of `key city`), for an error about the option itself.
+    public func keyword(_ parameter: Parameter) -> Word? {
+        parameters.firstIndex { $0.isSame(as: parameter) }.flatMap { keywords[$0] }
+    }
 
     /// Whether a flag (or any parameter) was given.
     public func has(_ parameter: Parameter) -> Bool { !self[parameter].isEmpty }
@@ -58,7 +65,7 @@ extension Arguments {
         for (index, parameter) in parameters.enumerated() where parameter.keyword != nil && parameter.isRequired && split.keywords[index] == nil {
             throw usageError("missing \(parameter.keyword!) \(parameter.name)", after: words.last)
         }
-        return ParsedArguments(parameters: parameters, values: values)
+        return ParsedArguments(parameters: parameters, values: values, keywords: split.keywords)
     }
 
     /// The words given by their place, read against the parameters without keywords.

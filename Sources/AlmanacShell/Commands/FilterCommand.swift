@@ -1,6 +1,6 @@
 import AlmanacCore
 
-/// `filter EXPR` narrows the current result set; `filter clear` resets it.
+/// `filter EXPR` narrows the current result set; `filter clear` takes the filters away.
 public enum FilterCommand: Command {
     static let condition = Parameter("FIELD OP VALUE [and|or ...]", .text(.condition, or: ["clear"]), .words)
 
@@ -33,7 +33,9 @@ public enum FilterCommand: Command {
         near one that some do (did you mean Europe (53)?), or the condition that removed the last \
         records and their largest or smallest value; a rarer spelling that would add records is \
         named (also 'mammals' (1)). TAB TAB after FIELD = lists the values with their counts; \
-        why #N says which conditions a record met.
+        why #N says which conditions a record met. filter clear takes away the filters (and show #N's \
+        groups, and limits) since the last search, near, within, outside or reach: that step's results \
+        come back (every record when none), in the order of the sorts since; back undoes it.
         """
     ).role(.shapes())
 

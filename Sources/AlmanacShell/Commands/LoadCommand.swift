@@ -60,9 +60,9 @@ public enum LoadCommand: Command {
             let name = try named.map { try datasetName($0, arguments) }
             if let engine = session.engine(for: source.text) {
                 // A table has its own types, rows and key: what would read a file differently is refused, not ignored.
-                if let option = parsed[format].first ?? parsed[recordsAt].first ?? parsed[key].first {
+                if let option = fileOption(parsed) {
                     throw arguments.usageError("as, at and key go with a file: a table's rows are found by its primary key, else an id, "
-                                               + "key or uuid column (ALTER TABLE … ADD PRIMARY KEY (column) makes one)", at: option.word)
+                                               + "key or uuid column (ALTER TABLE … ADD PRIMARY KEY (column) makes one)", at: option)
                 }
                 return try TableAttachment.attach(source.text, with: engine, as: name, in: session)
             }
@@ -72,8 +72,8 @@ public enum LoadCommand: Command {
                                       recordsAt: parsed[recordsAt].first?.text, key: parsed[key].first?.text)
             requests = [LoadRequest(name: chosen, source: parsedSource, model: DefaultDatasets.model(for: chosen), options: options)]
         } else if let named {
-            if let option = parsed[format].first ?? parsed[recordsAt].first ?? parsed[key].first {
-                throw arguments.usageError("as, at and key go with a file: load NAME from FILE as csv", at: option.word)
+            if let option = fileOption(parsed) {
+                throw arguments.usageError("as, at and key go with a file: load NAME from FILE as csv", at: option)
             }
             if session.catalog.table(named.text) != nil {
                 return TableAttachment.summary(of: try TableAttachment.reattach([named.text], in: session), in: session)
@@ -107,6 +107,12 @@ public enum LoadCommand: Command {
             throw ShellError.invalid(failures == 1 ? "1 load failed" : "\(failures) loads failed")
         }
         return summary(of: loaded, in: session)
+    }
+
+    /// The first of as, at and key given, as typed: a table refuses the option, so the caret
+    /// goes under its keyword, not its value.
+    static func fileOption(_ parsed: ParsedArguments) -> Word? {
+        [format, recordsAt, key].lazy.compactMap { parsed.keyword($0) }.first
     }
 
     /// NAME as typed, checked: letters, digits, _ and -, starting with a letter; not `all`.

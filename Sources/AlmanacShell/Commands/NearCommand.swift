@@ -17,7 +17,7 @@ public enum NearCommand: Command {
         datasets in use have no record by that name (stations near Austria). Every record of the datasets in use with coordinates \
         is measured (as search, near starts afresh; filter and sort narrow its results after), \
         stations by their point and countries by their latlng, along the great circle (haversine, \
-        mean Earth radius 6,371 km). The record REF names is left out. An empty answer names \
+        mean Earth radius 6,371.0088 km). The record REF names is left out. An empty answer names \
         the nearest record and its distance, on standard error. The results carry a \
         distance column (km, one decimal) that columns, sort, filter (distance < 10), group, describe, histogram, \
         expressions (distance * 1000 as meters) and export read; under --format json \

@@ -45,7 +45,7 @@ public enum WatchCommand: Command {
         let count = parsed[Self.count].first?.number
         let rest = parsed[Self.command].map(\.word)
         guard let name = rest.first else { throw arguments.usageError() }
-        let command = try session.commands.resolve(name.text)
+        let command = try session.commands.resolve(name)
         guard watches(command.spec) else {
             throw ShellError.at(column: name.column, width: TextWidth.of(name.text),
                                 .invalid("watch runs a command that answers (count, page, group, show…), not \(command.spec.name)"))

@@ -43,7 +43,7 @@ public struct Executor {
                     && ShowCommand.drillsDown(Array(statement.words.dropFirst()), afterGroups: afterGroups)
                 // Any command but quit, even one that fails, ends the wait of a held listing.
                 scriptAnswer?.commandStarts(named?.spec.role, drillsDown: drillsDown, in: session)
-                let command = try session.commands.resolve(statement.words[0].text)
+                let command = try session.commands.resolve(statement.words[0])
                 session.output.escapesControlCharacters = session.settings.format.isMachineReadable && session.output.terminal.isTerminal
                 // A delimited format that escapes its cells' tabs uses tabs only as separators (TSV).
                 session.output.keepsTabs = session.settings.format.writer == .delimited && session.settings.format.quoting == .backslashes

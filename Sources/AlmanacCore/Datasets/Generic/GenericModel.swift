@@ -54,7 +54,7 @@ public enum GenericModel: RecordModel {
         let columns = keys.map(\.key).filter { $0 != layout.nameField && !listsOfObjects.contains($0) }.compactMap { key in
             objects[key].map { nested in ObjectIdentity.namingKey(of: nested, in: document).map { key + "." + $0 } } ?? key
         }
-        layout.listFields = [layout.nameField] + columns.prefix(5)
+        layout.listFields = keys.isEmpty ? [] : [layout.nameField] + columns.prefix(5)
         return layout
     }
 
@@ -73,7 +73,8 @@ public enum GenericModel: RecordModel {
             ?? keys.first?.key
             ?? "name"
         let scalarKeys = keys.map(\.key).filter { $0 != nameField }
-        return Layout(nameField: nameField, listFields: [nameField] + scalarKeys.prefix(5),
+        // Records of no fields (an empty file's) list no column they do not have.
+        return Layout(nameField: nameField, listFields: keys.isEmpty ? [] : [nameField] + scalarKeys.prefix(5),
                       otherNameFields: shortKeys.filter { $0 != nameField })
     }
 
