@@ -28,7 +28,7 @@ struct PostgresMemoryTests {
         // bucket = i % 1000: bucket < 50 holds 50 rows of every 1000.
         let commands = [
             "load big from \(try Database.url("big"))", "use big", "count",
-            "search item 1999999", "count", "filter clear",
+            "search item 1999999", "count", "use big",
             "filter bucket = 7 and info.n = 7", "count", "sort score desc", "page next", "filter clear",
             "page 3", "group category", "filter clear",
             "filter bucket < 50", "export \(exported)", "count",
