@@ -78,7 +78,7 @@ struct DeclaredCaretTests {
             Case(line: "map world --size", word: "", message: "missing COLUMNSxROWS after --size — " + map),
             Case(line: "load 9lives from x.json", word: "9lives",
                  message: "a dataset name is letters, digits, _ and -, starting with a letter — " + load),
-            Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load NAME from PATH — " + load),
+            Case(line: "load atlas", word: "atlas", message: "unknown dataset 'atlas' — to load a file: load PATH, or load NAME from PATH — " + load),
             Case(line: "load quotes from", word: "", message: "missing SOURCE after from — " + load),
             // A file's option where there is no file: the caret is under the option, not its value.
             Case(line: "load countries key city", word: "key", message: "as, at and key go with a file: load NAME from FILE as csv — " + load),

@@ -16,12 +16,14 @@ public enum LoadCommand: Command {
         name: "load",
         summary: "Load or reload datasets, from their files or from a path or URL",
         parameters: [name, source, format, recordsAt, key],
-        examples: ["load", "load stations", "load quotes from ~/quotes.json", "load people from people.csv",
+        examples: ["load", "load stations", "load ~/quotes.json", "load quotes from ~/quotes.json", "load people from people.csv",
                    "load sales from export.txt as csv", "load issues from response.json at data.items key number",
                    "load species from https://swapi.dev/api/species/",
                    "load sales from postgresql://me@db.example.com/shop?table=sales"],
         discussion: """
-        SOURCE is a file or an http(s) URL whose pages are followed through 'next'. A file is JSON \
+        SOURCE is a file or an http(s) URL whose pages are followed through 'next'; 'load PATH' \
+        alone (a word with a slash, a ~ or a known extension) loads it under its file's name \
+        (load ~/quotes.json makes quotes). A file is JSON \
         (an array of records, API pages with 'results', an object holding its records under a key, \
         the stations object, a GeoJSON FeatureCollection: each Feature's properties a record, placed \
         by its geometry), NDJSON (.ndjson, .jsonl: each line a record; lines of Features as a \
@@ -53,10 +55,13 @@ public enum LoadCommand: Command {
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
         let parsed = try arguments.parse()
-        let named = parsed[name].first
+        // `load ~/quotes.json` reads that file, as `load from ~/quotes.json` does: a word that
+        // is no dataset's name and reads as a path or URL is the source, named after its file.
+        let pathGiven = parsed[source].first == nil ? parsed[name].first.flatMap { namesASource($0.text, in: session) ? $0 : nil } : nil
+        let named = pathGiven == nil ? parsed[name].first : nil
         var requests: [LoadRequest] = []
         var attached: [(any AttachedTable, Double)] = []
-        if let source = parsed[source].first {
+        if let source = parsed[source].first ?? pathGiven {
             let name = try named.map { try datasetName($0, arguments) }
             if let engine = session.engine(for: source.text) {
                 // A table has its own types, rows and key: what would read a file differently is refused, not ignored.
@@ -79,7 +84,7 @@ public enum LoadCommand: Command {
                 return TableAttachment.summary(of: try TableAttachment.reattach([named.text], in: session), in: session)
             }
             guard let request = session.catalog.request(for: named.text) else {
-                throw arguments.usageError("unknown dataset '\(SafeText.escape(named.text))' — to load a file: load NAME from PATH", at: named.word)
+                throw arguments.usageError("unknown dataset '\(SafeText.escape(named.text))' — to load a file: load PATH, or load NAME from PATH", at: named.word)
             }
             requests = [request]
         } else {
@@ -107,6 +112,13 @@ public enum LoadCommand: Command {
             throw ShellError.invalid(failures == 1 ? "1 load failed" : "\(failures) loads failed")
         }
         return summary(of: loaded, in: session)
+    }
+
+    /// Whether `load WORD` means a file or URL rather than a dataset: WORD names no dataset,
+    /// and has a slash, starts with ~ or ends in an extension load reads (.json, .csv…).
+    static func namesASource(_ word: String, in session: Session) -> Bool {
+        guard !session.catalog.contains(word) else { return false }
+        return word.contains("/") || word.hasPrefix("~") || LoadOptions.Format.byExtension(word) != nil
     }
 
     /// The first of as, at and key given, as typed: a table refuses the option, so the caret
