@@ -86,6 +86,17 @@ import Testing
 
     /// From Data/countries.json: population / area is largest in Africa on Mauritius
     /// (1,265,740 / 2,040), in Asia on Macao (649,342 / 30).
+    /// SQL's `count(*)` and a bare aggregate word say what group wants instead of an
+    /// expression error at '*' or "the fields to group by come before the aggregates".
+    @Test func groupSaysCountStarIsTheCountColumn() {
+        _ = shell.output("use countries")
+        #expect(shell.output("group region avg(area), count(*)").err
+            == "test:1:25: every group has its count column already; count(FIELD) counts the records with a value — "
+            + "usage: group FIELD[, FIELD...] [AGG FIELD[, AGG FIELD...]] [--all]\n")
+        #expect(shell.output("group region avg(area), count").err.contains("count needs a field: count(FIELD) (every group has its count column already)"))
+        #expect(shell.output("group region avg(area), max").err.contains("max needs a field: max(FIELD)"))
+    }
+
     @Test func groupReadsAComputedColumnByItsName() {
         _ = shell.output("use countries")
         #expect(shell.output("columns name, population / area as density").ok)

@@ -82,6 +82,10 @@ public enum GroupCommand: Command {
     /// `region, subregion sum population, avg area`: fields (commas or spaces between them),
     /// and `AGG FIELD` pairs, as declared.
     static func parse(_ arguments: Arguments, in session: Session? = nil) throws -> GroupSpec {
+        // SQL's count(*) is the count column every group has: said so, not "expected a value before '*'".
+        if let star = arguments.words.first(where: { !$0.isQuoted && $0.text.lowercased().hasPrefix("count(*)") }) {
+            throw arguments.usageError("every group has its count column already; count(FIELD) counts the records with a value", at: star)
+        }
         if ExpressionWords.areComputed(arguments.words) {
             // `--all` anywhere, as the declared flag is read.
             let everything = arguments.words.contains { !$0.isQuoted && $0.text == "--all" }
@@ -131,6 +135,11 @@ public enum GroupCommand: Command {
                 checked.append(next.expression)
                 index += 1
             } else {
+                if index > 0, item.name == nil, let word = item.expression.fieldName, let aggregate = function(word) {
+                    // `… avg(x), count`: an aggregate with nothing to read, not a field out of place.
+                    throw ExpressionWords.pointed(ExpressionError("\(aggregate.rawValue) needs a field: \(aggregate.rawValue)(FIELD)"
+                        + (aggregate == .count ? " (every group has its count column already)" : ""), at: item.span), in: arguments.words)
+                }
                 guard spec.aggregates.isEmpty else {
                     throw ExpressionWords.pointed(ExpressionError("the fields to group by come before the aggregates", at: item.span),
                                                   in: arguments.words)
