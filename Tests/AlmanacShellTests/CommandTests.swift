@@ -93,6 +93,20 @@ import Testing
         #expect(wrong.err.contains("serves only arrivals (to)"))
     }
 
+    /// Москва [7073] takes only arrivals; of the city's stations 53 serve departures and 37
+    /// arrivals (Data/stations.json: distinct stationIds of город Москва under citiesFrom and
+    /// citiesTo). The refusal names them, those spelled like the name typed first.
+    @Test func aStationServingTheOtherWayNamesItsCitysStationsThatDo() {
+        let departure = shell.output("trip from Москва to 9362").err
+        #expect(departure.contains("Москва [7073] serves only arrivals (to); a trip needs a departure station (from) here; "
+            + "город Москва has 53 that do: "), "\(departure)")
+        #expect(departure.contains("Москва (Варшавская) [8226]"), "\(departure)")
+        #expect(departure.contains(", …"))
+        let arrival = shell.output("trip from 9864 to 8226").err
+        #expect(arrival.contains("Москва (Варшавская) [8226] serves only departures (from); a trip needs an arrival station (to) here; "
+            + "город Москва has 37 that do: "), "\(arrival)")
+    }
+
     @Test func exportRefusesToOverwrite() throws {
         let path = NSTemporaryDirectory() + "almanac-export-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }

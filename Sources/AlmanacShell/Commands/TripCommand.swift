@@ -125,10 +125,26 @@ public enum TripCommand: Command {
                 let station = StationModel.station(stations, row: any.row)
                 let serves = station.directions.contains(.from) ? "departures (from)" : "arrivals (to)"
                 throw ShellError.invalid("\(SafeText.escape(station.title)) [\(station.id)] serves only \(serves); "
-                    + "a trip needs \(wanted == .from ? "a departure station (from)" : "an arrival station (to)") here")
+                    + "a trip needs \(wanted == .from ? "a departure station (from)" : "an arrival station (to)") here"
+                    + alternatives(to: station, typed: text, serving: wanted, in: stations))
             }
             throw error
         }
         return (StationModel.station(stations, row: target.row), target.row)
+    }
+
+    /// `; город Москва has 14 that do: Москва (Варшавская) [7074], …`: the same city's
+    /// stations that serve `wanted`, by id, for a name (`typed`) that found one serving the other way.
+    static func alternatives(to station: Station, typed: String, serving wanted: Directions, in stations: Dataset, shown: Int = 4) -> String {
+        guard let city = station.cityId else { return "" }
+        let rows = StationModel.rows(ofCity: city, in: stations).filter { StationModel.directions(stations, $0).contains(wanted) }
+        guard !rows.isEmpty else { return "" }
+        // Those spelled like the name typed first (Москва (Варшавская) for Москва), else in the dataset's order.
+        let others = rows.map { StationModel.station(stations, row: $0) }
+        let alike = others.filter { $0.title.localizedCaseInsensitiveContains(typed) }
+        let named = (alike + others.filter { !$0.title.localizedCaseInsensitiveContains(typed) })
+            .prefix(shown).map { "\(SafeText.escape($0.title)) [\($0.id)]" }
+        return "; \(SafeText.escape(station.cityTitle)) has \(rows.count) that \(rows.count == 1 ? "does" : "do"): "
+            + named.joined(separator: ", ") + (rows.count > shown ? ", …" : "")
     }
 }
