@@ -106,6 +106,9 @@ import Testing
         #expect(texts("export out.csv ") == ["all", "--force"])
         #expect(texts("load quotes ") == ["from"])
         #expect(texts("load ") == ["countries", "species", "planets", "people", "stations", "from"])
+        // A word with a slash where the name goes is a path (load PATH): files complete there.
+        #expect(texts("load \(ShellHarness.dataDirectory)/stat") == ["\(ShellHarness.dataDirectory)/stations.json"])
+        #expect(texts("load stat") == ["stations"])
         #expect(texts("set format ") == ["table", "expanded", "json", "ndjson", "csv", "tsv", "markdown"])
         #expect(texts("set format json ") == [])
         #expect(texts("page ") == ["next", "prev", "first", "last"])

@@ -68,7 +68,7 @@ struct DeclaredCaretTests {
     func filesMapsLoadsAndTrips() throws {
         let export = "usage: export PATH|postgresql://…?table=NEW [all] [--force]"
         let map = "usage: map [world] [--size COLUMNSxROWS]"
-        let load = "usage: load [NAME] [from SOURCE] [as json|ndjson|csv|tsv] [at PATH] [key FIELD]"
+        let load = "usage: load [NAME|PATH] [from SOURCE] [as json|ndjson|csv|tsv] [at PATH] [key FIELD]"
         try expectCarets([
             Case(line: "export out.csv more.csv", word: "more.csv", message: "unexpected 'more.csv' — " + export),
             Case(line: "export out.xyz --force", word: "out.xyz",

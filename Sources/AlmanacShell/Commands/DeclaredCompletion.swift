@@ -104,7 +104,9 @@ extension Parameter {
         if suffix { return request.matching(suffixes) }
         switch kind {
         case .field: return ExpressionCompletion.names(request, in: session) + (given.isEmpty ? request.matching(words) : [])
-        case let .dataset(all): return CompletionSources.datasets(request, in: session, includingAll: all)
+        case let .dataset(all, orFile):
+            if orFile, request.fragment.contains("/") || request.fragment.hasPrefix("~") { return CompletionSources.files(request) }
+            return CompletionSources.datasets(request, in: session, includingAll: all)
         case .number, .word: return request.matching(words)
         case .flag: return []
         case .aggregate:

@@ -4,7 +4,7 @@ import AlmanacCore
 /// an http(s) URL (a new name makes a generic dataset). The new contents replace the old only
 /// when the whole load succeeds.
 public enum LoadCommand: Command {
-    static let name = Parameter("NAME", .dataset(all: false), .optional)
+    static let name = Parameter("NAME", .dataset(all: false, orFile: true), .optional)
     static let source = Parameter("SOURCE", .text(.files), .optional, after: "from")
     static let format = Parameter("FORMAT", .word(LoadOptions.Format.allCases.map(\.rawValue)), .optional, after: "as").requiring("from")
     static let recordsAt = Parameter("PATH", .text(.nothing), .optional, after: "at").requiring("from")

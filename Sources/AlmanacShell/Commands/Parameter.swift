@@ -15,8 +15,9 @@ public struct Parameter: Sendable {
         case number(ClosedRange<Int>, or: [String])
         /// One of the words.
         case word([String])
-        /// A dataset's name (`all` too, when `all` is true); checked by the command.
-        case dataset(all: Bool)
+        /// A dataset's name (`all` too, when `all` is true); checked by the command. `orFile`:
+        /// or a path (load's `load ~/towns.csv`), which TAB completes once it has a / or ~.
+        case dataset(all: Bool, orFile: Bool = false)
         /// Text the command reads itself — a name, a path, a condition, a date — or one of the
         /// words; `source` says what completes it.
         case text(TextSource, or: [String] = [])
@@ -111,7 +112,7 @@ public struct Parameter: Sendable {
         case .field, .aggregate, .flag: one = name
         case let .number(_, words): one = ([name] + words).joined(separator: "|")
         case let .word(words): one = words.joined(separator: "|")
-        case let .dataset(all): one = all ? "\(name)|all" : name
+        case let .dataset(all, orFile): one = all ? "\(name)|all" : orFile ? "\(name)|PATH" : name
         case let .text(_, words): one = ([name] + words).joined(separator: name.contains(" ") ? " | " : "|")
         }
         if let keyword, keyword != name { one = "\(keyword) \(one)" }
@@ -197,7 +198,7 @@ public struct Parameter: Sendable {
     var words: [String] {
         let words: [String] = switch kind {
         case let .field(forms): forms
-        case let .dataset(all): all ? ["all"] : []
+        case let .dataset(all, _): all ? ["all"] : []
         case let .number(_, words), let .word(words), let .text(_, words): words
         case .aggregate: Aggregate.Function.allCases.map(\.rawValue)
         case .flag: []
