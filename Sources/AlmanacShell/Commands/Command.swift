@@ -32,7 +32,10 @@ extension Command {
     }
 
     /// Declared fields are fields and declared words keywords; otherwise numbers and quoted text.
-    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] { rolesAsDeclared(of: arguments, in: session) }
+
+    /// The default roles, for a command that adjusts them (`path A to B`).
+    public static func rolesAsDeclared(of arguments: [Word], in session: Session) -> [ArgumentRole] {
         guard let parameters = spec.parameters else { return arguments.enumerated().map { ArgumentRole.literal($1, at: $0) } }
         let keywords = Set(parameters.compactMap(\.keyword))
         let known = Set(parameters.flatMap { $0.words + $0.suffixes })

@@ -1,6 +1,7 @@
 import AlmanacCore
 
-/// `path A B [--map]`: a shortest chain of land borders from one country to another.
+/// `path A B [--map]` (or `path A to B`, `path from A to B`): a shortest chain of land borders
+/// from one country to another.
 public enum PathCommand: Command {
     static let from = Parameter("FROM", .text(.countries))
     static let to = Parameter("TO", .text(.countries))
@@ -10,10 +11,10 @@ public enum PathCommand: Command {
         name: "path",
         summary: "A shortest chain of land borders from one country to another",
         parameters: [from, to, map],
-        examples: ["path Portugal China", "path \"United Kingdom\" France", "path ESP RUS --map", "path Norway Italy"],
+        examples: ["path Portugal China", "path \"United Kingdom\" France", "path ESP RUS --map", "path Norway to Italy"],
         discussion: """
         FROM and TO are countries by name (quoted when it has spaces), code or any name search \
-        knows. The chain is listed country by country, each with the number of borders crossed \
+        knows; path Norway to Italy and path from Norway to Italy read the same. The chain is listed country by country, each with the number of borders crossed \
         to reach it; of chains equally short, the one whose countries come first by name. A border \
         counts when either country names it; a dataset in use with the countries' shape \
         (alpha3Code and a borders list), whatever its name, is followed instead of countries. Without a land route it says so, and what each \
@@ -23,8 +24,48 @@ public enum PathCommand: Command {
         """
     )
 
+    /// The indices of the joining words in `path from A to B` / `path A to B` (unquoted, any
+    /// case), which read as `path A B`; none when the words have another shape.
+    static func joiners(in words: [Word]) -> [Int] {
+        let given = words.indices.filter { words[$0].isQuoted || !words[$0].text.hasPrefix("--") }
+        func isWord(_ index: Int, _ text: String) -> Bool { !words[index].isQuoted && words[index].text.lowercased() == text }
+        switch given.count {
+        case 3 where isWord(given[1], "to"): return [given[1]]
+        case 4 where isWord(given[0], "from") && isWord(given[2], "to"): return [given[0], given[2]]
+        default: return []
+        }
+    }
+
+    static func withoutJoiners(_ words: [Word]) -> [Word] {
+        let skipped = Set(joiners(in: words))
+        return words.indices.filter { !skipped.contains($0) }.map { words[$0] }
+    }
+
+    /// `from` and `to` are coloured as keywords; the rest as declared.
+    public static func roles(of arguments: [Word], in session: Session) -> [ArgumentRole] {
+        let skipped = joiners(in: arguments)
+        let kept = arguments.indices.filter { !skipped.contains($0) }
+        var roles = skipped.map { ArgumentRole(word: $0, role: .keyword) }
+        for role in rolesAsDeclared(of: withoutJoiners(arguments), in: session) {
+            roles.append(ArgumentRole(word: kept[role.word], role: role.role))
+        }
+        return roles.sorted { $0.word < $1.word }
+    }
+
+    /// After `path A to `, TO completes as after `path A `.
+    public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
+        var request = request
+        let arguments = request.arguments
+        if let last = arguments.last, !last.isQuoted, ["to", "from"].contains(last.text.lowercased()) {
+            request.words = Array(request.words.dropLast())
+        } else {
+            request.words = Array(request.words.prefix(1)) + withoutJoiners(arguments)
+        }
+        return Parameter.candidates(request, in: spec.parameters ?? [], session: session)
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let parsed = try arguments.parse()
+        let parsed = try Arguments(withoutJoiners(arguments.words), spec: arguments.spec).parse()
         let (countries, start) = try GeoAnswer.country(parsed.text(Self.from), words: parsed[Self.from].map(\.word), in: session)
         let (_, end) = try GeoAnswer.country(parsed.text(Self.to), words: parsed[Self.to].map(\.word), among: countries, in: session)
         let graph = BorderGraph.of(countries)

@@ -1,0 +1,28 @@
+import Testing
+@testable import AlmanacShell
+
+/// `path Portugal to Poland` and `path from Portugal to Poland` read as `path Portugal
+/// Poland` (they said "unexpected 'Poland'"): answered alike, `to` and `from` coloured as
+/// keywords, and TO completing after `to`. A quoted "to" stays a country (Tonga's code).
+@Suite struct PathJoinerTests {
+    let shell = ShellHarness(load: ["countries"])
+
+    @Test func joiningWordsReadAsThePlainForm() {
+        _ = shell.output("use countries")
+        let plain = shell.output("path Portugal Poland")
+        #expect(plain.ok && plain.out.contains("4 borders from Portugal to Poland over land"), "\(plain.err)")
+        #expect(shell.output("path Portugal to Poland").out == plain.out)
+        #expect(shell.output("path from Portugal TO Poland --map").ok)
+        #expect(shell.output("path \"to\" Poland").out.contains("no land route from Tonga to Poland"))
+    }
+
+    @Test func joiningWordsAreKeywordsAndTOCompletesAfterThem() {
+        _ = shell.output("use countries")
+        _ = shell.output("count")  // waits for the load: TAB offers what is loaded
+        let words = [Word("from", column: 6), Word("Portugal", column: 11), Word("to", column: 20), Word("Poland", column: 23)]
+        #expect(PathCommand.roles(of: words, in: shell.session).map(\.role) == [.keyword, .plain, .keyword, .plain])
+        #expect(Completer().complete("path Portugal Pol", in: shell.session).candidates.map(\.text) == ["Poland"])
+        let offered = Completer().complete("path Portugal to Pol", in: shell.session).candidates.map(\.text)
+        #expect(offered == ["Poland"])
+    }
+}
