@@ -24,5 +24,7 @@ import Testing
         #expect(Completer().complete("path Portugal Pol", in: shell.session).candidates.map(\.text) == ["Poland"])
         let offered = Completer().complete("path Portugal to Pol", in: shell.session).candidates.map(\.text)
         #expect(offered == ["Poland"])
+        #expect(Completer().complete("path from Portugal ", in: shell.session).candidates.count == 250)
+        #expect(Completer().complete("path from Portugal to Poland ", in: shell.session).candidates.map(\.text) == ["--map"])
     }
 }

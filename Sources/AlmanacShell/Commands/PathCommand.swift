@@ -14,8 +14,8 @@ public enum PathCommand: Command {
         examples: ["path Portugal China", "path \"United Kingdom\" France", "path ESP RUS --map", "path Norway to Italy"],
         discussion: """
         FROM and TO are countries by name (quoted when it has spaces), code or any name search \
-        knows; path Norway to Italy and path from Norway to Italy read the same. The chain is listed country by country, each with the number of borders crossed \
-        to reach it; of chains equally short, the one whose countries come first by name. A border \
+        knows; path Norway to Italy and path from Norway to Italy read the same. The chain is \
+        listed country by country, each with the number of borders crossed to reach it; of chains equally short, the one whose countries come first by name. A border \
         counts when either country names it; a dataset in use with the countries' shape \
         (alpha3Code and a borders list), whatever its name, is followed instead of countries. Without a land route it says so, and what each \
         side's land component (the countries reachable over land) is. --map draws the chain's \
@@ -52,15 +52,16 @@ public enum PathCommand: Command {
         return roles.sorted { $0.word < $1.word }
     }
 
-    /// After `path A to `, TO completes as after `path A `.
+    /// After `path from A to `, TO completes as after `path A `: a leading `from` and a `to`
+    /// after the first country are left out of the words typed so far.
     public static func complete(_ request: CompletionRequest, in session: Session) -> [CompletionCandidate] {
         var request = request
         let arguments = request.arguments
-        if let last = arguments.last, !last.isQuoted, ["to", "from"].contains(last.text.lowercased()) {
-            request.words = Array(request.words.dropLast())
-        } else {
-            request.words = Array(request.words.prefix(1)) + withoutJoiners(arguments)
+        let kept = arguments.indices.filter { index in
+            let word = arguments[index].text.lowercased()
+            return arguments[index].isQuoted || !(index == 0 && word == "from" || index > 0 && word == "to")
         }
+        request.words = Array(request.words.prefix(1)) + kept.map { arguments[$0] }
         return Parameter.candidates(request, in: spec.parameters ?? [], session: session)
     }
 

@@ -133,7 +133,7 @@ public enum TripCommand: Command {
         return (StationModel.station(stations, row: target.row), target.row)
     }
 
-    /// `; город Москва has 14 that do: Москва (Варшавская) [7074], …`: the same city's
+    /// `; город Москва has 53 that do: Москва (Варшавская) [8226], …`: the same city's
     /// stations that serve `wanted`, by id, for a name (`typed`) that found one serving the other way.
     static func alternatives(to station: Station, typed: String, serving wanted: Directions, in stations: Dataset, shown: Int = 4) -> String {
         guard let city = station.cityId else { return "" }
