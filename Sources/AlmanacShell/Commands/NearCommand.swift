@@ -17,7 +17,7 @@ public enum NearCommand: Command {
         datasets in use have no record by that name (stations near Austria). Every record of the datasets in use with coordinates \
         is measured (as search, near starts afresh; filter and sort narrow its results after), \
         stations by their point and countries by their latlng, along the great circle (haversine, \
-        mean Earth radius 6,371.0088 km). The record REF names is left out. An empty answer names \
+        mean Earth radius 6,371.0088 km); near 9362 50 km is near 9362 within 50 km. The record REF names is left out. An empty answer names \
         the nearest record and its distance, on standard error. The results carry a \
         distance column (km, one decimal) that columns, sort, filter (distance < 10), group, describe, histogram, \
         expressions (distance * 1000 as meters) and export read; under --format json \
@@ -36,8 +36,20 @@ public enum NearCommand: Command {
         """
     ).role(.shapes())
 
+    /// `near Москва 5 km` as `near Москва within 5 km`: without a `within`, a closing number
+    /// and `km` are the radius (they said "missing within N km").
+    static func withWithin(_ words: [Word]) -> [Word] {
+        guard words.count >= 3, !words.contains(where: { !$0.isQuoted && $0.text.lowercased() == "within" }),
+              let last = words.last, !last.isQuoted, last.text.lowercased() == "km" else { return words }
+        let number = words[words.count - 2]
+        guard !number.isQuoted, Double(number.text) != nil else { return words }
+        var given = words
+        given.insert(Word("within", column: number.column), at: words.count - 2)
+        return given
+    }
+
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {
-        let parsed = try arguments.parse()
+        let parsed = try Arguments(withWithin(arguments.words), spec: arguments.spec).parse()
         let refWords = parsed[Self.reference].map(\.word)
         let kilometres = try GeoAnswer.kilometres(parsed[Self.radius].map(\.word))
         // An attached table answers in SQL; datasets in memory must have coordinates.
