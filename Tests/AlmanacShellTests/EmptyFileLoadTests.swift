@@ -45,6 +45,14 @@ import Testing
         }
     }
 
+    /// `[{}, {}]` lists its two rows by number and says why nothing else is there.
+    @Test func recordsWithoutFieldsSaySo() throws {
+        let shell = ShellHarness(load: [])
+        #expect(shell.output("load t from \(try file("nothing.json", "[{}, {}]"))").ok)
+        #expect(shell.run("use t"))
+        #expect(shell.output("page").out == "#\n─\n1\n2\nthe records have no fields\n")
+    }
+
     /// A malformed CSV is still an error naming the file, the line and the column.
     @Test func aMalformedCSVNamesFileLineAndColumn() throws {
         let shell = ShellHarness(load: [])
