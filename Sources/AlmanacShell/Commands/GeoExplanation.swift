@@ -11,20 +11,18 @@ enum GeoExplanation {
     /// Half the Earth's circumference, and a little: every point is nearer.
     static let everywhere = 20_100.0
 
-    /// Whether the current results are empty, counted once and kept for the listing. A table
-    /// has no index on a distance or an outline: past `explainedRows` whether the answer is
-    /// empty, and what explains it, each cost a whole scan (2.4 s on a 1,000,000-row table),
-    /// and are not asked.
+    /// Whether the current results are empty: whether any record is left, not how many, as
+    /// filter asks (a database stops at the first; a script's listing that is never written
+    /// never counts them). A table has no index on a distance or an outline: past
+    /// `explainedRows` whether the answer is empty, and what explains it, each cost a whole
+    /// scan (2.4 s on a 1,000,000-row table), and are not asked.
     static func isEmpty(in session: Session) -> Bool {
         guard var results = try? session.results() else { return false }
         if results.inMemory == nil, let name = results.datasetNames.first, let table = session.catalog.table(name),
            table.estimatedRows > explainedRows {
             return false
         }
-        let count = try? results.count(fresh: false, cancellation: session.cancellation)
-        // The count kept, so the listing does not ask the database again.
-        if session.source != nil { session.keep(results) }
-        return count == 0
+        return (try? results.isEmpty(cancellation: session.cancellation)) == true
     }
 
     /// Every record of the scope with coordinates, nearest `centre` first (near over the whole Earth).
