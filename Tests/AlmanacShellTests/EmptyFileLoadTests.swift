@@ -27,6 +27,8 @@ import Testing
             """)
         #expect(shell.output("columns").out == "t: a, b (the default)\n")
         #expect(shell.output("count").out == "0\n")
+        // Not a header and a rule: a group of no records says why there are none.
+        #expect(shell.output("group a").out == "no records to group — t has no records\n")
     }
 
     @Test func anEmptyCSVOrNDJSONFileLoadsNoRecordsAndSaysSo() throws {

@@ -87,4 +87,31 @@ struct CountedCompletionTests {
         try session.send(Key.ctrlD)
         #expect(try session.waitForExit() == 0, "\(session.text.tail().visible)")
     }
+
+    @Test("after `~` a value counts the records the completed filter keeps, in memory and on a table alike")
+    func containingCountsWhatTheFilterKeeps() throws {
+        // planets.json's climates starting "ari", each with the planets whose climate contains it
+        // (any case), as `filter climate ~ VALUE` keeps them: most first, equal counts by value.
+        let climates = ValueReadingTests.records("planets").compactMap { $0["climate"] as? String }
+        let values = Set(climates.filter { $0.lowercased().hasPrefix("ari") })
+        let counted = values.map { value in (value, climates.filter { $0.lowercased().contains(value.lowercased()) }.count) }
+            .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+        let expected = counted.map { "\($0.0) (\($0.1))" }
+        // Before: arid (3), the planets whose climate is arid and nothing else.
+        #expect(expected == ["arid (9)", "arid, temperate, tropical (2)", "arid, rocky, windy (1)"], "\(expected)")
+        let (_, url) = try Database.exported("planets", as: "tab_containing", in: home)
+        let session = try start()
+        for (setup, prompt) in [("use planets; count", "planets> "), ("load t from \(url); use t; count", "t> ")] {
+            try session.enter(setup, prompt: prompt)
+            try session.send("filter climate ~ ari" + Key.tab + Key.tab)
+            try session.waitForScreen("the climates with what ~ keeps, from \(prompt)") { screen in
+                Self.listing(on: screen, under: prompt + "filter climate ~ arid") == expected
+            }
+            session.skipReceived()
+            try session.send(Key.ctrlC)
+            try session.waitForPrompt()
+        }
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0, "\(session.text.tail().visible)")
+    }
 }

@@ -134,4 +134,35 @@ struct DeclaredCaretTests {
             Case(line: "group region avg(populaton)", word: "populaton", message: "unknown field 'populaton' — did you mean 'population'?"),
         ])
     }
+
+    @Test("a tab before the wrong word: the echo shows it to the next multiple of 8, the caret under the word, the script's column alike")
+    func tabsLineUp() throws {
+        let typed = ["\tfilter population > 1 and popultion < 5", "filter population > 1 and\tpopultion < 5"]
+        // Each tab to the next multiple of 8 columns from the line's start, as an editor shows it:
+        // 8 + 26 columns before the word in the first, 32 in the second.
+        let shown = ["        filter population > 1 and popultion < 5", "filter population > 1 and       popultion < 5"]
+        let columns = [35, 33]
+        let message = "unknown field 'popultion' — did you mean 'population'?"
+        let session = try PseudoTerminalSession(environment: home.environment(), rows: 40, columns: 120)
+        try session.waitForPrompt()
+        try session.enter("use countries", prompt: "countries> ")
+        for (line, (echo, column)) in zip(typed, zip(shown, columns)) {
+            // Ctrl-V before a tab types it (a tab alone completes).
+            try session.enter(line.replacingOccurrences(of: "\t", with: "\u{16}\t"))
+            let screen = session.screen.lines
+            let echoed = try #require(screen.lastIndex { $0 == "  " + echo }, "\(screen.joined(separator: "\n"))")
+            #expect(Array(screen[(echoed - 1)...(echoed + 1)])
+                    == ["error: " + message, "  " + echo, "  " + String(repeating: " ", count: column - 1) + "^~~~~~~~~"],
+                    "\(screen[max(0, echoed - 3)...(echoed + 1)].joined(separator: "\n"))")
+            #expect(echo.range(of: "popultion")?.lowerBound.utf16Offset(in: echo) == column - 1)
+        }
+        try session.send(Key.ctrlD)
+        #expect(try session.waitForExit() == 0)
+        // A script names the column the caret stands in.
+        let script = try PipeRun.run(["--no-rc"], input: (["use countries"] + typed).joined(separator: "\n") + "\n",
+                                     environment: home.environment(), directory: home.root)
+        #expect(script.stderr == "stdin:2:35: \(message)\nstdin:3:33: \(message)\n", "\(script)")
+        let commands = try PipeRun.run(["--no-rc", "-c", "use countries", "-c", typed[0]], environment: home.environment(), directory: home.root)
+        #expect(commands.stderr == "-c:2:35: \(message)\n", "\(commands)")
+    }
 }

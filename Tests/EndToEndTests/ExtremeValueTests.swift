@@ -117,4 +117,27 @@ struct ExtremeValueTests {
             #expect(result.stdout.contains(shown), "\(commands): \(result)")
         }
     }
+
+    @Test("arithmetic past a Double's range is no value, under its smallest 0, on a table as in memory")
+    func arithmeticPastTheRange() throws {
+        // Each column by hand: past ±1.8e308 no value (memory's Double is infinite), under
+        // 2^-1075 zero; 1e300 * 10 is in range. Kept where the
+        // expression writes such a number, nested or not; columns, filter and sort alike.
+        let columns = "1e308 * 10 as a, population * 1e305 as b, 1e308 + 1e308 as c, -1e308 - 1e308 as d, 1e308 / 1e-10 as e, "
+            + "1e-300 * 1e-300 as f, 1e-300 / 1e300 as g, (population + 1) * 1e308 as h, 1e308 * 1 * 10 as i, 1e300 * 10 as j"
+        let output = try Database.sameAnswers("countries", table: "extreme_arithmetic", in: home, [
+            "filter population * 1e305 > 1", "count", "filter clear",
+            "columns name, " + columns, "sort 1e308 * area desc", "limit 1",
+        ])
+        // The populations whose product with 1e305 stays in range; the smallest area first
+        // (Vatican City's 0.44 km², every larger one's product past the range, so last).
+        let populations = ValueReadingTests.records("countries").compactMap { $0["population"] as? Double }
+        let kept = populations.filter { $0 * 1e305 > 1 && ($0 * 1e305).isFinite }.count
+        let vatican = try #require(ValueReadingTests.records("countries").first { $0["name"] as? String == "Vatican City" })
+        let population = try #require(vatican["population"] as? Double)
+        #expect(kept == 9 && population == 451, "\(kept) \(population)")
+        #expect(output.contains("count\n\(kept)\n"), "\(output)")
+        #expect(output.contains("name,a,b,c,d,e,f,g,h,i,j,1e308 * area\nVatican City,,\(population * 1e305),,,,0,0,,,1e+301,4.4e+307\n"),
+                "\(output)")
+    }
 }

@@ -152,7 +152,9 @@ struct PostgresDifferentialTests {
         let url = try Database.url("differential_countries_people")
         let file = home.root + "/countries.json"
         #expect(try run(["use countries", "export \(file)", "export \(url) --force"]).status == 0)
-        let script = ["use d", "group region sum population, max name", "show #3", "count", "back", "group subregion", "show #1", "count"]
+        let script = ["use d", "group region sum population, max name", "show #3", "count", "back", "group subregion", "show #1", "count",
+                      "filter clear", "filter population < 0", "group region", "filter region = Asia", "group region",
+                      "search atlantis", "group region"]
         let people = { (source: String) throws -> PipeResult in
             // --echo: every listing, as at the prompt (a script's drill-down answers for its group).
             try PipeRun.run(["--no-rc", "--echo", "--format", "table"], input: (["load d from \(source)"] + script).joined(separator: "\n") + "\n",
@@ -165,6 +167,12 @@ struct PostgresDifferentialTests {
         let lines = { (text: String) in text.split(separator: "\n").filter { !$0.contains("{") } }
         #expect(lines(memory.stdout) == lines(database.stdout))
         #expect(lines(database.stdout).contains("53"), "Europe, group #3, has 53 countries: \(database.stdout)")
+        // A group of no records says what left none (every population in countries.json is 0 or more).
+        let undo = " ('back' undoes the last step)\n"
+        #expect(database.stdout.contains("\nno records to group — the filter population < 0 leaves none of 250 records" + undo)
+                && database.stdout.contains("no records to group — the filters population < 0 and region = Asia leave none of 250 records" + undo)
+                && database.stdout.contains("no records to group — the last search, near, within, outside, reach or limit left none of 250 records" + undo),
+                "\(database.stdout)")
     }
 
     @Test("nested objects group, describe and sort by their name, alike in memory and in jsonb columns")

@@ -90,13 +90,7 @@ struct PostgresNearTests {
         var whole = String(tenths / 10)
         for index in stride(from: whole.count - 3, to: 0, by: -3) { whole.insert(",", at: whole.index(whole.startIndex, offsetBy: index)) }
         let shown = whole + "." + String(tenths % 10)
-        let (file, url) = try Database.exported("stations", as: "near_empty", in: home)
-        func run(_ source: String) throws -> PipeResult {
-            try PipeRun.run(["--no-rc", "--format", "csv"], input: "load d from \(source)\nuse d\nnear 0, 0 within 1000 km\ncount\n",
-                            environment: home.environment(), directory: home.root)
-        }
-        let memory = try run(file)
-        let database = try run(url)
+        let (memory, database) = try Database.runs("stations", table: "near_empty", in: home, ["near 0, 0 within 1000 km", "count"])
         #expect(memory.stdout == "count\n0\n" && memory.status == 0, "\(memory)")
         #expect(memory.stderr.hasPrefix("no records — nothing within 1,000 km of 0, 0; the nearest is "), "\(memory)")
         #expect(memory.stderr.hasSuffix(", \(shown) km away\n") && memory.stderr.split(separator: "\n").count == 1, "\(memory), expected \(shown)")

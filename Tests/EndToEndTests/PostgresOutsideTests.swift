@@ -39,6 +39,27 @@ struct PostgresOutsideTests {
         #expect(rows.count == 89 && tenths.reduce(0, +) == 41_073, "\(last)")
     }
 
+    @Test("an empty outside says how many records it judged and how many it could not: memory and table alike")
+    func emptyOutsideSaysWhatItJudged() throws {
+        // Two points inside Austria's outline, one naming no known country, one without coordinates.
+        let file = home.root + "/inside.json"
+        try Data(#"""
+            [{"name": "Vienna", "country": "Austria", "lat": 48.21, "lon": 16.37},
+             {"name": "Graz", "country": "Austria", "lat": 47.07, "lon": 15.44},
+             {"name": "Atlantis", "country": "Atlantis", "lat": 0, "lon": -30},
+             {"name": "Nowhere", "country": "Austria"}]
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let url = try Database.url("outside_inside")
+        #expect(try run(["load d from \(file)", "use d", "export \(url) --force"]).status == 0)
+        let script = ["use d", "outside", "count"]
+        let memory = try run(["load d from \(file)"] + script)
+        let database = try run(["load d from \(url)"] + script)
+        #expect(memory.stdout == "count\n0\n" && memory.status == 0, "\(memory)")
+        #expect(memory.stderr == "no records — all 2 records judged lie inside their own country's outline (by country); "
+                + "1 more with coordinates names no country with an outline\n", "\(memory)")
+        #expect(database.stdout == memory.stdout && database.stderr == memory.stderr && database.status == 0, "\(database)")
+    }
+
     @Test("a table without a country field says which fields outside reads")
     func noCountryField() throws {
         let url = try Database.url("outside_species")

@@ -158,6 +158,21 @@ public struct AreaShape: Sendable {
         return best * Haversine.earthRadius
     }
 
+    /// The most kilometres a point of the outline lies from `point` (a point of an edge's arc is
+    /// within half the edge of one of its ends): whatever lies `d` km from `point` is at least
+    /// `d` less this from the outline, which bounds a search for what is nearest to it.
+    public func farthestKilometres(from point: GeoPoint) -> Double {
+        var farthest = 0.0
+        for polygon in polygons {
+            for edge in polygon.allEdges {
+                let ends = max(Haversine.kilometres(point.latitude, point.longitude, edge.y1, edge.x1),
+                               Haversine.kilometres(point.latitude, point.longitude, edge.y2, edge.x2))
+                farthest = max(farthest, ends + Haversine.kilometres(edge.y1, edge.x1, edge.y2, edge.x2) / 2)
+            }
+        }
+        return farthest
+    }
+
     /// Degrees an edge's arc may reach beyond its ends' latitudes (an edge of 1:110m outlines
     /// is at most a few hundred km: its great circle bulges by well under this).
     static let bulge = 1.0

@@ -1,7 +1,8 @@
 /// `sort FIELD [asc|desc][, FIELD [asc|desc]…]`: stable, key after key.
 public enum Sort {
-    /// Sorts by each key's field, the first value of it: numbers numerically, text by its folded
-    /// form (no case, no diacritics), then by code point. A field whose values are mostly numbers
+    /// Sorts by each key's field, the first value of it: numbers numerically (text that reads as
+    /// a number too), text by its folded form (no case, no diacritics), then by code point;
+    /// numbers before words in both directions. A field whose values are mostly numbers
     /// (SWAPI writes them as text) sorts as numbers, its other words (`indefinite`) as absent.
     /// Absent values — missing, null, `""`, `n/a`, `unknown`, `none` (see `ValueText`) — come
     /// last in both directions, as SQL's NULLS LAST. Equal records keep their order.
@@ -25,8 +26,8 @@ public enum Sort {
                     if comparisons & 0xFFFF == 0 { try cancellation.checkpoint() }
                     let ordered = keys.compare(a, b)
                     if ordered == 0 { return a < b }
-                    // Absent values stay last in both directions.
-                    if keys.kinds[a] == SortKeys.missing || keys.kinds[b] == SortKeys.missing { return ordered < 0 }
+                    // Numbers, then words, then absent values, in both directions.
+                    if keys.kinds[a] != keys.kinds[b] { return ordered < 0 }
                     return descending ? ordered > 0 : ordered < 0
                 }
                 return
@@ -40,14 +41,14 @@ public enum Sort {
         return results.with(order.map { results.items[$0] })
     }
 
-    /// The order of two positions by several keys: key after key, absent last in either
-    /// direction, then position (TopSort orders its first pages by it too).
+    /// The order of two positions by several keys: key after key, numbers before words before
+    /// absent values in either direction, then position (TopSort orders its first pages by it too).
     @inline(__always)
     static func precedes(_ a: Int, _ b: Int, by pointers: [SortKeys.Pointers], descending: [Bool]) -> Bool {
         for (index, keys) in pointers.enumerated() {
             let ordered = keys.compare(a, b)
             if ordered == 0 { continue }
-            if keys.kinds[a] == SortKeys.missing || keys.kinds[b] == SortKeys.missing { return ordered < 0 }
+            if keys.kinds[a] != keys.kinds[b] { return ordered < 0 }
             return descending[index] ? ordered > 0 : ordered < 0
         }
         return a < b

@@ -109,14 +109,16 @@ struct SortKeys {
         return true
     }
 
-    /// A field mostly of numbers (counting text that reads as one) sorts as numbers: its
-    /// numeric text becomes numbers, its other text absent.
+    /// Text that reads as a number sorts as that number (SWAPI writes numbers as text). A field
+    /// mostly of numbers sorts as numbers, its other text absent; in any other its words come
+    /// after its numbers (`Sort` keeps them there in both directions).
     private mutating func settleNumericText() {
         let numeric = numberCount + numericTextCount
-        guard numericTextCount > 0 || otherTextCount > 0, numeric > 0, otherTextCount * 4 <= numeric else { return }
+        guard numericTextCount > 0 || otherTextCount > 0, numeric > 0 else { return }
+        let mostlyNumbers = otherTextCount * 4 <= numeric
         for index in kinds.indices where kinds[index] == Self.text {
             if textNumbers[index].isNaN {
-                kinds[index] = Self.missing
+                if mostlyNumbers { kinds[index] = Self.missing }
             } else {
                 kinds[index] = Self.number
                 numbers[index] = textNumbers[index]
@@ -319,7 +321,9 @@ struct SortKeys {
     private func numberOfText(start: Int, length: Int) -> Double {
         guard length > 0, length <= 40 else { return .nan }
         let first = text[start]
-        guard (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".") else {
+        // Spaces around a number are read past, as NumericText (and the database) reads them.
+        guard (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") else {
             return .nan
         }
         return NumericText.value(of: String(decoding: text[start..<(start + length)], as: UTF8.self)) ?? .nan

@@ -71,13 +71,12 @@ struct ExpressionSQL {
             case .add:
                 if left.type.element == .date, right.type.element != .date { return SQL("(") + a + " + " + b + " * \(day))" }
                 if right.type.element == .date, left.type.element != .date { return SQL("(") + a + " * \(day) + " + b + ")" }
-                return SQL("(") + a + " + " + b + ")"
+                return finite(op, a, b, of: (left, right), aliases: &aliases)
             case .subtract:
                 if left.type.element == .date, right.type.element == .date { return SQL("((") + a + " - " + b + ") / \(day))" }
                 if left.type.element == .date { return SQL("(") + a + " - " + b + " * \(day))" }
-                return SQL("(") + a + " - " + b + ")"
-            case .multiply: return SQL("(") + a + " * " + b + ")"
-            case .divide: return SQL("(") + a + " / NULLIF(" + b + ", 0))"
+                return finite(op, a, b, of: (left, right), aliases: &aliases)
+            case .multiply, .divide: return finite(op, a, b, of: (left, right), aliases: &aliases)
             // Of the numbers as written (their shortest decimals, float8's text), as memory
             // computes it (ExpressionEvaluator.remainder): 7.3 % 0.1 is 0.
             case .remainder: return SQL("((") + a + ")::text::numeric % NULLIF((" + b + ")::text::numeric, 0))::float8"

@@ -178,18 +178,22 @@ struct QueryBuilder {
             switch reference.source {
             case let .scalar(expression, kind, typeName):
                 if kind == .text {
-                    // Decided once per query, in a one-row join.
-                    let decision = aliases.next("n")
-                    joins.append(SQL(" CROSS JOIN ") + (try textReading(expression, query)) + " AS \(decision)")
-                    terms += textOrder(expression, numeric: SQL("\(decision).numeric"), dates: SQL("\(decision).dates"),
-                                       descending: key.descending)
+                    terms += try textOrder(expression, reading: expression, query, joins: &joins, aliases: &aliases, descending: key.descending)
                 } else {
                     terms += order(expression, kind: kind, typeName: typeName, descending: key.descending)
                 }
             case let .set(values, _):
                 // By the first value, as in memory.
-                terms += order(values.firstValue(joins: &joins, aliases: &aliases), kind: values.kind, typeName: values.typeName,
-                               descending: key.descending)
+                let first = values.firstValue(joins: &joins, aliases: &aliases)
+                if values.kind == .json {
+                    // A JSON value by its text (a number's digits, a string's letters), as memory
+                    // reads a field of mixed types; null is none.
+                    func text(_ value: SQL) -> SQL { SQL("(") + value + " #>> '{}')" }
+                    terms += try textOrder(text(first), reading: values.first(of: text(values.value)), query, joins: &joins,
+                                           aliases: &aliases, descending: key.descending)
+                } else {
+                    terms += order(first, kind: values.kind, typeName: values.typeName, descending: key.descending)
+                }
             }
         }
         // After a limit the rows' position carries the step's order and any sort before it.
@@ -216,7 +220,7 @@ struct QueryBuilder {
         case .boolean, .other:
             return [expression + direction]
         case .json:
-            // Numbers before text (descending: text first); absent and null last.
+            // Numbers before text either way; absent and null last.
             let type = SQL("jsonb_typeof(") + expression + ")"
             let scalar = SQL("(") + expression + " #>> '{}')"
             let absent = SQL("(") + expression + " IS NULL OR " + type + " = 'null' OR (" + type + " = 'string' AND "
@@ -226,14 +230,24 @@ struct QueryBuilder {
             let text = SQL("(CASE WHEN ") + type + " <> 'number' THEN " + folding.fold(scalar) + " END COLLATE \"C\")"
             let original = SQL("(CASE WHEN ") + type + " <> 'number' THEN " + scalar + " END COLLATE \"C\")"
             let way = descending ? " DESC" : " ASC"
-            return [absent + " ASC", rank + way, number + way, text + way, original + way]
+            return [absent + " ASC", rank + " ASC", number + way, text + way, original + way]
         }
+    }
+
+    /// `textOrder` of `expression`, what the query's values read as (`reading`: the same
+    /// value, as a row of the query's source has it) decided once per query, in a one-row join.
+    func textOrder(_ expression: SQL, reading: SQL, _ query: TableQuery, joins: inout SQL, aliases: inout Aliases,
+                   descending: Bool) throws -> [SQL] {
+        let decision = aliases.next("n")
+        joins.append(SQL(" CROSS JOIN ") + (try textReading(reading, query)) + " AS \(decision)")
+        return textOrder(expression, numeric: SQL("\(decision).numeric"), dates: SQL("\(decision).dates"), descending: descending)
     }
 
     /// Text folded, then texts that fold alike by code point; the words for none (`n/a`,
     /// `unknown`…) with the absent values, as in memory. `numeric`: a condition true when the
     /// text is mostly numbers (SWAPI's `"180"`), which then sort as numbers, the other words last;
-    /// `dates`: true when it is mostly ISO 8601 dates, which then sort by their instants.
+    /// `dates`: true when it is mostly ISO 8601 dates, which then sort by their instants. Text
+    /// of neither sorts its numbers by value before its words, in both directions.
     func textOrder(_ expression: SQL, numeric: SQL?, dates: SQL? = nil, descending: Bool) -> [SQL] {
         let direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST"
         let present = Self.present(expression)
@@ -241,8 +255,12 @@ struct QueryBuilder {
             return [SQL("(") + folding.fold(present) + " COLLATE \"C\")" + direction, SQL("(") + present + " COLLATE \"C\")" + direction]
         }
         let reading = dates.map { SQL("(") + numeric + " OR " + $0 + ")" } ?? numeric
-        let asText = { (text: SQL) in SQL("(CASE WHEN NOT ") + reading + " THEN " + text + " END COLLATE \"C\")" + direction }
-        var terms = [SQL("(CASE WHEN ") + numeric + " THEN " + Self.number(of: expression, kind: .text) + " END)" + direction]
+        let number = Self.number(of: expression, kind: .text)
+        let words = SQL("NOT ") + reading + " AND " + number + " IS NULL"
+        let asText = { (text: SQL) in SQL("(CASE WHEN ") + words + " THEN " + text + " END COLLATE \"C\")" + direction }
+        // Numbers (false) before words (true) either way, absent values after both.
+        var terms = [SQL("(CASE WHEN NOT ") + reading + " AND " + present + " IS NOT NULL THEN " + number + " IS NULL END) ASC NULLS LAST",
+                     SQL("(CASE WHEN ") + numeric + " OR NOT " + reading + " THEN " + number + " END)" + direction]
         if let dates { terms.append(SQL("(CASE WHEN ") + dates + " THEN " + ExpressionSQL.epoch(ofText: expression) + " END)" + direction) }
         return terms + [asText(folding.fold(present)), asText(present)]
     }

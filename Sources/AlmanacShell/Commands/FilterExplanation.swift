@@ -37,4 +37,25 @@ extension Session {
         answer.messages += lines
         if output.terminal.isTerminal, !settings.format.isMachineReadable { answer.emptyNote = "" }
     }
+
+    /// What left `source` without records, for an answer about them (`no records to group — …`):
+    /// the filters in force when there were records before them, else the step that started
+    /// afresh, else the dataset itself. Counts asked within the explanation's time.
+    func leftNone(_ source: any ResultsSource) -> String {
+        let budget = explanationBudget()
+        let undo = " ('back' undoes the last step)"
+        let conditions = source.conditions.flatMap(\.conjuncts)
+        if !conditions.isEmpty, var before = try? source.applying(.clear, cancellation: budget),
+           let count = try? before.count(fresh: false, cancellation: budget), count > 0 {
+            let text = conditions.map(\.shown).joined(separator: " and ")
+            let filters = conditions.count == 1 ? "the filter \(text) leaves" : text.count <= 80 ? "the filters \(text) leave"
+                : "the \(conditions.count) filters in force leave"
+            return "\(filters) none of \(count.grouped) \(count == 1 ? "record" : "records")" + undo
+        }
+        var all = try? freshResults()
+        if source.hasSteps, let count = try? all?.count(fresh: false, cancellation: budget), count > 0 {
+            return "the last search, near, within, outside, reach or limit left none of \(count.grouped) \(count == 1 ? "record" : "records")" + undo
+        }
+        return "\(source.datasetNames.joined(separator: ", ")) \(source.datasetNames.count == 1 ? "has" : "have") no records"
+    }
 }

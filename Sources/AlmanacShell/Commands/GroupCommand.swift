@@ -54,6 +54,7 @@ public enum GroupCommand: Command {
         session.lastGroups = groups
         session.lastSummary = nil
         var result = GroupResult.result(spec, count: groups.count, total: groups.total, in: session) { groups.row($0) }
+        if groups.total == 0 { result.emptyNote = "no records to group — " + session.leftNone(source) }
         if groups.groups > groups.count {
             let note = "\((groups.groups - groups.count).grouped) more groups not listed (the \(groups.count.grouped) largest are) — "
                 + "group \(spec.fields.joined(separator: ", ")) --all lists every one"

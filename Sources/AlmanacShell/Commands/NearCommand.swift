@@ -57,8 +57,8 @@ public enum NearCommand: Command {
         let datasets = inMemory ? try GeoAnswer.datasetsWithCoordinates(for: "near", in: session) : []
         let text = parsed.text(Self.reference)
         if let point = try MapCommand.pointed(at: refWords, { try GeoAnswer.point(text) }) {
-            return try explained(GeoAnswer.apply(.near(NearSpec(centre: point, kilometres: kilometres)), in: session),
-                                 NearSpec(centre: point, kilometres: kilometres), from: text, in: session)
+            let spec = NearSpec(centre: point, kilometres: kilometres)
+            return GeoExplanation.near(try GeoAnswer.apply(.near(spec), in: session), spec, from: text, in: session)
         }
         let target = try MapCommand.pointed(at: refWords) { try record(text, among: datasets, in: session) }
         guard case let .point(point) = GeoLocator(dataset: target.dataset).locate(row: target.row) else {
@@ -67,45 +67,7 @@ public enum NearCommand: Command {
         }
         let excluded = datasets.firstIndex { $0 === target.dataset }.map { ResultSet.Item(dataset: $0, row: target.row) }
         let spec = NearSpec(centre: point, kilometres: kilometres, excluding: excluded, excludedRecord: inMemory ? nil : target)
-        return try explained(GeoAnswer.apply(.near(spec), in: session), spec, from: target.dataset.name(of: target.row), in: session)
-    }
-
-    /// The most rows of a table whose nearest row an empty answer names.
-    static let explainedRows = 100_000
-
-    /// Half the Earth's circumference, and a little: every point is nearer.
-    static let everywhere = 20_100.0
-
-    /// An empty answer says which record is nearest and how far (`nothing within 100 km of
-    /// Austria; the nearest is Slovenia, 176.3 km away`), asked of the same records by the
-    /// same engine, within the explanation's time.
-    static func explained(_ answer: CommandResult?, _ spec: NearSpec, from place: String, in session: Session) throws -> CommandResult? {
-        guard var answer, var results = try? session.results() else { return answer }
-        // A table has no index on the distance: past `explainedRows` whether the answer is
-        // empty, and the nearest row, each cost a whole scan (2.4 s on a 1,000,000-row table),
-        // and are not asked.
-        if results.inMemory == nil, let name = results.datasetNames.first, let table = session.catalog.table(name),
-           table.estimatedRows > explainedRows {
-            return answer
-        }
-        let count = try? results.count(fresh: false, cancellation: session.cancellation)
-        // The count kept, so the listing does not ask the database again.
-        if session.source != nil { session.keep(results) }
-        guard count == 0 else { return answer }
-        var wider = spec
-        wider.kilometres = everywhere
-        let budget = session.explanationBudget()
-        guard var all = try? session.freshResults().applying(.near(wider), cancellation: budget),
-              let page = try? all.page(start: 0, size: 1, cancellation: budget), let item = page.results.items.first else { return answer }
-        let dataset = page.results.dataset(of: item)
-        let kilometres = page.results.computed.first { $0.name == "distance" }?.text(of: item)
-            ?? dataset.values(of: dataset.compile(FieldPath("distance")), row: item.row).first.map { dataset.text(of: $0) }
-        guard let kilometres, let value = Double(kilometres), value >= 0 else { return answer }
-        // One decimal, as the listing shows it, with the thousands grouped: 4,108.2.
-        let shown = NumberFormat.grouped(value, decimals: 1, keepingZeros: true)
-        session.explainEmpty(["no records — nothing within \(NumberFormat.grouped(spec.kilometres)) km of \(SafeText.escape(place)); "
-                              + "the nearest is \(SafeText.escape(dataset.name(of: item.row))), \(shown) km away"], in: &answer)
-        return answer
+        return GeoExplanation.near(try GeoAnswer.apply(.near(spec), in: session), spec, from: target.dataset.name(of: target.row), in: session)
     }
 
     /// The record REF names in the datasets in use; else a country by that name (stations near

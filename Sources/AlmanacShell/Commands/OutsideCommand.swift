@@ -13,7 +13,8 @@ public enum OutsideCommand: Command {
         station's country (Россия is Russia); its point is compared with that country's outline \
         in world.geojson (Natural Earth 1:110m, so a station on the coast may lie a few km out at \
         sea). The results carry a distance column: km from the point to the outline, one decimal, \
-        farthest first. Records whose country is unknown or has no outline are not judged. Under \
+        farthest first. Records whose country is unknown or has no outline are not judged; an empty answer says, on standard \
+        error, how many were and how many were not. Under \
         --format json the results are a GeoJSON FeatureCollection; map draws them. back undoes it. \
         On an attached PostgreSQL table the database answers: the table's different country \
         names are read once (GROUP BY, at most 1,000), each resolved to its outline here, and \
@@ -39,7 +40,8 @@ public enum OutsideCommand: Command {
         }
         let countries = try session.dataset("countries")
         let areas = try GeoAnswer.areas(in: session)
-        return try GeoAnswer.apply(.outside(OutsideSpec(field: field, countries: countries, areas: areas)), in: session)
+        let spec = OutsideSpec(field: field, countries: countries, areas: areas)
+        return GeoExplanation.outside(try GeoAnswer.apply(.outside(spec), in: session), spec, in: session)
     }
 
     /// The field naming each record's country: countryTitle, else country.

@@ -13,8 +13,9 @@ public enum SortCommand: Command {
         discussion: """
         Numbers sort as numbers (also when written as text, as SWAPI does, and SWAPI's galactic \
         years as signed years: 896BBY before 19BBY before 4ABY), ISO dates by their instant \
-        (2023-12-31T23:59:59-02:00 after 2024-01-01), text ignoring case and accents, then by code point. Records without a value — missing, null, empty, n/a, unknown, \
-        none, or a word in a field of numbers or dates (indefinite) — come last either way, and keep their \
+        (2023-12-31T23:59:59-02:00 after 2024-01-01), text ignoring case and accents, then by code point. In a field \
+        of numbers and words the numbers come first either way (sort score desc: 12, 10, 7.5, abc). Records without a value — missing, null, empty, n/a, unknown, \
+        none, or a word in a field of four fifths numbers or dates (indefinite) — come last either way, and keep their \
         text. Equal records keep their order. The sorted fields are shown as columns. FIELD may be an \
         expression, or the name a computed column was given: help expressions.
         """

@@ -15,7 +15,8 @@ public enum WithinCommand: Command {
         their point, countries by their latlng; inside means inside the country's outline in \
         world.geojson (Natural Earth 1:110m: coasts and borders are simplified to about 10 km), \
         holes (Lesotho in South Africa) and islands included. A country without an outline (177 of \
-        250 have one) says so. The results are in the dataset's order; under --format json a \
+        250 have one) says so. An empty answer says, on standard error, how many records had coordinates \
+        and which of them lies nearest the outline, and how far. The results are in the dataset's order; under --format json a \
         GeoJSON FeatureCollection. back undoes it. On an attached PostgreSQL table the database \
         answers: the outline's box on the row's latitude and longitude, then the same even-odd ray \
         cast over the outline's edges bound as arrays — no row is fetched to decide, and the rows \
@@ -31,6 +32,7 @@ public enum WithinCommand: Command {
         let (countries, row) = try GeoAnswer.country(parsed.text(Self.country), words: words, in: session)
         let areas = try GeoAnswer.areas(in: session)
         let outline = try GeoAnswer.outline(ofCountry: row, in: countries, areas: areas, words: words)
-        return try GeoAnswer.apply(.within(WithinSpec(name: countries.name(of: row), area: areas.areas[outline])), in: session)
+        let spec = WithinSpec(name: countries.name(of: row), area: areas.areas[outline])
+        return GeoExplanation.within(try GeoAnswer.apply(.within(spec), in: session), spec, in: session)
     }
 }

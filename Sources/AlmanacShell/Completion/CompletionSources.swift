@@ -134,7 +134,7 @@ enum CompletionSources {
         if last.isSymbol, ExpressionTokens.comparisonSymbols.contains(last.text), tokens.count >= 2 {
             guard tokens[tokens.count - 2].kind == .word else { return [] }
             let narrowing = ValueCompletion.narrowing(Array(FilterExpression.tokens(words.map { ($0.text, $0.isQuoted) }).dropLast(2)))
-            return ValueCompletion.values(of: tokens[tokens.count - 2].text, where: narrowing, request, in: session)
+            return ValueCompletion.values(of: tokens[tokens.count - 2].text, after: last.text, where: narrowing, request, in: session)
         }
         if last.isSymbol || [.open, .comma].contains(last.kind) || ["and", "or", "not"].contains(last.text.lowercased()) && last.kind == .word {
             return ExpressionCompletion.names(request, in: session)

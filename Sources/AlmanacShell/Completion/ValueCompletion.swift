@@ -14,7 +14,11 @@ enum ValueCompletion {
     /// How many values with counts TAB lists at most.
     static let limit = 100_000
 
-    static func values(of field: String, where narrowing: FilterExpression?, _ request: CompletionRequest,
+    /// How many values after `~` are each counted as a filter.
+    static let containingLimit = 100
+
+    /// `op`: the comparison typed before the value (`=`, `~`…).
+    static func values(of field: String, after op: String = "=", where narrowing: FilterExpression?, _ request: CompletionRequest,
                        in session: Session) -> [CompletionCandidate] {
         let source = session.completionSource()
         let deadline = Date().addingTimeInterval(countSeconds)
@@ -24,9 +28,29 @@ enum ValueCompletion {
         let budget = small ? Cancellation.never : Cancellation { Date() > deadline }
         if let counts = try? source.valueCounts(of: field, where: narrowing, prefix: request.fragment, limit: limit, quick: true,
                                                 cancellation: budget) {
-            return counts.map { CompletionCandidate($0.value, count: $0.count) }
+            guard op == FilterExpression.Operator.contains.rawValue else { return counts.map { CompletionCandidate($0.value, count: $0.count) } }
+            return containing(counts.map(\.value), field: field, where: narrowing, in: source, cancellation: budget)
+                ?? counts.map { CompletionCandidate($0.value) }
         }
         return CompletionSources.values(of: field, request, in: session)
+    }
+
+    /// After `~` each value with the records the completed filter keeps (`climate ~ arid` keeps
+    /// `arid, temperate` too), counted by the same engine as the filter, most first; nil past
+    /// `containingLimit` values or the time TAB has (then the values are offered alone).
+    static func containing(_ values: [String], field: String, where narrowing: FilterExpression?, in source: any ResultsSource,
+                           cancellation: Cancellation) -> [CompletionCandidate]? {
+        guard values.count <= containingLimit else { return nil }
+        var counted: [(value: String, count: Int)] = []
+        for value in values {
+            let condition = FilterExpression.comparison(field: field, op: .contains, value: value)
+            guard var kept = try? source.applying(.filter(narrowing.map { .and($0, condition) } ?? condition), cancellation: cancellation),
+                  let count = try? kept.count(fresh: false, cancellation: cancellation) else { return nil }
+            counted.append((value, count))
+        }
+        // Most records first, equal counts by value.
+        counted.sort { ($1.count, $0.value) < ($0.count, $1.value) }
+        return counted.map { CompletionCandidate($0.value, count: $0.count) }
     }
 
     /// The conditions joined by `and` to the comparison being typed, from the tokens before its

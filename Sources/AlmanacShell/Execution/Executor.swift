@@ -100,7 +100,8 @@ public struct Executor {
     /// Errors go to standard error: `stdin:3: message` in scripts, `error: message` at the prompt.
     /// At the prompt, an error about one word of `line` shows the line with a caret under the
     /// word (sqlite's shell); a script keeps its one line per error and names the word's column
-    /// as compilers do (`stdin:3:21: message`, the column as the terminal shows it, from 1).
+    /// as compilers do (`stdin:3:21: message`, the column as the terminal shows it, from 1: a
+    /// tab to the next multiple of 8, a wide letter two — gcc's display column).
     public func report(_ error: any Error, at location: SourceLocation?, line: String? = nil) {
         session.output.flush()
         // Errors quote data and file names: nothing in them may act on the terminal, and no
@@ -108,7 +109,10 @@ public struct Executor {
         let message = SafeText.escapeLines(PasswordRedaction.message("\(error)", about: line))
         if let location {
             var column = ""
-            if case let .at(at, _, _)? = error as? ShellError, at >= 1 { column = ":\(at)" }
+            if case let .at(at, width, _)? = error as? ShellError, at >= 1 {
+                // The column the caret would stand in, tabs and wide letters as the screen shows them.
+                column = ":\(line.map { PasswordRedaction.caret($0, column: at, width: width).offset + 1 } ?? at)"
+            }
             session.output.message("\(location.source):\(location.line)\(column): \(message)")
         } else if error is CancelledError {
             session.output.message(message)
@@ -117,7 +121,7 @@ public struct Executor {
             session.output.message("\(label) \(message)")
             if let line, case let .at(column, width, _)? = error as? ShellError, column >= 1 {
                 let (shown, offset, width) = PasswordRedaction.caret(line, column: column, width: width)
-                session.output.message("  " + SafeText.escape(shown))
+                session.output.message("  " + shown)
                 session.output.message("  " + String(repeating: " ", count: offset) + "^" + String(repeating: "~", count: max(0, width - 1)))
             }
         }

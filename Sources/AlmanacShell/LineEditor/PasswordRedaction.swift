@@ -38,16 +38,40 @@ enum PasswordRedaction {
         return URLSecrets.text(result, secrets: line.map(secrets(in:)) ?? [])
     }
 
-    /// The caret line under an error at `column` (1-based, `width` wide): the line shown
-    /// redacted, and the caret's offset and width in it.
+    /// The caret line under an error at `column` (1-based, in characters, `width` wide): the
+    /// line as shown — redacted, escaped, each tab spaces to the next multiple of 8, as an
+    /// editor and the terminal show it — and the caret's offset and width in it. The offset,
+    /// plus 1, is the column a script's error names (`stdin:2:35:`), as gcc's display column is.
     static func caret(_ line: String, column: Int, width: Int) -> (line: String, offset: Int, width: Int) {
         let before = String(line.prefix(column - 1))
         let through = String(line.prefix(column - 1 + width))
-        let offset = TextWidth.of(SafeText.escape(shown(before)))
+        let offset = TextWidth.of(displayed(shown(before)))
         // The pointed words end where a word ends: their redacted form is the prefix's.
         let grown = TextWidth.of(shown(through)) - TextWidth.of(through) - (TextWidth.of(shown(before)) - TextWidth.of(before))
-        return (shown(line), offset, max(1, width + grown))
+        return (displayed(shown(line)), offset, max(1, width + grown))
     }
+
+    /// `text` escaped, its tabs kept as spaces to the next multiple of `tabStop` columns: what
+    /// a terminal shows of a typed line, whatever its own tab stops are.
+    static func displayed(_ text: String) -> String {
+        let escaped = SafeText.escape(text, keepingTabs: true)
+        guard escaped.contains("\t") else { return escaped }
+        var result = ""
+        var width = 0
+        for piece in escaped.split(separator: "\t", omittingEmptySubsequences: false).enumerated() {
+            if piece.offset > 0 {
+                let spaces = tabStop - width % tabStop
+                result += String(repeating: " ", count: spaces)
+                width += spaces
+            }
+            result += piece.element
+            width += TextWidth.of(piece.element)
+        }
+        return result
+    }
+
+    /// Columns between tab stops, as terminals and editors set them.
+    static let tabStop = 8
 
     private static func redacted(_ line: String, removing: Bool) -> String {
         guard line.contains("://") else { return line }

@@ -5,12 +5,12 @@ import AlmanacCore
 /// a column that must stay whole cannot, one record per block instead); nothing is cut into a pipe.
 enum TableRenderer: ResultRenderer {
     static func render(_ result: CommandResult, to sink: any LineSink, context: RenderContext) {
-        if let prose = result.prose {
-            ProseRenderer.write(prose, to: sink, context: context)
-        } else if result.table.isEmpty, let note = result.emptyNote {
+        if result.table.isEmpty, let note = result.emptyNote {
             // An empty note: the answer's messages say it (`no records — …` on standard error).
             if !note.isEmpty { sink.line(note) }
             return
+        } else if let prose = result.prose {
+            ProseRenderer.write(prose, to: sink, context: context)
         } else {
             let grid = TableGrid(result.table, context: context)
             if context.expanded == .on || (context.expanded == .auto && context.width.map { grid.naturalWidth > $0 } ?? false)
