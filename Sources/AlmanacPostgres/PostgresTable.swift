@@ -226,9 +226,21 @@ public final class PostgresTable: Sendable {
             }
         }
         let result = try connection.query(builder.fieldCounts(fields), cancellation: cancellation)
+        var readings = [FieldReadings](repeating: FieldReadings(), count: fields.count)
+        if !fields.isEmpty {
+            let counted = try connection.query(builder.fieldReadings(fields), cancellation: cancellation)
+            for row in 0..<counted.rowCount {
+                guard let index = Int(counted.value(row, 0) ?? ""), readings.indices.contains(index) else { continue }
+                if counted.isTrue(row, 1) { readings[index].inList = true }
+                if let reading = counted.value(row, 2).flatMap(FieldReadings.Reading.init(rawValue:)) {
+                    readings[index].add(reading, count: Int(counted.value(row, 3) ?? "0") ?? 0)
+                }
+            }
+        }
         return fields.enumerated().map { index, field in
             FieldSummary(path: field.key.map { field.column.name + "." + $0 } ?? field.column.name,
-                         type: field.key == nil ? field.column.typeName : "json",
+                         type: readings[index].typeDescription,
+                         stored: field.key == nil ? field.column.typeName : "json",
                          count: Int(result.value(0, index) ?? "0") ?? 0,
                          example: result.value(0, fields.count + index).map(FieldCatalog.glimpse(of:)))
         }
@@ -363,8 +375,10 @@ public struct RowPage: Sendable {
 public struct FieldSummary: Sendable, Equatable {
     /// `population`, `info.address`.
     public let path: String
-    /// The column's type as the catalog names it, or `json` below a JSON column.
+    /// The values' type in memory's words (`number (as text)`, `list of text`: `FieldReadings`).
     public let type: String
+    /// The column's type as the catalog names it, or `json` below a JSON column.
+    public let stored: String
     /// Rows with a value.
     public let count: Int
     public let example: String?

@@ -104,6 +104,20 @@ import Testing
         #expect(try table.find("nothing like it").total == 0)
     }
 
+    /// Typed as memory types the same values (after an export, `fields` of the file says the
+    /// same, but for `or null` where the file writes a NULL as null), the catalog's type beside.
+    @Test func fieldsTypeColumnsAsMemoryDoes() throws {
+        let fields = try kinds().fields()
+        let types = Dictionary(uniqueKeysWithValues: fields.map { ($0.path, $0.type) })
+        let stored = Dictionary(uniqueKeysWithValues: fields.map { ($0.path, $0.stored) })
+        #expect(types == ["id": "number", "name": "text", "city": "text", "population": "number", "score": "number", "ratio": "number",
+                          "active": "boolean", "born": "date", "tags": "list of text or null", "sizes": "list of number", "info": "object",
+                          "info.address": "object", "info.codes": "list of text or number", "info.rank": "number (as text)",
+                          // The json column: read as jsonb, an object, a number in a list, a string.
+                          "notes": "list of text or number or object", "notes.a": "list of number or object"])
+        #expect(stored["tags"] == "text[]" && stored["city"] == "character varying(40)" && stored["notes"] == "json" && stored["info.rank"] == "json")
+    }
+
     @Test func describeProfilesNumbersAndText() throws {
         let table = try kinds()
         let profiles = try table.describe(fields: ["population", "name", "tags", "info.rank"])

@@ -53,6 +53,22 @@ import Testing
         }
     }
 
+    @Test("under use all, TAB offers dataset as a field, and the datasets as its values with their counts")
+    func datasetFieldUnderUseAll() throws {
+        _ = shell.output("use all")
+        _ = shell.output("count")
+        for line in ["group datas", "sort datas", "filter datas"] {
+            #expect(complete(line).insertion == "dataset ", "\(line)")
+        }
+        let species = try #require(FileManager.default.contents(atPath: ShellHarness.dataDirectory + "/species.json"))
+        let count = try #require(try JSONSerialization.jsonObject(with: species) as? [Any]).count
+        #expect(complete("filter dataset = spe").candidates.map(\.listed) == ["species (\(count))"])
+        #expect(complete("filter dataset = spe").insertion == "species ")
+        // One dataset in use: no such field.
+        _ = shell.output("use species")
+        #expect(complete("group datas").candidates.isEmpty)
+    }
+
     @Test func cyrillicNames() throws {
         _ = shell.output("use stations")
         _ = shell.output("count")

@@ -262,4 +262,46 @@ struct DatasetQueryTests {
         #expect(labels.values.contains("stations"), "\(output)")
         #expect(Set(labels.values).isSubset(of: Set(DataFolder.datasets)), "\(Set(labels.values))")
     }
+    /// Each bundled dataset's records, read from its file: the stations are distinct station ids.
+    static func names(of dataset: String) throws -> [String] {
+        let data = try #require(FileManager.default.contents(atPath: DataFolder.realFile(dataset)))
+        let json = try JSONSerialization.jsonObject(with: data)
+        if let array = json as? [[String: Any]] { return array.compactMap { $0["name"] as? String } }
+        let cities = try #require(json as? [String: Any])
+        var ids = Set<Int>()
+        for key in ["citiesFrom", "citiesTo"] {
+            for city in cities[key] as? [[String: Any]] ?? [] {
+                for station in city["stations"] as? [[String: Any]] ?? [] {
+                    if let id = station["stationId"] as? Int { ids.insert(id) }
+                }
+            }
+        }
+        return ids.map(String.init)
+    }
+
+    @Test("under `use all` the listings' dataset column is a field: group, filter and sort take it")
+    func datasetIsAFieldUnderUseAll() throws {
+        var counts: [(dataset: String, count: Int)] = []
+        for dataset in DataFolder.datasets { counts.append((dataset, try Self.names(of: dataset).count)) }
+        counts.sort { $0.count != $1.count ? $0.count > $1.count : $0.dataset < $1.dataset }
+        let grouped = try RecordFormats.jsonArray(try succeed(["use all", "group dataset"], format: "json"))
+        #expect(grouped.map { "\($0["dataset"] ?? "?") \($0["count"] ?? "?")" } == counts.map { "\($0.dataset) \($0.count)" })
+
+        // The species alone, in their file's order; then species and planets, planets first, each by name descending.
+        let species = try RecordFormats.csv(try succeed(["use all", "filter dataset = species"], format: "csv"))
+        #expect(species.dropFirst().map { "\($0[0]) \($0[1])" } == (try Self.names(of: "species")).map { "species \($0)" })
+        let sorted = try RecordFormats.csv(try succeed(["use all", "filter dataset = SPECIES or dataset ~ lanet",
+                                                        "sort dataset desc, name desc"], format: "csv"))
+        // Text sorts folded; `unknown` is no value, last in either direction.
+        let byName = { (names: [String]) in
+            names.filter { $0 != "unknown" }.sorted { $0.lowercased() > $1.lowercased() } + names.filter { $0 == "unknown" }
+        }
+        #expect(sorted.dropFirst().map { "\($0[0]) \($0[1])" }
+            == byName(try Self.names(of: "species")).map { "species \($0)" } + byName(try Self.names(of: "planets")).map { "planets \($0)" })
+
+        // As an expression, and what why says of it; a record's own field of that name comes first (not here).
+        #expect(try succeed(["use all", "filter dataset != stations and dataset > q", "count"]) == "\(try Self.names(of: "species").count)\n")
+        let why = try succeed(["use all", "filter dataset =~ '^pe' and height > 200", "why Chewbacca"])
+        #expect(why.contains("✓ dataset =~ '^pe'   dataset people"), "\(why)")
+    }
 }

@@ -110,12 +110,43 @@ struct PostgresDifferentialTests {
 
     /// `fields` of the records loaded from `source`: each field's count of records with a value.
     func fieldCounts(_ source: String) throws -> [String: String] {
+        try fieldListing(source).mapValues { $0["records"] ?? "" }
+    }
+
+    /// `fields` of the records loaded from `source`, by field: its row's cells by column.
+    func fieldListing(_ source: String) throws -> [String: [String: String]] {
         let result = try PipeRun.run(["--no-rc", "--format", "csv", "-c", "load d from \(source)", "-c", "use d", "-c", "fields"],
                                      environment: home.environment(), directory: home.root)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-        var counts: [String: String] = [:]
-        for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { counts[record["field"] ?? "?"] = record["records"] }
-        return counts
+        var rows: [String: [String: String]] = [:]
+        for record in try RecordFormats.table(try RecordFormats.csv(result.stdout)).records { rows[record["field"] ?? "?"] = record }
+        return rows
+    }
+
+    @Test("fields types a table's values as memory types the same values, the database's own type beside them",
+          arguments: ["countries", "species", "people", "planets"])
+    func fieldsTypeAlike(_ dataset: String) throws {
+        let url = try Database.url("differential_\(dataset)_types")
+        let file = home.root + "/\(dataset)_types.json"
+        #expect(try run(["use \(dataset)", "export \(file)", "export \(url) --force"]).status == 0)
+        let memory = try fieldListing(file)
+        let database = try fieldListing(url)
+        #expect(database.count >= 14, "\(database.keys.sorted())")
+        for (field, row) in database {
+            // A table's NULL is a missing key as much as JSON's null: `or null` is memory's alone.
+            let expected = memory[field]?["type"]?.replacingOccurrences(of: " or null", with: "")
+            #expect(row["type"] == expected, "\(dataset).\(field): memory \(expected ?? "-"), table \(row["type"] ?? "-") (stored \(row["stored"] ?? "-"))")
+        }
+        switch dataset {
+        case "species":
+            #expect(database["average_height"]?["type"] == "number (as text)" && database["average_height"]?["stored"] == "text")
+            #expect(database["created"]?["type"] == "date" && database["people"]?["type"] == "list of text" && database["people"]?["stored"] == "text[]")
+        case "countries":
+            #expect(database["callingCodes"]?["type"] == "list of number (as text)" && database["latlng"]?["type"] == "list of number")
+            #expect(database["currencies"]?["type"] == "list of object" && database["currencies"]?["stored"] == "jsonb")
+            #expect(database["translations.de"]?["type"] == "text" && database["translations.de"]?["stored"] == "json")
+        default: break
+        }
     }
 
     @Test("fields counts the records with a value alike in memory and on a table: n/a, unknown, \"\" and null are none")

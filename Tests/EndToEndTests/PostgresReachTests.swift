@@ -130,4 +130,21 @@ struct PostgresReachTests {
         #expect(database.stdout == memory.stdout && database.stderr == memory.stderr && database.status == 0,
                 "memory:\n\(memory)\ndatabase:\n\(database)")
     }
+    @Test("a table of countries is read once for the geography commands after it, and again once attached again")
+    func countriesReadOnce() throws {
+        _ = try Database.exported("countries", as: "reach_once", in: home)
+        let again = "load t from \(try Database.url("reach_once", user: LoggedStatements.role))"
+        let (result, statements) = try LoggedStatements.run(["reach Austria 1", "count", "reach Spain 1", "count", "path Spain Austria",
+                                                             again, "use t", "reach Austria 2", "count"], table: "reach_once", in: home)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        // Breadth-first over countries.json's borders: Austria's neighbours, Spain's, those within 2 of Austria.
+        let austria = try GeographyCommandTests.distances(from: "AUT")
+        let spain = try GeographyCommandTests.distances(from: "ESP")
+        let counts = [austria.values.filter { $0 == 1 }.count, spain.values.filter { $0 == 1 }.count, austria.values.filter { (1...2).contains($0) }.count]
+        #expect(counts == [8, 5, 20])
+        #expect(result.stdout.split(separator: "\n").filter { Int($0) != nil } == counts.map { "\($0)"[...] }, "\(result.stdout)")
+        // Every row read (no WHERE): once by the first reach, once after the table was attached again.
+        let wholeReads = statements.filter { $0.hasPrefix("SELECT row_to_json(t.*)") && !$0.contains("WHERE") }
+        #expect(wholeReads.count == 2, "\(statements.joined(separator: "\n"))")
+    }
 }

@@ -109,7 +109,7 @@ public struct MemoryResults: ResultsSource {
 
     public func checkField(_ name: String, cancellation: Cancellation) throws -> String {
         let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
-        guard !name.isEmpty, catalogs.contains(where: { FieldLookup.field(name, in: $0) != nil }) else {
+        guard !name.isEmpty, catalogs.contains(where: { FieldLookup.field(name, in: $0) != nil }) || DatasetField.names(name, in: catalogs) else {
             if !name.isEmpty, try datasets.contains(where: { try LinkPath.resolve(name, from: $0, cancellation: cancellation) != nil }) {
                 return name
             }
@@ -140,7 +140,8 @@ public struct MemoryResults: ResultsSource {
     public func completionFields() -> [String] {
         var seen = Set<String>()
         // A step's column (near's `distance`) first: it is read before a field of its name.
-        return (results.computed.map(\.name) + datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) })
+        let dataset = DatasetField.names(DatasetField.name, inReady: datasets) ? [DatasetField.name] : []
+        return (results.computed.map(\.name) + datasets.compactMap(\.fieldsIfReady).flatMap { FieldLookup.names(in: $0) } + dataset)
             .filter { seen.insert($0).inserted }
     }
 
@@ -149,6 +150,7 @@ public struct MemoryResults: ResultsSource {
     }
 
     public func completionValues(of field: String, prefix: String, limit: Int) -> [String]? {
+        if DatasetField.names(field, inReady: datasets) { return datasetNames }
         var values: [String] = []
         for dataset in datasets {
             guard let fields = dataset.fieldsIfReady, let known = FieldLookup.field(field, in: fields) else { continue }

@@ -26,7 +26,8 @@ extension MemoryResults {
         // members (group counts it by its JSON text). A path across a link (`borders.name`) is
         // no field of the records: only group follows it.
         let objects = datasets.contains { $0.fieldsIfReady?.field(field)?.kinds.contains(.object) == true }
-        let crossesLink = datasets.contains { (try? LinkPath.resolve(field, from: $0)) != nil }
+        // As does the records' dataset (`use all`): each dataset's records are one group.
+        let crossesLink = DatasetField.names(field, inReady: datasets) || datasets.contains { (try? LinkPath.resolve(field, from: $0)) != nil }
         if !crossesLink, results.count * Self.fewRecordsShare < records || objects {
             return try ValueCount.tally(results, field: field, prefix: prefix, limit: limit, cancellation: cancellation)
         }

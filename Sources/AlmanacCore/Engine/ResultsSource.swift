@@ -195,8 +195,12 @@ public struct FieldListing: Sendable {
         public var isDerived: Bool
         /// Which of `sections` it belongs to.
         public var section: Int
+        /// The type a database stores the values as (`text[]`); nil in memory.
+        public var stored: String?
 
-        public init(path: String, type: String, records: Int, example: String?, isDerived: Bool = false, section: Int = 0) {
+        public init(path: String, type: String, records: Int, example: String?, isDerived: Bool = false, section: Int = 0,
+                    stored: String? = nil) {
+            self.stored = stored
             self.path = path
             self.type = type
             self.records = records

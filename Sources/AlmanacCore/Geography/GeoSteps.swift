@@ -79,12 +79,30 @@ public struct ReachSpec: Sendable, Equatable {
     public var borders: Int
     /// The country's alpha-3 code: how a table of countries finds its row.
     public var code: String
+    /// The countries reached, when the asker found them among the table's rows it holds: the
+    /// table need not read them again.
+    public var reached: ReachedCountries?
 
     public init(dataset: String, row: Int, borders: Int, code: String = "") {
         self.dataset = dataset
         self.row = row
         self.borders = borders
         self.code = code
+    }
+}
+
+/// The codes of the countries a reach found, nearest first, then by name, and how many
+/// borders away each is.
+public struct ReachedCountries: Sendable, Equatable {
+    public var codes: [String]
+    public var borders: [Int]
+
+    /// Those within `limit` borders of the country at `start` among `countries`.
+    public init(from start: Int, within limit: Int, in countries: Dataset) {
+        let codePath = countries.compile(FieldPath("alpha3Code"))
+        let reached = BorderGraph.of(countries).reach(from: start, within: limit, namedIn: countries)
+        codes = reached.map { countries.values(of: codePath, row: $0.row).first.map { countries.text(of: $0) } ?? "" }
+        borders = reached.map(\.borders)
     }
 }
 

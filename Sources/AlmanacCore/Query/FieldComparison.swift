@@ -244,7 +244,7 @@ struct FieldComparison {
         return Self.compareBytes(scratch, foldedValue, op)
     }
 
-    private static func compareBytes(_ text: [UInt8], _ wanted: [UInt8], _ op: FilterExpression.Operator) -> Bool {
+    static func compareBytes(_ text: [UInt8], _ wanted: [UInt8], _ op: FilterExpression.Operator) -> Bool {
         switch op {
         case .equal: return text == wanted
         case .contains:

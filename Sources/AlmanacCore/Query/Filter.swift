@@ -38,6 +38,8 @@ public enum Filter {
             break
         case let .comparison(field, op, value) where computed.named(field) != nil:
             try ComputedColumn.validate(op, value, field: field)
+        case let .comparison(field, _, _) where DatasetField.names(field, in: catalogs):
+            break
         case let .comparison(field, op, value):
             let known = catalogs.compactMap { FieldLookup.field(field, in: $0) }
             if known.isEmpty, let path = try datasets.lazy.compactMap({ try LinkPath.resolve(field, from: $0) }).first {
@@ -177,6 +179,9 @@ struct CompiledFilter {
         case let .comparison(field, op, value):
             if let computed, let column = computed.columns.named(field) {
                 return column.matches(op, value, rows: rows, dataset: computed.dataset)
+            }
+            if DatasetField.names(field, in: others) {
+                return [Bool](repeating: DatasetField.meets(dataset.name, op, value), count: rows.count)
             }
             guard FieldLookup.field(field, in: fields) != nil else {
                 if let path = try LinkPath.resolve(field, from: dataset, cancellation: cancellation) {

@@ -14,7 +14,9 @@ public struct ConditionCheck: Sendable, Equatable {
     public static func check(_ conditions: [FilterExpression], on record: RecordRef, among results: ResultSet? = nil,
                              cancellation: Cancellation = .never) throws -> [ConditionCheck] {
         var alone = ResultSet(datasets: [record.dataset], items: [ResultSet.Item(dataset: 0, row: record.row)])
-        if let results, !results.computed.isEmpty, let index = results.datasets.firstIndex(where: { $0 === record.dataset }) {
+        // Among results spanning datasets, the record's dataset is a field (`DatasetField`).
+        if let results, !results.computed.isEmpty || results.spansDatasets,
+           let index = results.datasets.firstIndex(where: { $0 === record.dataset }) {
             alone = results.with([ResultSet.Item(dataset: index, row: record.row)])
         }
         return try conditions.flatMap(\.conjuncts).map { condition in
@@ -80,6 +82,9 @@ public struct ConditionCheck: Sendable, Equatable {
             guard seen.insert(field.lowercased()).inserted else { return nil }
             if let column = alone.computed.named(field), let item = alone.items.first {
                 return "\(field) \(column.text(of: item) ?? "none")"
+            }
+            if DatasetField.names(field, in: alone.datasets.compactMap(\.fieldsIfReady)) {
+                return "\(field) \(record.dataset.name)"
             }
             return shown(field, meeting: op, value, of: record)
         }

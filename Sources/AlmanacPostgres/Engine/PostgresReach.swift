@@ -3,8 +3,10 @@ import AlmanacCore
 extension PostgresResults {
     /// `reach` as the table's question: the table's codes and border lists read (a table of
     /// countries is small; a bigger one is refused with its size), the graph searched here as
-    /// memory searches it, from the row with the country's code.
+    /// memory searches it, from the row with the country's code — unless the asker found the
+    /// countries among the rows it holds.
     func reachQuery(_ spec: ReachSpec, cancellation: Cancellation) throws -> ReachQuery {
+        if let reached = spec.reached { return ReachQuery(field: "alpha3Code", codes: reached.codes, distances: reached.borders) }
         for field in ["alpha3Code", "borders"] where (try? table.checkField(field)) == nil {
             throw QueryError.invalid("reach follows the land borders of a table of countries — alpha3Code and a borders list "
                 + "of codes — and \(table.name) has no \(field)")
@@ -20,7 +22,7 @@ extension PostgresResults {
         guard let start = (0..<countries.count).first(where: { code($0).uppercased() == spec.code.uppercased() }) else {
             throw QueryError.invalid("\(table.name) has no row whose alpha3Code is \(spec.code)")
         }
-        let reached = BorderGraph.of(countries).reach(from: start, within: spec.borders, namedIn: countries)
-        return ReachQuery(field: "alpha3Code", codes: reached.map { code($0.row) }, distances: reached.map(\.borders))
+        let reached = ReachedCountries(from: start, within: spec.borders, in: countries)
+        return ReachQuery(field: "alpha3Code", codes: reached.codes, distances: reached.borders)
     }
 }

@@ -146,11 +146,11 @@ public struct PostgresResults: ResultsSource {
         try table.histogram(query, field: field, bins: bins, logarithmic: logarithmic, cancellation: cancellation)
     }
 
-    /// The columns as the database's catalog types them, how many rows have each, an example;
-    /// keys inside JSON columns as dotted paths.
+    /// The columns typed as memory types the same values, how many rows have each, an example,
+    /// and the type the database stores them as; keys inside JSON columns as dotted paths.
     public func fields(cancellation: Cancellation) throws -> FieldListing {
         let rows = try table.fields(cancellation: cancellation).map { field in
-            FieldListing.Row(path: field.path, type: field.type, records: field.count, example: field.example)
+            FieldListing.Row(path: field.path, type: field.type, records: field.count, example: field.example, stored: field.stored)
         }
         var notes = [FieldListing.nameNote(table.schema.layout, fields: rows.map(\.path))].compactMap { $0 }
         let schema = table.schema

@@ -32,18 +32,14 @@ enum GeoAnswer {
 
     /// The countries a question follows: the dataset in use when it has the countries' shape
     /// (alpha3Code and a borders list) whatever its name — a table's rows read, as reach reads
-    /// them — else the bundled countries. Names are looked up in the countries followed.
+    /// them, once while the table stays attached — else the bundled countries. Names are looked
+    /// up in the countries followed.
     static func countries(in session: Session) throws -> Dataset {
         if let name = session.currentName, name != "all", let table = session.catalog.table(name) {
-            var rows = table.results()
-            guard ["alpha3Code", "borders"].allSatisfy({ (try? rows.checkField($0, cancellation: session.cancellation)) != nil })
-            else { return try session.dataset("countries") }
-            let count = try rows.count(fresh: true, cancellation: session.cancellation)
-            guard count <= tableRowLimit else {
-                throw ShellError.invalid("names are looked up and borders followed among the rows of \(name), and \(name) has "
-                    + "\(count.grouped) rows (more than \(tableRowLimit.grouped)) — narrow it to the countries and export FILE, then load that")
-            }
-            return try rows.page(start: 0, size: max(1, count), cancellation: session.cancellation).results.datasets[0]
+            if let kept = session.countryRows, kept.table === table { return kept.rows }
+            guard let rows = try rows(ofCountries: table, named: name, in: session) else { return try session.dataset("countries") }
+            session.countryRows = CountryRows(table: table, rows: rows)
+            return rows
         }
         if let name = session.currentName, name != "all", session.catalog.contains(name) {
             // Its first record shows the shape: no pass over every record of a big dataset.
@@ -51,6 +47,19 @@ enum GeoAnswer {
             if dataset.count > 0, dataset.record(0)["alpha3Code"] != nil, dataset.record(0)["borders"] != nil { return dataset }
         }
         return try session.dataset("countries")
+    }
+
+    /// A table's rows when it has the countries' shape (nil otherwise); a bigger table than a
+    /// table of countries can be is refused.
+    private static func rows(ofCountries table: any AttachedTable, named name: String, in session: Session) throws -> Dataset? {
+        var rows = table.results()
+        guard ["alpha3Code", "borders"].allSatisfy({ (try? rows.checkField($0, cancellation: session.cancellation)) != nil }) else { return nil }
+        let count = try rows.count(fresh: true, cancellation: session.cancellation)
+        guard count <= tableRowLimit else {
+            throw ShellError.invalid("names are looked up and borders followed among the rows of \(name), and \(name) has "
+                + "\(count.grouped) rows (more than \(tableRowLimit.grouped)) — narrow it to the countries and export FILE, then load that")
+        }
+        return try rows.page(start: 0, size: max(1, count), cancellation: session.cancellation).results.datasets[0]
     }
 
     /// The most rows of a table of countries read to look a name up and follow borders (reach
@@ -148,4 +157,13 @@ enum GeoAnswer {
         }
         return point
     }
+}
+
+/// The rows of a table of countries, kept for the geography commands after them: a small
+/// table's rows were read (up to 100,000 of them) by every near, within, path and reach. Kept
+/// while that table stays attached: weakly, so a table attached again (another object, even
+/// at the same address) is read afresh.
+struct CountryRows {
+    weak var table: (any AttachedTable)?
+    let rows: Dataset
 }

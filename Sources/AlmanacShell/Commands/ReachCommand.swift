@@ -48,7 +48,10 @@ public enum ReachCommand: Command {
             }
         }
         let code = countries.values(of: countries.compile(FieldPath("alpha3Code")), row: row).first.map { countries.text(of: $0) } ?? ""
-        let applied = try session.apply(.reach(ReachSpec(dataset: countries.name, row: row, borders: borders, code: code)))
+        var spec = ReachSpec(dataset: countries.name, row: row, borders: borders, code: code)
+        // The table's rows kept by GeoAnswer: followed here, not read again by the table.
+        if let kept = session.countryRows, kept.rows === countries, kept.table != nil { spec.reached = ReachedCountries(from: row, within: borders, in: countries) }
+        let applied = try session.apply(.reach(spec))
         guard var results = try? session.results(), (try? results.count(fresh: false, cancellation: session.cancellation)) == 0 else {
             return applied
         }

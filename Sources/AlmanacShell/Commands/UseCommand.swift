@@ -11,7 +11,7 @@ public enum UseCommand: Command {
         summary: "Choose the dataset commands work on",
         parameters: [name],
         examples: ["use countries", "use all", "use"],
-        discussion: "Choosing a dataset, even the one in use, is a fresh start: the whole dataset again, with no search, filter or sort, and its usual columns (columns chosen before are forgotten)."
+        discussion: "Choosing a dataset, even the one in use, is a fresh start: the whole dataset again, with no search, filter or sort, and its usual columns (columns chosen before are forgotten). Under use all, each record's dataset is a field, dataset, as listings show it: group dataset, filter dataset = species, sort dataset."
     ).role(.shapes(answeringBelow: 1))
 
     public static func run(_ arguments: Arguments, in session: Session) throws -> CommandResult? {

@@ -31,6 +31,8 @@ public final class Session {
     public var source: (any ResultsSource)?
     /// Which attached table `source` asks, so a table attached again starts afresh.
     var tableIdentity: ObjectIdentifier?
+    /// The rows of the table of countries geography commands last read (`GeoAnswer.countries`).
+    var countryRows: CountryRows?
     /// The engines of tables attached from URLs (`postgresql://…`).
     public let engines: [any TableEngine]
     /// Columns chosen with `columns`, per dataset.

@@ -97,8 +97,11 @@ public protocol ExpressionCatalog {
     /// A name that is no field but a path across links (`homeworld.climate`); nil when it is
     /// neither, an error when it crosses a field that is not a link.
     func linkPath(_ name: String) throws -> LinkPath?
+    /// The records' dataset's name when `name` is `DatasetField` here: the same text in every row.
+    func datasetName(ifNamed name: String) -> String?
 }
 
 extension ExpressionCatalog {
     public func linkPath(_ name: String) throws -> LinkPath? { nil }
+    public func datasetName(ifNamed name: String) -> String? { nil }
 }

@@ -12,6 +12,7 @@ public enum ComputedValues {
         if let step = stepColumns.named(spec) {
             return (Expression(.field(step.name)), step.name)
         }
+        if DatasetField.names(spec, in: catalogs) { return (Expression(.field(spec)), spec) }
         if catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }) { return nil }
         if renamedField(spec, in: catalogs) != nil { return nil }
         let unknown = { () -> Error in

@@ -42,6 +42,9 @@ public struct DatasetFields: ExpressionCatalog {
 
     public func linkPath(_ name: String) throws -> LinkPath? { try LinkPath.resolve(name, from: dataset) }
 
+    /// `others` holds every dataset's catalog, this one's among them: more than one when the results span datasets.
+    public func datasetName(ifNamed name: String) -> String? { DatasetField.names(name, in: others) ? dataset.name : nil }
+
     /// A field's values' type: numbers; booleans; text, unless (nearly) all of it reads as
     /// numbers (then numbers: other words are at most a quarter, as sort decides) or all as dates.
     static func type(of field: FieldCatalog.Field, named name: String, in dataset: Dataset, catalog: FieldCatalog) -> ValueType {

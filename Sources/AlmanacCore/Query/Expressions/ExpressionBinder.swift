@@ -27,6 +27,7 @@ public struct ExpressionBinder {
         case let .boolean(value): return BoundExpression(.boolean(value), .boolean, span)
         case .null: return BoundExpression(.null, .null, span)
         case let .field(name):
+            if let dataset = catalog.datasetName(ifNamed: name) { return BoundExpression(.text(dataset), .text, span) }
             guard let field = catalog.field(name) else {
                 let path: LinkPath?
                 do { path = try catalog.linkPath(name) } catch { throw Self.located(error, at: span) }
@@ -104,6 +105,9 @@ public struct ExpressionBinder {
         }
         // A field and a value: compared as filters always have.
         if let field = left.fieldName, let value = Self.literalText(right), let filterOp = op.filterOperator {
+            if let dataset = catalog.datasetName(ifNamed: field) {
+                return BoundExpression(.boolean(DatasetField.meets(dataset, filterOp, value)), .boolean, span)
+            }
             if catalog.field(field) == nil {
                 let path: LinkPath?
                 do { path = try catalog.linkPath(field) } catch { throw Self.located(error, at: left.span) }
