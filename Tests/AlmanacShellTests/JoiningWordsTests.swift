@@ -1,11 +1,13 @@
 import Testing
 @testable import AlmanacShell
 
-/// `path Portugal to Poland` and `path from Portugal to Poland` read as `path Portugal
-/// Poland` (they said "unexpected 'Poland'"): answered alike, `to` and `from` coloured as
-/// keywords, and TO completing after `to`. A quoted "to" stays a country (Tonga's code).
-@Suite struct PathJoinerTests {
-    let shell = ShellHarness(load: ["countries"])
+/// The words people add to geography commands. `path Portugal to Poland` and `path from
+/// Portugal to Poland` read as `path Portugal Poland` (they said "unexpected 'Poland'"):
+/// answered alike, `to` and `from` coloured as keywords, TO completing after `to`; a quoted
+/// "to" stays a country (Tonga's code). `near Москва 5 km` reads as `near Москва within 5 km`
+/// (it said "missing within N km"); a number alone is not a radius.
+@Suite struct JoiningWordsTests {
+    let shell = ShellHarness(load: ["countries", "stations"])
 
     @Test func joiningWordsReadAsThePlainForm() {
         _ = shell.output("use countries")
@@ -26,5 +28,15 @@ import Testing
         #expect(offered == ["Poland"])
         #expect(Completer().complete("path from Portugal ", in: shell.session).candidates.count == 250)
         #expect(Completer().complete("path from Portugal to Poland ", in: shell.session).candidates.map(\.text) == ["--map"])
+    }
+
+    @Test func aClosingNumberAndKmAreTheRadius() {
+        _ = shell.output("use stations")
+        let plain = shell.output("near Москва within 5 km")
+        #expect(plain.ok, "\(plain.err)")
+        #expect(shell.output("near Москва 5 km").out == plain.out)
+        #expect(shell.output("near 55.75, 37.62 20 km").out == shell.output("near 55.75, 37.62 within 20 km").out)
+        #expect(shell.output("near Москва 5").err.contains("missing within N km"))
+        #expect(shell.output("near \"Москва 5 km\"").err.contains("missing within N km"))
     }
 }
