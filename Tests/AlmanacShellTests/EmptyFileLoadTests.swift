@@ -49,10 +49,13 @@ import Testing
 
     /// `[{}, {}]` lists its two rows by number and says why nothing else is there.
     @Test func recordsWithoutFieldsSaySo() throws {
-        let shell = ShellHarness(load: [])
+        let shell = ShellHarness(load: ["species"])
         #expect(shell.output("load t from \(try file("nothing.json", "[{}, {}]"))").ok)
         #expect(shell.run("use t"))
         #expect(shell.output("page").out == "#\n─\n1\n2\nthe records have no fields\n")
+        // Under use all the rows have their names (no field of theirs is listed): no such note.
+        #expect(shell.run("use all"))
+        #expect(!shell.output("page").out.contains("no fields"))
     }
 
     /// A malformed CSV is still an error naming the file, the line and the column.

@@ -38,7 +38,7 @@ enum Listing {
         let footer = "rows \((start + 1).grouped)–\(end.grouped) of \(total.grouped) · page \(page)/\(pages.grouped)"
         var result = CommandResult(table, emptyNote: "no records")
         // `[{}, {}]`: rows of nothing but their number would look like a rendering fault.
-        if end > start, fields.isEmpty { result.notes.append("\(total == 1 ? "the record has" : "the records have") no fields") }
+        if end > start, table.columns.isEmpty { result.notes.append("\(total == 1 ? "the record has" : "the records have") no fields") }
         if total > 0, paged {
             result.notes.append(footer)
         } else if end < total || start > 0 {
