@@ -321,7 +321,11 @@ struct QueryBuilder {
             // Galactic years (19BBY, 4ABY) as signed years; other text through the guarded reading.
             let unsigned = "([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?"
             let years = SQL("rtrim(substr(") + cleaned + ", 1, length(" + cleaned + ") - 3))::numeric"
-            return SQL("CASE WHEN length(") + cleaned + ") <= 1000 AND " + cleaned + " ~* '^\(unsigned) *bby$' THEN -" + years
+            // Only text that starts (after spaces and tabs) with a digit, a sign, a point or a
+            // comma can read as one (ASCII 43-57): the rest is told apart without a regular
+            // expression. `sort category` on 2,000,000 rows of words spent 80 s here.
+            let first = SQL("ascii(ltrim(") + expression + ", E' \\t'))"
+            return SQL("CASE WHEN ") + first + " NOT BETWEEN 43 AND 57 THEN NULL WHEN length(" + cleaned + ") <= 1000 AND " + cleaned + " ~* '^\(unsigned) *bby$' THEN -" + years
                 + " WHEN length(" + cleaned + ") <= 1000 AND " + cleaned + " ~* '^\(unsigned) *aby$' THEN " + years + " ELSE "
                 + numberFromText(cleaned) + " END"
         case .boolean, .other: return "NULL::numeric"
