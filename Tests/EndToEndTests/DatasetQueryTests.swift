@@ -304,4 +304,18 @@ struct DatasetQueryTests {
         let why = try succeed(["use all", "filter dataset =~ '^pe' and height > 200", "why Chewbacca"])
         #expect(why.contains("✓ dataset =~ '^pe'   dataset people"), "\(why)")
     }
+
+    @Test("under `use all` a misspelt dataset field is answered with 'did you mean dataset': sort, filter, group")
+    func aMisspeltDatasetFieldIsSuggested() throws {
+        let shown = try run(["-c", "use all", "-c", "sort Dataset", "-c", "filter datasett = people", "-c", "group datset"])
+        #expect(shown.stderr == """
+            -c:2:6: unknown field 'Dataset' — did you mean 'dataset'?
+            -c:3:8: unknown field 'datasett' — did you mean 'dataset'?
+            -c:4:7: unknown field 'datset' — did you mean 'dataset'?
+
+            """, "\(shown)")
+        // One dataset: no such field, and nothing suggests it.
+        let alone = try run(["-c", "use people", "-c", "sort datset"])
+        #expect(alone.stderr == "-c:2:6: unknown field 'datset' — 'fields' lists them\n", "\(alone)")
+    }
 }

@@ -113,8 +113,7 @@ public struct MemoryResults: ResultsSource {
             if !name.isEmpty, try datasets.contains(where: { try LinkPath.resolve(name, from: $0, cancellation: cancellation) != nil }) {
                 return name
             }
-            let names = catalogs.flatMap { FieldLookup.names(in: $0) }
-            throw QueryError.unknownField(name, suggestion: name.isEmpty ? nil : Suggestion.closest(to: name, among: names))
+            throw QueryError.unknownField(name, among: catalogs)
         }
         return name
     }

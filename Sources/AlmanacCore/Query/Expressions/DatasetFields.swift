@@ -29,8 +29,7 @@ public struct DatasetFields: ExpressionCatalog {
     }
 
     public func unknownField(_ name: String) -> Error {
-        let all = Set(([catalog] + others).flatMap { FieldLookup.names(in: $0) })
-        return QueryError.unknownField(name, suggestion: Suggestion.closest(to: name, among: all.sorted()))
+        QueryError.unknownField(name, among: others.isEmpty ? [catalog] : others)
     }
 
     public func checkComparison(field: String, op: FilterExpression.Operator, value: String) throws {
