@@ -113,7 +113,7 @@ public struct MemoryResults: ResultsSource {
             if !name.isEmpty, try datasets.contains(where: { try LinkPath.resolve(name, from: $0, cancellation: cancellation) != nil }) {
                 return name
             }
-            throw QueryError.unknownField(name, among: catalogs)
+            throw QueryError.unknownField(name, among: catalogs, of: datasets)
         }
         return name
     }

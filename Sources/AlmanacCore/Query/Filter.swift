@@ -45,7 +45,7 @@ public enum Filter {
             if known.isEmpty, let path = try datasets.lazy.compactMap({ try LinkPath.resolve(field, from: $0) }).first {
                 return try path.checkComparison(op, value)
             }
-            guard !known.isEmpty else { throw QueryError.unknownField(field, among: catalogs) }
+            guard !known.isEmpty else { throw QueryError.unknownField(field, among: catalogs, of: datasets) }
             if op != .contains, op != .notContains, known.allSatisfy({ $0.isNumeric }),
                NumericText.literal(value) == nil, value.lowercased() != "null", !ValueText.isAbsent(value) {
                 throw QueryError.typeMismatch(field: field, type: known[0].typeDescription,
@@ -63,7 +63,7 @@ public enum FieldLookup {
     public static func require(_ field: String, in datasets: [Dataset], cancellation: Cancellation) throws -> [FieldCatalog] {
         let catalogs = try datasets.map { dataset throws(CancelledError) in try dataset.fields(cancellation: cancellation) }
         guard catalogs.contains(where: { Self.field(field, in: $0) != nil }) else {
-            throw QueryError.unknownField(field, among: catalogs)
+            throw QueryError.unknownField(field, among: catalogs, of: datasets)
         }
         return catalogs
     }
@@ -108,10 +108,12 @@ public enum FieldLookup {
 extension QueryError {
     /// `field` is none of the fields of results over `catalogs`: the error names the closest
     /// of them, `dataset` among them when the results span datasets (`use all`).
-    static func unknownField(_ field: String, among catalogs: [FieldCatalog]) -> QueryError {
+    /// `datasets`: the results' datasets, whose name fields answer for `name`.
+    static func unknownField(_ field: String, among catalogs: [FieldCatalog], of datasets: [Dataset]) -> QueryError {
         var names = Set(catalogs.flatMap { FieldLookup.names(in: $0) })
         if DatasetField.names(DatasetField.name, in: catalogs) { names.insert(DatasetField.name) }
-        return .unknownField(field, suggestion: field.isEmpty ? nil : Suggestion.closest(to: field, among: names.sorted()))
+        let suggestion = Suggestion.field(field, among: names.sorted(), namedBy: datasets.map(\.layout.nameField))
+        return .unknownField(field, suggestion: field.isEmpty ? nil : suggestion)
     }
 }
 

@@ -1,6 +1,14 @@
 /// "Did you mean" for mistyped names: the closest candidate by edit distance,
 /// when it is close enough to be a plausible typo.
 public enum Suggestion {
+    /// For an unknown field: the closest of the `names`; else, for `name` (what a listing's
+    /// first column is called), the field that names the records (a station's stationTitle).
+    public static func field(_ word: String, among names: some Sequence<String>, namedBy nameFields: [String]) -> String? {
+        if let close = closest(to: word, among: names) { return close }
+        guard word.lowercased() == "name" else { return nil }
+        return nameFields.first { !$0.isEmpty && $0.lowercased() != "name" }
+    }
+
     /// The one candidate that begins with `word` (ignoring case: `q` → quit, `stat` →
     /// stations); else the candidate nearest to `word`, or nil when none is within a third of
     /// the word's length (at least 1, at most 3 edits).

@@ -30,7 +30,8 @@ struct FieldReference {
             }
         }
         if links, let linked = try schema.links.resolve(field, from: schema) { return linked }
-        throw QueryError.unknownField(field, suggestion: Suggestion.closest(to: field, among: schema.columns.map(\.name)))
+        throw QueryError.unknownField(field, suggestion: Suggestion.field(field, among: schema.columns.map(\.name),
+                                                                          namedBy: [schema.layout.nameField]))
     }
 
     /// What a comparison with a number needs: `number`, `list of number`; nil when the type

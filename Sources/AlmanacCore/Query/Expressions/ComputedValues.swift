@@ -15,7 +15,7 @@ public enum ComputedValues {
         if DatasetField.names(spec, in: catalogs) { return (Expression(.field(spec)), spec) }
         if catalogs.contains(where: { FieldLookup.field(spec, in: $0) != nil }) { return nil }
         if renamedField(spec, in: catalogs) != nil { return nil }
-        let unknown = { () -> Error in QueryError.unknownField(spec, among: catalogs) }
+        let unknown = { () -> Error in QueryError.unknownField(spec, among: catalogs, of: datasets) }
         let parsed: (expression: Expression, name: String)
         do {
             parsed = try ComputedField.parse(spec)

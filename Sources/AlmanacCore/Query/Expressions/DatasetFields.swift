@@ -29,7 +29,7 @@ public struct DatasetFields: ExpressionCatalog {
     }
 
     public func unknownField(_ name: String) -> Error {
-        QueryError.unknownField(name, among: others.isEmpty ? [catalog] : others)
+        QueryError.unknownField(name, among: others.isEmpty ? [catalog] : others, of: [dataset])
     }
 
     public func checkComparison(field: String, op: FilterExpression.Operator, value: String) throws {
